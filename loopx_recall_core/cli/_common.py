@@ -1,0 +1,96 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""Shared CLI plumbing: output formats, input files, and failures without tracebacks."""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+MAX_INPUT_BYTES = 1_000_000
+
+format_option = click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["json", "text"]),
+    default="text",
+    show_default=True,
+    help="Output format.",
+)
+
+
+class Rejected(Exception):
+    """Bad input or a refused operation: exit status 1, message safe to print."""
+
+    def __init__(self, message: str, *, record: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.record = record
+
+
+class EnvironmentProblem(Exception):
+    """The environment cannot do what was asked (pip missing, ...): exit status 2."""
+
+
+def dumps(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, indent=2, sort_keys=False)
+
+
+def emit(data: Any, output_format: str, render_text: Callable[[Any], str]) -> None:
+    click.echo(dumps(data) if output_format == "json" else render_text(data))
+
+
+def read_json_object(path: str, what: str) -> dict[str, Any]:
+    """Read one JSON object from ``path`` (at most 1,000,000 bytes) or raise Rejected.
+
+    Messages name the option, never the file's content or path.
+    """
+    try:
+        with Path(path).open("rb") as handle:
+            raw = handle.read(MAX_INPUT_BYTES + 1)
+    except OSError as exc:
+        raise Rejected(f"{what}: cannot read the file ({type(exc).__name__})") from None
+    if len(raw) > MAX_INPUT_BYTES:
+        raise Rejected(f"{what}: file is larger than {MAX_INPUT_BYTES} bytes")
+    try:
+        value = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise Rejected(f"{what}: file is not UTF-8") from None
+    except json.JSONDecodeError as exc:
+        raise Rejected(f"{what}: not valid JSON (line {exc.lineno}, column {exc.colno})") from None
+    if not isinstance(value, dict):
+        raise Rejected(f"{what}: must hold a JSON object")
+    return value
+
+
+def handle_failures(render_error: Callable[[str], Any] | None = None) -> Callable[[F], F]:
+    """Turn Rejected/EnvironmentProblem into exit 1/2 with a one-line message, no traceback.
+
+    ``render_error`` makes the JSON record printed on stdout for a rejection (the
+    external-evidence commands print their contract's error record).
+    """
+
+    def decorate(command: F) -> F:
+        @functools.wraps(command)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return command(*args, **kwargs)
+            except Rejected as exc:
+                if render_error is not None:
+                    click.echo(dumps(exc.record or render_error(str(exc))))
+                else:
+                    click.echo(f"error: {exc}", err=True)
+                raise SystemExit(1) from None
+            except EnvironmentProblem as exc:
+                click.echo(f"error: {exc}", err=True)
+                raise SystemExit(2) from None
+
+        return wrapper  # type: ignore[return-value]
+
+    return decorate

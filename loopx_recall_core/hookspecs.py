@@ -1,0 +1,115 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""Hook specifications: the contract between the loopx host and provider plugins.
+
+A plugin is a module (or object) registered through an entry point in the group
+``loopx_recall_core.providers``. It implements one or both hooks below with the
+:data:`loopx_recall_core.hookimpl` marker::
+
+    from loopx_recall_core import hookimpl
+
+    @hookimpl
+    def loopx_recall_providers():
+        return [MyProvider()]
+
+The host stays authoritative: a provider never decides scope, admission, limits or what is
+public. Whatever it returns is re-verified, and anything it raises is contained.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+import pluggy
+
+if TYPE_CHECKING:
+    from loopx_recall_core.contracts import HistoricalEvidenceRequestV0, HistoricalEvidenceResultV0
+    from loopx_recall_core.providers_api import BindingOption, ProviderReadback
+
+PROJECT_NAME = "loopx_recall_core"
+ENTRY_POINT_GROUP = "loopx_recall_core.providers"
+
+hookspec = pluggy.HookspecMarker(PROJECT_NAME)
+
+
+@runtime_checkable
+class RecallProvider(Protocol):
+    """What an agent-turn-recall provider object offers the host.
+
+    ``provider_id`` is stable and unique (``obelisk-session-evidence`` for the first one).
+    """
+
+    provider_id: str
+
+    def binding_options(self) -> Sequence[BindingOption]:
+        """Options this provider adds to ``loopx capability enable`` (may be empty)."""
+
+    def bind(self, options: Mapping[str, Any], *, cwd: str) -> Mapping[str, Any]:
+        """Validate enable-time options and return the binding to store.
+
+        The binding must contain ``repository_id`` (a content-free identity) and may hold
+        private values (paths) under ``private``; those are stored owner-local only.
+        Raise ``ValueError`` with a message free of private values on bad options.
+        """
+
+    def readback(self, binding: Mapping[str, Any] | None) -> ProviderReadback:
+        """Lifecycle readback: version, readiness, and runtime facts (public-safe only).
+
+        Called by ``loopx capability status`` and ``loopx extension list``; ``binding`` is
+        the stored enablement binding when one exists, else None. Must not raise for an
+        absent runtime: report ``ready=False`` with a reason instead.
+        """
+
+    def retrieve(
+        self,
+        request: HistoricalEvidenceRequestV0,
+        binding: Mapping[str, Any],
+        *,
+        timeout: float,
+    ) -> HistoricalEvidenceResultV0:
+        """Answer one admitted request within ``timeout`` seconds.
+
+        Called only after host admission. The request's scope is already exactly the
+        enabled agent/project/repository. The provider must stay within the binding,
+        respect ``request.limits`` and report ``truncated``/``omitted_count`` honestly; the
+        host re-checks all of it and rejects the whole result on any violation.
+        It may raise: the host turns every exception into a typed empty outcome.
+        """
+
+
+@runtime_checkable
+class ExternalEvidenceProvider(Protocol):
+    """An external-evidence-research provider (``method`` or ``connector``).
+
+    It only declares itself; execution stays with its owner. ``readback()`` returns the
+    live lifecycle: ``{"declared", "installed", "enabled", "ready", "unavailable_reason"}``.
+    """
+
+    provider_id: str
+    provider_kind: str
+
+    def readback(self) -> Mapping[str, Any]:
+        """Current lifecycle booleans and reason, read at discovery time (never cached)."""
+
+
+@hookspec
+def loopx_recall_providers() -> Sequence[RecallProvider]:
+    """Contribute agent-turn-recall providers.
+
+    :return: the provider objects this plugin offers (usually one).
+
+    Called once per host start, after the plugin was loaded. Must be cheap: do not start
+    subprocesses or touch the network here; do that in ``readback`` or ``retrieve``.
+    """
+
+
+@hookspec
+def loopx_external_evidence_providers() -> Sequence[ExternalEvidenceProvider]:
+    """Contribute external-evidence-research providers.
+
+    :return: the provider objects this plugin offers.
+
+    Their rows in ``loopx external-evidence discover`` reflect each provider's
+    ``readback()`` at that moment, never a static "supported" flag.
+    """

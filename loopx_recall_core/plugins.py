@@ -1,0 +1,193 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""The plugin host: loads entry points one at a time and contains their failures.
+
+A plugin that fails to import, or raises while registering or answering a hook, is
+recorded as broken (entry point, distribution, version, error class and a fixed one-line
+message) and skipped. Exception text is never kept: it may hold private paths or data.
+Plugins never import this module.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterable, Sequence
+from importlib import metadata
+from typing import Any, Literal
+
+import attrs
+import pluggy
+
+from loopx_recall_core import hookspecs
+from loopx_recall_core.hookspecs import ENTRY_POINT_GROUP, PROJECT_NAME
+
+__all__ = ["LOAD_PLUGINS_ENV", "PluginHost", "PluginRecord", "normalize_dist_name"]
+
+LOAD_PLUGINS_ENV = "LOOPX_LOAD_PLUGINS"
+
+Phase = Literal["import", "registration", "hook", "readback", "retrieve"]
+
+
+def normalize_dist_name(name: str) -> str:
+    """PEP 503 normalization, so ``Foo_Bar`` and ``foo-bar`` name the same distribution."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+@attrs.frozen(kw_only=True)
+class PluginRecord:
+    """What the host knows about one entry point, loaded or not."""
+
+    entry_point: str
+    distribution: str
+    version: str
+    status: Literal["loaded", "broken", "not_loaded"]
+    error_class: str | None = None
+    error: str | None = None
+
+
+def _describe_failure(phase: Phase, exc: BaseException) -> str:
+    # Only facts that cannot carry private data: the phase, the class, a module name.
+    if isinstance(exc, ImportError) and exc.name:
+        return f"failed during {phase}: cannot import module {exc.name!r}"
+    return f"failed during {phase}: raised {type(exc).__name__}"
+
+
+class PluginHost:
+    """A pluggy manager plus per-plugin isolation and a record of every entry point."""
+
+    def __init__(self) -> None:
+        self.manager = pluggy.PluginManager(PROJECT_NAME)
+        self.manager.add_hookspecs(hookspecs)
+        self._records: dict[str, PluginRecord] = {}
+        self._plugin_names: dict[str, str] = {}
+
+    @property
+    def records(self) -> list[PluginRecord]:
+        return list(self._records.values())
+
+    def load_entry_points(self, only: Iterable[str] | None = None) -> None:
+        """Load every entry point of our group, or only those of the named distributions.
+
+        ``only`` defaults to ``$LOOPX_LOAD_PLUGINS`` (comma-separated distribution names;
+        an empty string loads none); unset means all.
+        """
+        if only is None and LOAD_PLUGINS_ENV in os.environ:
+            only = [p for p in os.environ[LOAD_PLUGINS_ENV].split(",") if p.strip()]
+        wanted = None if only is None else {normalize_dist_name(n.strip()) for n in only}
+        for entry_point in metadata.entry_points(group=ENTRY_POINT_GROUP):
+            dist = entry_point.dist
+            dist_name = dist.name if dist is not None else "unknown"
+            version = dist.version if dist is not None else "unknown"
+            key = f"{dist_name}:{entry_point.name}"
+            if wanted is not None and normalize_dist_name(dist_name) not in wanted:
+                self._records[key] = PluginRecord(
+                    entry_point=entry_point.name,
+                    distribution=dist_name,
+                    version=version,
+                    status="not_loaded",
+                )
+                continue
+            self._load_one(key, entry_point, dist_name, version)
+
+    def _load_one(
+        self, key: str, entry_point: metadata.EntryPoint, dist_name: str, version: str
+    ) -> None:
+        base = {"entry_point": entry_point.name, "distribution": dist_name, "version": version}
+        try:
+            plugin = entry_point.load()
+        except BaseException as exc:
+            if isinstance(exc, KeyboardInterrupt):
+                raise
+            self._records[key] = PluginRecord(
+                **base,
+                status="broken",
+                error_class=type(exc).__name__,
+                error=_describe_failure("import", exc),
+            )
+            return
+        self.register(plugin, key=key, **base)
+
+    def register(
+        self,
+        plugin: object,
+        *,
+        key: str | None = None,
+        entry_point: str | None = None,
+        distribution: str = "in-process",
+        version: str = "0",
+    ) -> None:
+        """Register a plugin object (also used by tests and embedders), isolated."""
+        key = key or f"{distribution}:{entry_point or id(plugin)}"
+        base = {
+            "entry_point": entry_point or getattr(plugin, "__name__", type(plugin).__name__),
+            "distribution": distribution,
+            "version": version,
+        }
+        try:
+            name = self.manager.register(plugin, name=key)
+        except BaseException as exc:
+            if isinstance(exc, KeyboardInterrupt):
+                raise
+            self._records[key] = PluginRecord(
+                **base,
+                status="broken",
+                error_class=type(exc).__name__,
+                error=_describe_failure("registration", exc),
+            )
+            return
+        self._plugin_names[key] = name or key
+        self._records[key] = PluginRecord(**base, status="loaded")
+
+    def mark_broken(self, key: str, phase: Phase, exc: BaseException) -> None:
+        """Record that a loaded plugin failed later (readback); it stays listed, as broken."""
+        record = self._records.get(key)
+        if record is None:
+            return
+        self._records[key] = attrs.evolve(
+            record,
+            status="broken",
+            error_class=type(exc).__name__,
+            error=_describe_failure(phase, exc),
+        )
+
+    def call_each(self, hook_name: str) -> list[tuple[str, Any]]:
+        """Call ``hook_name`` on every loaded plugin separately; a raising plugin is broken.
+
+        Returns ``(plugin key, returned value)`` pairs in registration order.
+        """
+        results: list[tuple[str, Any]] = []
+        hook_caller = getattr(self.manager.hook, hook_name)
+        for impl in hook_caller.get_hookimpls():
+            key = impl.plugin_name
+            try:
+                value = impl.function()
+            except Exception as exc:
+                self.mark_broken(key, "hook", exc)
+                continue
+            results.append((key, value))
+        return results
+
+    def providers(self, hook_name: str, accept: Callable[[object], bool]) -> list[tuple[str, Any]]:
+        """Flatten provider objects contributed through ``hook_name``.
+
+        A plugin returning something that is not a sequence of acceptable providers is
+        marked broken and contributes nothing.
+        """
+        collected: list[tuple[str, Any]] = []
+        for key, value in self.call_each(hook_name):
+            if value is None:
+                continue
+            items: Sequence[Any] = value if isinstance(value, list | tuple) else [value]
+            if not all(accept(item) for item in items):
+                self.mark_broken(key, "hook", TypeError("not a provider"))
+                continue
+            collected.extend((key, item) for item in items)
+        return collected
+
+
+def load_host(only: Iterable[str] | None = None) -> PluginHost:
+    """A host with every allowed entry point loaded."""
+    host = PluginHost()
+    host.load_entry_points(only)
+    return host

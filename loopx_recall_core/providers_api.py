@@ -1,0 +1,56 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""Small records a provider plugin returns to the host (readback, binding options)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import attrs
+
+from loopx_recall_core.contracts.converter import text
+
+__all__ = ["BindingOption", "ProviderReadback"]
+
+RuntimeValue = str | int | bool | None
+
+
+@attrs.frozen(kw_only=True)
+class ProviderReadback:
+    """A provider's lifecycle readback, public-safe by construction.
+
+    ``runtime`` holds facts such as ``executable_found``, ``runtime_version``,
+    ``index_revision_digest`` or ``template_version``: never paths, terms or snippets.
+    """
+
+    provider_id: str = attrs.field(validator=text(96))
+    version: str = attrs.field(validator=text(64))
+    declared: bool = True
+    installed: bool = True
+    ready: bool
+    unavailable_reason: str | None = None
+    freshness: Literal["fresh", "stale", "incomplete", "unknown"] | None = None
+    runtime: dict[str, RuntimeValue] = attrs.field(factory=dict)
+
+    def __attrs_post_init__(self) -> None:
+        if not self.ready and not self.unavailable_reason:
+            raise ValueError("a provider that is not ready must say why")
+
+    def as_json(self) -> dict[str, Any]:
+        return attrs.asdict(self)
+
+
+@attrs.frozen(kw_only=True)
+class BindingOption:
+    """One ``loopx capability enable`` option a provider declares.
+
+    ``name`` is the long option without dashes (``history-source``); ``choices`` limits its
+    values; ``multiple`` makes it repeatable; ``private`` marks values kept out of status.
+    """
+
+    name: str
+    help: str
+    multiple: bool = False
+    choices: tuple[str, ...] | None = None
+    is_int: bool = False
+    private: bool = False

@@ -1,0 +1,3 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""agent-turn-recall: admission, service, receipts, private store and Replan support."""

@@ -1,0 +1,72 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""Shared fixtures: valid v0 records to mutate, and an isolated LOOPX_HOME."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+REQUEST: dict[str, Any] = {
+    "schema_version": "historical_evidence_request_v0",
+    "request_id": "req-1",
+    "situation_id": "sit-1",
+    "trigger": "operator_requested_history",
+    "scope": {
+        "agent_id": "agent-a",
+        "project_id": "proj-j",
+        "repository_id": "repo-r",
+        "allow_cross_agent": False,
+        "allow_cross_project": False,
+    },
+    "revision": {"current": "abc123", "merge_base": "def456"},
+    "evidence_types": ["prior_failure", "decision"],
+    "query_terms": ["pytest", "tests/test_x.py"],
+    "limits": {"max_sessions": 5, "max_items": 4, "max_snippet_chars": 200, "max_total_chars": 600},
+}
+
+RESULT: dict[str, Any] = {
+    "schema_version": "historical_evidence_result_v0",
+    "request_id": "req-1",
+    "provider_id": "obelisk-session-evidence",
+    "provider_version": "0.1.0",
+    "index_revision": "build-1700000000000",
+    "scope_applied": {
+        "agent_id": "agent-a",
+        "project_id": "proj-j",
+        "repository_id": "repo-r",
+        "cross_agent_used": False,
+    },
+    "freshness": "fresh",
+    "items": [
+        {
+            "session_ref": "session-1",
+            "message_ref": "msg-1",
+            "evidence_type": "prior_failure",
+            "observed_at": "2026-11-01T10:00:00.000Z",
+            "snippet": "Exit code 1: pytest tests/test_x.py failed",
+        },
+        {"session_ref": "session-2", "evidence_type": "decision", "snippet": "switch to tox"},
+    ],
+    "truncated": False,
+    "omitted_count": 0,
+}
+
+
+@pytest.fixture
+def request_data() -> dict[str, Any]:
+    return copy.deepcopy(REQUEST)
+
+
+@pytest.fixture
+def result_data() -> dict[str, Any]:
+    return copy.deepcopy(RESULT)
+
+
+@pytest.fixture
+def loopx_home(tmp_path, monkeypatch):
+    home = tmp_path / "loopx-home"
+    monkeypatch.setenv("LOOPX_HOME", str(home))
+    return home

@@ -1,0 +1,133 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""Real wheels, a real fresh virtual environment, real pip: the distributions as users get them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tarfile
+import textwrap
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PLUGIN = ROOT / "plugins" / "obelisk-session-evidence"
+
+pytestmark = pytest.mark.slow
+
+
+def _build(source: Path, outdir: Path) -> None:
+    subprocess.run(
+        [sys.executable, "-m", "build", "--sdist", "--wheel", "--outdir", str(outdir), str(source)],
+        check=True,
+        capture_output=True,
+    )
+
+
+@pytest.fixture(scope="session")
+def wheelhouse(tmp_path_factory):
+    out = tmp_path_factory.mktemp("wheelhouse")
+    _build(ROOT, out)
+    _build(PLUGIN, out)
+    broken = tmp_path_factory.mktemp("broken-plugin")
+    (broken / "broken_loopx_plugin").mkdir()
+    (broken / "broken_loopx_plugin" / "__init__.py").write_text(
+        'raise RuntimeError("CANARY-BROKEN-PLUGIN /home/secret")\n'
+    )
+    (broken / "pyproject.toml").write_text(
+        textwrap.dedent(
+            """
+            [build-system]
+            requires = ["hatchling>=1.27"]
+            build-backend = "hatchling.build"
+            [project]
+            name = "broken-loopx-plugin"
+            version = "0.0.1"
+            [project.entry-points."loopx_recall_core.providers"]
+            broken = "broken_loopx_plugin"
+            [tool.hatch.build.targets.wheel]
+            packages = ["broken_loopx_plugin"]
+            """
+        )
+    )
+    _build(broken, out)
+    return out
+
+
+def _names(archive: Path) -> list[str]:
+    if archive.suffix == ".whl":
+        return zipfile.ZipFile(archive).namelist()
+    with tarfile.open(archive) as tar:
+        return tar.getnames()
+
+
+def test_each_distribution_contains_only_its_own_package(wheelhouse):
+    host_wheel = next(wheelhouse.glob("loopx_recall_core-*.whl"))
+    plugin_wheel = next(wheelhouse.glob("loopx_obelisk_session_evidence-*.whl"))
+    host_sdist = next(wheelhouse.glob("loopx_recall_core-*.tar.gz"))
+    host_files = _names(host_wheel)
+    assert all(n.startswith(("loopx_recall_core/", "loopx_recall_core-")) for n in host_files), (
+        host_files
+    )
+    assert any(n.endswith("licenses/LICENSES/Apache-2.0.txt") for n in host_files)
+    assert all(
+        n.startswith(("loopx_obelisk_session_evidence/", "loopx_obelisk_session_evidence-"))
+        for n in _names(plugin_wheel)
+    )
+    sdist_files = _names(host_sdist)
+    assert not any("/plugins/" in n or "/tests/" in n for n in sdist_files), sdist_files
+    metadata = (
+        zipfile.ZipFile(host_wheel)
+        .read(next(n for n in host_files if n.endswith("METADATA")))
+        .decode()
+    )
+    assert "License-Expression: Apache-2.0" in metadata
+
+
+def test_fresh_venv_lists_plugin_and_broken_plugin(wheelhouse, tmp_path):
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    py = venv / "bin" / "python"
+    wheels = [str(p) for p in sorted(wheelhouse.glob("*.whl"))]
+    subprocess.run(
+        [str(py), "-m", "pip", "install", "-q", "--disable-pip-version-check", *wheels],
+        check=True,
+        capture_output=True,
+    )
+    env = {
+        "PATH": f"{venv / 'bin'}:/usr/bin:/bin",
+        "HOME": str(tmp_path),
+        "LOOPX_HOME": str(tmp_path / "state"),
+    }
+    result = subprocess.run(
+        [str(venv / "bin" / "loopx"), "extension", "list", "--format", "json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    assert "CANARY-BROKEN-PLUGIN" not in result.stdout + result.stderr
+    rows = {row["distribution"]: row for row in json.loads(result.stdout)["extensions"]}
+    obelisk = rows["loopx-obelisk-session-evidence"]
+    assert obelisk["name"] == "obelisk-session-evidence"
+    assert obelisk["version"] == "0.1.0"
+    assert obelisk["ready"] is False
+    assert obelisk["providers"][0]["unavailable_reason"] == "obelisk executable not found"
+    broken = rows["broken-loopx-plugin"]
+    assert broken["status"] == "broken"
+    assert broken["error_class"] == "RuntimeError"
+    text = subprocess.run(
+        [str(venv / "bin" / "loopx"), "extension", "list"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert text.returncode == 0
+    assert "BROKEN (RuntimeError" in text.stdout
