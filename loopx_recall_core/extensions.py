@@ -59,7 +59,7 @@ def safe_readback(
         readback = provider.readback(binding)
         if not isinstance(readback, ProviderReadback):
             raise TypeError("readback is not a ProviderReadback")
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - a broken provider must not break status
         host.mark_broken(key, "readback", exc)
         return ProviderReadback(
             provider_id=provider_id if provider_id.strip() else "unknown",

@@ -162,7 +162,7 @@ class PluginHost:
             key = impl.plugin_name
             try:
                 value = impl.function()
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - isolation is the point
                 self.mark_broken(key, "hook", exc)
                 continue
             results.append((key, value))

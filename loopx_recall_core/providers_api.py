@@ -10,7 +10,7 @@ import attrs
 
 from loopx_recall_core.contracts.converter import text
 
-__all__ = ["BindingOption", "ProviderReadback"]
+__all__ = ["BindingOption", "ProviderFailure", "ProviderReadback"]
 
 RuntimeValue = str | int | bool | None
 
@@ -54,3 +54,16 @@ class BindingOption:
     choices: tuple[str, ...] | None = None
     is_int: bool = False
     private: bool = False
+
+
+class ProviderFailure(Exception):
+    """Raised by a provider for a typed failure the host reports as such.
+
+    ``reason`` is a code from ``loopx_recall_core.recall.outcome.REASON_CODES`` (e.g.
+    ``provider_unavailable``, ``unsupported_obelisk_version``, ``malformed_output``).
+    The exception message is never shown; put nothing private in it anyway.
+    """
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason

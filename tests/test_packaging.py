@@ -131,3 +131,63 @@ def test_fresh_venv_lists_plugin_and_broken_plugin(wheelhouse, tmp_path):
     )
     assert text.returncode == 0
     assert "BROKEN (RuntimeError" in text.stdout
+
+
+def test_extension_and_capability_journey_in_fresh_venv(wheelhouse, tmp_path):
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    host_wheel = next(wheelhouse.glob("loopx_recall_core-*.whl"))
+    subprocess.run(
+        [str(venv / "bin" / "python"), "-m", "pip", "install", "-q",
+         "--disable-pip-version-check", str(host_wheel)],
+        check=True, capture_output=True,
+    )
+    home = tmp_path / "home"
+    index = home / ".obelisk" / "index.db"
+    index.parent.mkdir(parents=True)
+    index.write_bytes(b"SQLite format 3\x00 stand-in for the user's Obelisk index")
+    before = index.read_bytes()
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
+    subprocess.run(["git", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q",
+                    "--allow-empty", "-m", "root"], cwd=repo, check=True)
+    env = {"PATH": f"{venv / 'bin'}:/usr/bin:/bin", "HOME": str(home),
+           "LOOPX_HOME": str(tmp_path / "state")}
+
+    def loopx(*args, check=True):
+        result = subprocess.run([str(venv / "bin" / "loopx"), *args], capture_output=True,
+                                text=True, env=env, cwd=repo, check=False)
+        assert "Traceback" not in result.stderr
+        if check:
+            assert result.returncode == 0, result.stderr + result.stdout
+        return result
+
+    installed = loopx("extension", "install", str(PLUGIN), "--format", "json")
+    rows = json.loads(installed.stdout)["extensions"]
+    assert rows[0]["distribution"] == "loopx-obelisk-session-evidence"
+    assert rows[0]["providers"][0]["unavailable_reason"] == "obelisk executable not found"
+    listed = json.loads(loopx("extension", "list", "--format", "json").stdout)
+    assert listed["extensions"][0]["name"] == "obelisk-session-evidence"
+
+    base = ["agent-turn-recall", "--provider", "obelisk-session-evidence"]
+    loopx("capability", "enable", *base, "--surface", "replan-history", "--agent-id", "agent-a",
+          "--project-id", "proj-j", "--history-source", "codex")
+    status = json.loads(loopx("capability", "status", *base, "--project-id", "proj-j",
+                              "--format", "json").stdout)
+    assert status["schema_version"] == "loopx_capability_status_v0"
+    assert status["provider"]["installed"] is True
+    assert status["provider"]["enabled"] is True
+    assert status["enablements"][0]["repository_id"].startswith("git-roots:")
+    assert str(repo) not in json.dumps(status)
+
+    loopx("capability", "disable", *base, "--project-id", "proj-j")
+    loopx("capability", "enable", *base, "--agent-id", "agent-a", "--project-id", "proj-j",
+          "--history-source", "codex")
+    removed = loopx("extension", "uninstall", "obelisk-session-evidence", "--yes")
+    assert "enablement(s) kept" in removed.stdout
+    status = json.loads(loopx("capability", "status", *base, "--project-id", "proj-j",
+                              "--format", "json").stdout)
+    assert status["provider"]["installed"] is False
+    assert len(status["enablements"]) == 1
+    assert index.read_bytes() == before

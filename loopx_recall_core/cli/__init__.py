@@ -7,6 +7,7 @@ from __future__ import annotations
 import click
 
 from loopx_recall_core import __version__
+from loopx_recall_core.cli.capability import capability
 from loopx_recall_core.cli.extension import extension
 from loopx_recall_core.cli.recall import recall
 
@@ -23,6 +24,7 @@ def cli() -> None:
     """
 
 
+cli.add_command(capability)
 cli.add_command(extension)
 cli.add_command(recall)
 

@@ -4,11 +4,13 @@
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 import click
 
 from loopx_recall_core.cli._common import (
+    EnvironmentProblem,
     Rejected,
     emit,
     format_option,
@@ -16,6 +18,7 @@ from loopx_recall_core.cli._common import (
     read_json_object,
 )
 from loopx_recall_core.contracts import (
+    EVIDENCE_TYPES,
     ContractError,
     HistoricalEvidenceReceiptV0,
     HistoricalEvidenceRequestV0,
@@ -24,7 +27,12 @@ from loopx_recall_core.contracts import (
     structure,
     unstructure,
 )
+from loopx_recall_core.plugins import load_host
 from loopx_recall_core.recall.receipts import result_receipt
+from loopx_recall_core.recall.service import DEFAULT_TIMEOUT_S
+from loopx_recall_core.recall.service import recall as run_recall
+from loopx_recall_core.recall.store import PrivateStore
+from loopx_recall_core.state import DEFAULT_CEILINGS, StateError, StateStore
 
 RECORD_KINDS = {
     "request": HistoricalEvidenceRequestV0,
@@ -87,3 +95,124 @@ def receipt(request_json: str, result_json: str, output_format: str) -> None:
     if problems:
         raise Rejected("the result breaks its request: " + "; ".join(problems))
     emit(unstructure(result_receipt(request, result)), output_format, _render_receipt)
+
+
+def _render_outcome(data: dict[str, Any]) -> str:
+    lines = [f"recall {data['status']}" + (f": {data['reason']}" if data["reason"] else "")]
+    lines.append(_render_receipt(data["receipt"]))
+    for item in data.get("items", []):
+        lines.append(f"- [{item['evidence_type']}] {item['session_ref']}: {item['snippet']}")
+    return "\n".join(lines)
+
+
+@recall.command("history")
+@click.option("--provider", "provider_id", default="obelisk-session-evidence", show_default=True)
+@click.option("--agent-id", required=True)
+@click.option("--project-id", required=True)
+@click.option("--term", "terms", multiple=True, required=True, help="Search term (1..8).")
+@click.option(
+    "--evidence-type",
+    "evidence_types",
+    multiple=True,
+    type=click.Choice(EVIDENCE_TYPES),
+    help="Evidence types (default: all).",
+)
+@click.option("--max-sessions", type=int, default=DEFAULT_CEILINGS["max_sessions"])
+@click.option("--max-items", type=int, default=DEFAULT_CEILINGS["max_items"])
+@click.option("--max-snippet-chars", type=int, default=DEFAULT_CEILINGS["max_snippet_chars"])
+@click.option("--max-total-chars", type=int, default=DEFAULT_CEILINGS["max_total_chars"])
+@click.option("--revision", help="Current repository revision.")
+@click.option("--timeout", type=click.FloatRange(0.1, 300), default=DEFAULT_TIMEOUT_S)
+@click.option("--show-private", is_flag=True, help="Print the private snippets (owner only).")
+@format_option
+@handle_failures()
+def history(
+    provider_id: str,
+    agent_id: str,
+    project_id: str,
+    terms: tuple[str, ...],
+    evidence_types: tuple[str, ...],
+    max_sessions: int,
+    max_items: int,
+    max_snippet_chars: int,
+    max_total_chars: int,
+    revision: str | None,
+    timeout: float,
+    show_private: bool,
+    output_format: str,
+) -> None:
+    """Operator-requested history: one bounded, scoped lookup and its public receipt.
+
+    Exit 0 whatever the provider did (a typed empty outcome is a normal answer); exit 1
+    only for an invalid request.
+    """
+    try:
+        state = StateStore().read()
+    except StateError as exc:
+        raise EnvironmentProblem(str(exc)) from None
+    matching = state.find(provider_id=provider_id, agent_id=agent_id, project_id=project_id)
+    data = {
+        "schema_version": "historical_evidence_request_v0",
+        "request_id": "rq-" + uuid.uuid4().hex,
+        "situation_id": "operator-" + uuid.uuid4().hex,
+        "trigger": "operator_requested_history",
+        "scope": {
+            "agent_id": agent_id,
+            "project_id": project_id,
+            # The enabled repository; with no enablement admission refuses anyway.
+            "repository_id": matching[0].repository_id if matching else "not-enabled",
+            "allow_cross_agent": False,
+            "allow_cross_project": False,
+        },
+        "evidence_types": list(evidence_types or EVIDENCE_TYPES),
+        "query_terms": list(terms),
+        "limits": {
+            "max_sessions": max_sessions,
+            "max_items": max_items,
+            "max_snippet_chars": max_snippet_chars,
+            "max_total_chars": max_total_chars,
+        },
+    }
+    if revision:
+        data["revision"] = {"current": revision}
+    try:
+        request = structure(data, HistoricalEvidenceRequestV0)
+    except ContractError as exc:
+        raise Rejected(f"invalid request: {exc}") from None
+    if provider_id != "obelisk-session-evidence":
+        raise Rejected(f"unknown provider {provider_id!r}")
+    outcome = run_recall(
+        request,
+        provider_id=provider_id,
+        host=load_host(),
+        enablements=state.enablements,
+        timeout=timeout,
+    )
+    shown = outcome.public_json()
+    shown["private_ref"] = outcome.private_ref
+    if show_private and outcome.result is not None:
+        shown["items"] = unstructure(outcome.result)["items"]
+    emit(shown, output_format, _render_outcome)
+
+
+@recall.command("show")
+@click.argument("request_id")
+@format_option
+@handle_failures()
+def show(request_id: str, output_format: str) -> None:
+    """Read one stored private result back (owner-local; includes snippets)."""
+    record = PrivateStore().load(request_id)
+    if record is None:
+        raise Rejected("no stored result for that request id")
+    emit(
+        record,
+        output_format,
+        lambda r: _render_outcome(
+            {
+                "status": r["status"],
+                "reason": r.get("reason"),
+                "receipt": r["receipt"],
+                "items": r.get("result", {}).get("items", []),
+            }
+        ),
+    )

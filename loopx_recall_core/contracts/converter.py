@@ -135,7 +135,7 @@ def _tuple_hook(tuple_type: Any) -> Callable[[object, type], tuple[Any, ...]]:
         for index, item in enumerate(value):
             try:
                 items.append(converter.structure(item, item_type))
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - collected with their index
                 exc.__notes__ = [*getattr(exc, "__notes__", []), f"[{index}]"]
                 errors.append(exc)
         if errors:
@@ -155,7 +155,7 @@ def _mapping_hook(mapping_type: Any) -> Callable[[object, type], dict[str, Any]]
         for key, item in value.items():
             try:
                 result[converter.structure(key, key_type)] = converter.structure(item, value_type)
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - collected with their key
                 exc.__notes__ = [*getattr(exc, "__notes__", []), f"[{_echo_key(key)}]"]
                 errors.append(exc)
         if errors:

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from loopx_obelisk_session_evidence import PROVIDER_ID, __version__
+from loopx_obelisk_session_evidence.binding import BINDING_OPTIONS, bind
 from loopx_recall_core.providers_api import BindingOption, ProviderReadback
 
 OBELISK_BIN_ENV = "LOOPX_OBELISK_BIN"
@@ -23,12 +24,13 @@ def find_obelisk(configured: str | None = None) -> str | None:
 
 class ObeliskSessionEvidence:
     provider_id = PROVIDER_ID
+    provider_version = __version__
 
     def binding_options(self) -> list[BindingOption]:
-        return []
+        return list(BINDING_OPTIONS)
 
     def bind(self, options: Mapping[str, Any], *, cwd: str) -> Mapping[str, Any]:
-        raise ValueError("this provider's binding is not available yet")
+        return bind(options, cwd=cwd)
 
     def readback(self, binding: Mapping[str, Any] | None) -> ProviderReadback:
         if find_obelisk() is None:

@@ -1,0 +1,198 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""Enable, read back and disable agent-turn-recall for one agent+project+surface."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from loopx_recall_core.extensions import find_known, safe_readback
+from loopx_recall_core.plugins import PluginHost
+from loopx_recall_core.recall.service import find_recall_provider
+from loopx_recall_core.state import Enablement, LimitCeilings, StateStore
+
+__all__ = ["CapabilityRefused", "disable", "enable", "status_record"]
+
+CAPABILITY = "agent-turn-recall"
+SURFACES = ("replan-history",)
+
+TRUTH_CONTRACT = {
+    "grants_new_action_authority": False,
+    "external_writes_performed": False,
+    "raw_content_captured": False,
+    "cross_agent_access": False,
+    "cross_project_access": False,
+}
+
+
+class CapabilityRefused(Exception):
+    """The operation is refused; the message is safe to print."""
+
+
+def enable(
+    store: StateStore,
+    host: PluginHost,
+    *,
+    provider_id: str,
+    surface: str,
+    agent_id: str,
+    project_id: str,
+    stage: int,
+    limits: LimitCeilings,
+    provider_options: Mapping[str, Any],
+    repository_id: str | None,
+    cwd: str,
+) -> tuple[Enablement, bool]:
+    """Store one enablement; returns it and whether anything changed."""
+    provider = find_recall_provider(host, provider_id)
+    if provider is None:
+        known = find_known(provider_id)
+        if known is None:
+            raise CapabilityRefused(f"unknown provider {provider_id!r}")
+        raise CapabilityRefused(
+            f"provider {provider_id!r} is not installed: run "
+            f"`loopx extension install {known.name}` first"
+        )
+    try:
+        binding = dict(provider.bind(provider_options, cwd=cwd))
+    except ValueError as exc:
+        raise CapabilityRefused(f"provider options rejected: {exc}") from None
+    bound_repository = binding.get("repository_id")
+    if repository_id and bound_repository and repository_id != bound_repository:
+        raise CapabilityRefused("--repository-id differs from the repository the provider bound")
+    repository_id = repository_id or bound_repository
+    if not repository_id:
+        raise CapabilityRefused("no repository identity: pass --repository-id")
+    if stage == 2:
+        version = str(getattr(provider, "provider_version", "unknown"))
+        verdict = store.read().qualification(provider_id, version)
+        if verdict is None or not verdict.passed:
+            raise CapabilityRefused(
+                f"stage 2 needs a passing Stage 0 qualification verdict for {provider_id} "
+                f"{version}: run `loopx recall qualify --provider {provider_id}`"
+            )
+    enablement = Enablement(
+        capability=CAPABILITY,
+        provider_id=provider_id,
+        surface=surface,
+        agent_id=agent_id,
+        project_id=project_id,
+        repository_id=repository_id,
+        stage=stage,
+        limits=limits,
+        binding=binding,
+    )
+    with store.update() as box:
+        others = tuple(e for e in box[0].enablements if e.key != enablement.key)
+        changed = len(others) == len(box[0].enablements) or enablement not in box[0].enablements
+        box[0] = attrs.evolve(box[0], enablements=(*others, enablement))
+    return enablement, changed
+
+
+def disable(
+    store: StateStore,
+    *,
+    provider_id: str,
+    project_id: str,
+    agent_id: str | None,
+    surface: str | None,
+) -> list[Enablement]:
+    """Remove matching enablements (all agents of the project unless one is named)."""
+    removed: list[Enablement] = []
+
+    def matches(e: Enablement) -> bool:
+        return (
+            e.capability == CAPABILITY
+            and e.provider_id == provider_id
+            and e.project_id == project_id
+            and (agent_id is None or e.agent_id == agent_id)
+            and (surface is None or e.surface == surface)
+        )
+
+    with store.update() as box:
+        removed = [e for e in box[0].enablements if matches(e)]
+        if removed:
+            kept = tuple(e for e in box[0].enablements if not matches(e))
+            box[0] = attrs.evolve(box[0], enablements=kept)
+    return removed
+
+
+def _public_enablement(enablement: Enablement, show_private: bool) -> dict[str, Any]:
+    binding = dict(enablement.binding)
+    private = binding.pop("private", None)
+    row = {
+        "agent_id": enablement.agent_id,
+        "project_id": enablement.project_id,
+        "repository_id": enablement.repository_id,
+        "surface": enablement.surface,
+        "stage": enablement.stage,
+        "limits": attrs.asdict(enablement.limits),
+        "binding": binding,
+    }
+    if show_private and private is not None:
+        row["private"] = private
+    return row
+
+
+def status_record(
+    store: StateStore,
+    host: PluginHost,
+    *,
+    provider_id: str,
+    project_id: str | None,
+    agent_id: str | None,
+    show_private: bool = False,
+) -> dict[str, Any]:
+    """The ``loopx_capability_status_v0`` record (public-safe unless ``show_private``)."""
+    state = store.read()
+    enablements = [
+        e
+        for e in state.enablements
+        if e.provider_id == provider_id
+        and (project_id is None or e.project_id == project_id)
+        and (agent_id is None or e.agent_id == agent_id)
+    ]
+    known = find_known(provider_id)
+    loaded = [
+        (key, p)
+        for key, p in host.providers("loopx_recall_providers", lambda p: hasattr(p, "readback"))
+        if getattr(p, "provider_id", None) == provider_id
+    ]
+    provider_row: dict[str, Any] = {
+        "provider_id": provider_id,
+        "distribution": known.distribution if known else None,
+        "version": None,
+        "declared": bool(loaded) or known is not None,
+        "installed": bool(loaded),
+        "enabled": bool(enablements),
+        "ready": False,
+        "unavailable_reason": "provider not installed" if not loaded else None,
+    }
+    runtime: dict[str, Any] = {}
+    freshness = None
+    if loaded:
+        key, provider = loaded[0]
+        binding = enablements[0].binding if enablements else None
+        readback = safe_readback(host, key, provider, binding)
+        record = next((r for r in host.records if f"{r.distribution}:{r.entry_point}" == key), None)
+        provider_row.update(
+            distribution=record.distribution if record else provider_row["distribution"],
+            version=readback.version,
+            declared=readback.declared,
+            installed=readback.installed,
+            ready=readback.ready,
+            unavailable_reason=readback.unavailable_reason,
+        )
+        runtime = dict(readback.runtime)
+        freshness = readback.freshness
+    return {
+        "schema_version": "loopx_capability_status_v0",
+        "capability": CAPABILITY,
+        "provider": provider_row,
+        "runtime": {**runtime, "freshness": freshness},
+        "enablements": [_public_enablement(e, show_private) for e in enablements],
+        "truth_contract": TRUTH_CONTRACT,
+    }

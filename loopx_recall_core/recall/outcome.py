@@ -1,0 +1,64 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""What one recall returns to its caller: status, reason, receipt, private reference.
+
+The seed records stay exact; this wrapper carries everything around them.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import attrs
+
+from loopx_recall_core.contracts import HistoricalEvidenceReceiptV0, HistoricalEvidenceResultV0
+
+__all__ = ["REASON_CODES", "RecallOutcome"]
+
+#: Typed reasons for an empty outcome. Providers may raise ``ProviderFailure`` with any
+#: of the provider-level ones; the host adds the rest.
+REASON_CODES = (
+    "not_admitted",
+    "not_enabled",
+    "scope_mismatch",
+    "trigger_not_admitted_at_stage",
+    "provider_not_installed",
+    "provider_unavailable",
+    "provider_failed",
+    "provider_timeout",
+    "malformed_output",
+    "output_too_large",
+    "unsupported_obelisk_version",
+    "scope_violation",
+    "contract_violation",
+)
+
+
+@attrs.frozen(kw_only=True)
+class RecallOutcome:
+    """``status`` is ``succeeded`` (a verified result, possibly with zero items),
+    ``refused`` (admission said no; the provider was not called) or ``failed`` (the
+    provider could not answer or its answer was rejected). Only ``succeeded`` has
+    ``result``. Every outcome has a receipt.
+    """
+
+    status: Literal["succeeded", "refused", "failed"]
+    reason: str | None
+    receipt: HistoricalEvidenceReceiptV0
+    result: HistoricalEvidenceResultV0 | None = None
+    private_ref: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "succeeded"
+
+    def public_json(self) -> dict[str, object]:
+        """Status, reason and receipt: safe to print, log or publish."""
+        from loopx_recall_core.contracts import unstructure
+
+        return {
+            "schema_version": "loopx_recall_outcome_v0",
+            "status": self.status,
+            "reason": self.reason,
+            "receipt": unstructure(self.receipt),
+        }

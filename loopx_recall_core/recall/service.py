@@ -1,0 +1,183 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""The recall service: admission -> provider (with a deadline) -> host verification ->
+private store + public receipt. Nothing raises out of :func:`recall`: every failure is a
+typed empty outcome with a receipt, and the work lane continues.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+from loopx_recall_core.contracts import (
+    ContractError,
+    HistoricalEvidenceRequestV0,
+    HistoricalEvidenceResultV0,
+    result_problems,
+    structure,
+    unstructure,
+)
+from loopx_recall_core.hookspecs import RecallProvider
+from loopx_recall_core.plugins import PluginHost
+from loopx_recall_core.providers_api import ProviderFailure
+from loopx_recall_core.recall.admission import Admitted, admit
+from loopx_recall_core.recall.outcome import REASON_CODES, RecallOutcome
+from loopx_recall_core.recall.receipts import failure_receipt, result_receipt
+from loopx_recall_core.recall.store import PrivateStore
+from loopx_recall_core.state import Enablement
+
+__all__ = ["DEFAULT_TIMEOUT_S", "find_recall_provider", "recall"]
+
+log = logging.getLogger(__name__)
+
+DEFAULT_TIMEOUT_S = 25.0
+_HOST_GRACE_S = 1.0
+
+T = TypeVar("T")
+
+
+class _DeadlineExceeded(Exception):
+    pass
+
+
+def find_recall_provider(host: PluginHost, provider_id: str) -> RecallProvider | None:
+    """The loaded recall provider with ``provider_id``, if any plugin contributes it."""
+    for _key, provider in host.providers(
+        "loopx_recall_providers", lambda p: isinstance(p, RecallProvider)
+    ):
+        if getattr(provider, "provider_id", None) == provider_id:
+            return provider
+    return None
+
+
+def _call_with_deadline(function: Callable[[], T], seconds: float) -> T:
+    # A daemon thread: a provider that never returns cannot keep the process alive.
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["value"] = function()
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
+            box["error"] = exc
+
+    worker = threading.Thread(target=run, name="loopx-recall-provider", daemon=True)
+    worker.start()
+    worker.join(seconds)
+    if worker.is_alive():
+        raise _DeadlineExceeded
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
+def _verify(
+    request: HistoricalEvidenceRequestV0, returned: object
+) -> tuple[HistoricalEvidenceResultV0 | None, str | None]:
+    """The result if it honestly answers ``request``, else the rejection reason."""
+    if isinstance(returned, Mapping):
+        try:
+            returned = structure(dict(returned), HistoricalEvidenceResultV0)
+        except ContractError:
+            return None, "contract_violation"
+    if not isinstance(returned, HistoricalEvidenceResultV0):
+        return None, "contract_violation"
+    problems = result_problems(request, returned)
+    if any(p.startswith(("$.scope_applied", "$.request_id")) for p in problems):
+        return None, "scope_violation"
+    if problems:
+        return None, "contract_violation"
+    return returned, None
+
+
+def recall(
+    request: HistoricalEvidenceRequestV0,
+    *,
+    provider_id: str,
+    host: PluginHost,
+    enablements: list[Enablement] | tuple[Enablement, ...],
+    store: PrivateStore | None = None,
+    timeout: float = DEFAULT_TIMEOUT_S,
+    surface: str = "replan-history",
+) -> RecallOutcome:
+    """Run one historical-evidence request end to end; never raises for provider faults."""
+    store = store or PrivateStore()
+    decision = admit(request, enablements, provider_id=provider_id, surface=surface)
+    if not isinstance(decision, Admitted):
+        return _finish(request, provider_id, "unknown", "refused", decision.reason, store)
+    request = decision.request
+    provider = find_recall_provider(host, provider_id)
+    if provider is None:
+        return _finish(request, provider_id, "unknown", "failed", "provider_not_installed", store)
+    version = str(getattr(provider, "provider_version", "unknown") or "unknown")
+    binding = decision.enablement.binding
+    try:
+        returned = _call_with_deadline(
+            lambda: provider.retrieve(request, binding, timeout=timeout),
+            timeout + _HOST_GRACE_S,
+        )
+    except _DeadlineExceeded:
+        return _finish(request, provider_id, version, "failed", "provider_timeout", store)
+    except ProviderFailure as failure:
+        reason = failure.reason if failure.reason in REASON_CODES else "provider_failed"
+        return _finish(request, provider_id, version, "failed", reason, store)
+    except Exception as exc:  # noqa: BLE001 - fail open for the work lane
+        log.warning("recall provider raised %s", type(exc).__name__)
+        return _finish(request, provider_id, version, "failed", "provider_failed", store)
+    result, rejection = _verify(request, returned)
+    if result is None:
+        return _finish(request, provider_id, version, "failed", rejection, store)
+    receipt = result_receipt(request, result)
+    private_ref = store.save(
+        request.scope.agent_id,
+        request.request_id,
+        {
+            "schema_version": "loopx_private_recall_v0",
+            "stored_at": datetime.now(UTC).isoformat(),
+            "status": "succeeded",
+            "request": unstructure(request),
+            "result": unstructure(result),
+            "receipt": unstructure(receipt),
+        },
+    )
+    log.info("recall succeeded: %d items", len(result.items))
+    return RecallOutcome(
+        status="succeeded", reason=None, receipt=receipt, result=result, private_ref=private_ref
+    )
+
+
+def _finish(
+    request: HistoricalEvidenceRequestV0,
+    provider_id: str,
+    version: str,
+    status: str,
+    reason: str | None,
+    store: PrivateStore,
+) -> RecallOutcome:
+    reason = reason or "provider_failed"
+    receipt = failure_receipt(
+        request,
+        provider_id=provider_id,
+        provider_version=version,
+        status=status,
+        reason=reason,
+    )
+    private_ref = store.save(
+        request.scope.agent_id,
+        request.request_id,
+        {
+            "schema_version": "loopx_private_recall_v0",
+            "stored_at": datetime.now(UTC).isoformat(),
+            "status": status,
+            "reason": reason,
+            "request": unstructure(request),
+            "receipt": unstructure(receipt),
+        },
+    )
+    log.info("recall %s: %s", status, reason)
+    return RecallOutcome(
+        status=status, reason=reason, receipt=receipt, result=None, private_ref=private_ref
+    )

@@ -1,0 +1,109 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""The enable-time binding: which runtimes count as this agent, which roots are the
+repository, how far back to look. Roots and the executable path are private.
+
+``repository_id`` is a content-free digest of the repository's root commit ids, so it is
+the same for every worktree, clone, fork, move or renamed remote of one history.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from loopx_obelisk_session_evidence.runner import run
+from loopx_recall_core.canonical import digest
+from loopx_recall_core.providers_api import BindingOption
+
+__all__ = ["BINDING_OPTIONS", "HISTORY_SOURCES", "bind", "git_repository"]
+
+HISTORY_SOURCES = ("claude", "codex", "kimi", "pi")
+DEFAULT_WINDOW_DAYS = 30
+_GIT_TIMEOUT_S = 10.0
+
+BINDING_OPTIONS = (
+    BindingOption(
+        name="history-source",
+        help="Agent runtime whose sessions count as this agent (repeatable, required).",
+        multiple=True,
+        choices=HISTORY_SOURCES,
+    ),
+    BindingOption(
+        name="repository-root",
+        help="Repository root or worktree path (repeatable; default: this git repository "
+        "and all its worktrees).",
+        multiple=True,
+        private=True,
+    ),
+    BindingOption(name="window-days", help="Look back this many days (default 30).", is_int=True),
+    BindingOption(
+        name="obelisk-bin",
+        help="The obelisk executable (default: $LOOPX_OBELISK_BIN, else obelisk on PATH).",
+        private=True,
+    ),
+)
+
+
+def _git(args: list[str], cwd: str) -> str | None:
+    env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "LC_ALL")}
+    try:
+        result = run(
+            ["git", *args], env=env, timeout=_GIT_TIMEOUT_S, cwd=cwd, stdout_cap=1024 * 1024
+        )
+    except OSError:
+        return None
+    if not result.ok:
+        return None
+    return result.stdout.decode("utf-8", "replace")
+
+
+def git_repository(path: str) -> tuple[str, list[str]] | None:
+    """``(repository_id, [top-level of every worktree])`` for a path inside git, else None."""
+    if not Path(path).is_dir():
+        return None
+    roots = _git(["rev-list", "--max-parents=0", "HEAD"], path)
+    listing = _git(["worktree", "list", "--porcelain"], path)
+    if not roots or listing is None:
+        return None
+    worktrees = [
+        line.removeprefix("worktree ").strip()
+        for line in listing.splitlines()
+        if line.startswith("worktree ")
+    ]
+    repository_id = "git-roots:" + digest(sorted(roots.split())).removeprefix("sha256:")
+    return repository_id, worktrees
+
+
+def bind(options: Mapping[str, Any], *, cwd: str) -> dict[str, Any]:
+    sources = list(dict.fromkeys(options.get("history_source", ())))
+    if not sources:
+        raise ValueError("--history-source is required (claude, codex, kimi or pi)")
+    window = options.get("window_days", DEFAULT_WINDOW_DAYS)
+    if not 1 <= window <= 3650:
+        raise ValueError("--window-days must be 1..3650")
+    given = [
+        os.path.abspath(os.path.join(cwd, root)) for root in options.get("repository_root", ())
+    ]
+    identity = git_repository(given[0] if given else cwd)
+    if given:
+        roots = given
+    elif identity is not None:
+        roots = identity[1]
+    else:
+        raise ValueError("not inside a git repository: pass --repository-root and --repository-id")
+    private: dict[str, Any] = {"repository_roots": sorted(dict.fromkeys(roots))}
+    if options.get("obelisk_bin"):
+        private["obelisk_bin"] = os.path.abspath(os.path.join(cwd, options["obelisk_bin"]))
+    binding: dict[str, Any] = {
+        "history_sources": sources,
+        "window_days": window,
+        "repository_root_count": len(private["repository_roots"]),
+        "agent_identity": "runtime only: Obelisk stores no agent-instance identity",
+        "private": private,
+    }
+    if identity is not None:
+        binding["repository_id"] = identity[0]
+    return binding

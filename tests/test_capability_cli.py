@@ -1,0 +1,168 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""``loopx capability`` and ``loopx recall history|show`` with an in-process provider."""
+
+from __future__ import annotations
+
+import importlib
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from loopx_recall_core.cli import cli
+from loopx_recall_core.plugins import PluginHost
+
+from .fake_provider import CANARY, FakeProvider, host_with
+
+# The modules, not the click commands of the same name re-exported by loopx_recall_core.cli.
+capability_cli = importlib.import_module("loopx_recall_core.cli.capability")
+recall_cli = importlib.import_module("loopx_recall_core.cli.recall")
+
+ENABLE = [
+    "capability", "enable", "agent-turn-recall", "--provider", "obelisk-session-evidence",
+    "--surface", "replan-history", "--agent-id", "agent-a", "--project-id", "proj-j",
+]
+STATUS = [
+    "capability", "status", "agent-turn-recall", "--provider", "obelisk-session-evidence",
+    "--project-id", "proj-j", "--format", "json",
+]
+
+
+@pytest.fixture
+def provider(monkeypatch, loopx_home):
+    fake = FakeProvider()
+    for module in (capability_cli, recall_cli):
+        monkeypatch.setattr(module, "load_host", lambda *a, **k: host_with(fake))
+    return fake
+
+
+@pytest.fixture
+def run():
+    runner = CliRunner()
+
+    def invoke(args):
+        result = runner.invoke(cli, args, catch_exceptions=False)
+        assert "Traceback" not in result.output
+        return result
+
+    return invoke
+
+
+def test_enable_status_disable_round_trip(provider, run):
+    result = run([*ENABLE, "--history-source", "codex", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["changed"] is True
+    again = run([*ENABLE, "--history-source", "codex", "--format", "json"])
+    assert json.loads(again.output)["changed"] is False
+
+    status = json.loads(run(STATUS).output)
+    assert status["schema_version"] == "loopx_capability_status_v0"
+    assert status["provider"]["installed"] is True
+    assert status["provider"]["enabled"] is True
+    assert status["provider"]["ready"] is True
+    assert status["provider"]["version"] == "0.9.0-fake"
+    assert status["runtime"]["runtime_version"] == "0.2.4"
+    (enablement,) = status["enablements"]
+    assert enablement["agent_id"] == "agent-a"
+    assert enablement["repository_id"] == "repo-fake"
+    assert enablement["stage"] == 1
+    assert enablement["binding"]["history_sources"] == ["codex"]
+    assert status["truth_contract"]["grants_new_action_authority"] is False
+    assert CANARY not in json.dumps(status)
+    private = run([*STATUS, "--show-private"]).output
+    assert CANARY in private
+
+    result = run(["capability", "disable", "agent-turn-recall", "--provider",
+                  "obelisk-session-evidence", "--project-id", "proj-j"])
+    assert result.exit_code == 0
+    assert json.loads(run(STATUS).output)["enablements"] == []
+    again = run(["capability", "disable", "agent-turn-recall", "--provider",
+                 "obelisk-session-evidence", "--project-id", "proj-j"])
+    assert again.exit_code == 0
+    assert "no change" in again.output
+
+
+def test_unknown_provider_option_is_usage_error(provider, run):
+    result = run([*ENABLE, "--allow-cross-agent"])
+    assert result.exit_code == 2
+
+
+def test_no_flag_widens_scope(provider, run):
+    result = run([*ENABLE, "--history-source", "kimi"])
+    assert result.exit_code == 2
+
+
+def test_unknown_and_uninstalled_providers(monkeypatch, loopx_home, run):
+    monkeypatch.setattr(capability_cli, "load_host", lambda *a, **k: PluginHost())
+    unknown = run([*ENABLE[:4], "nope", *ENABLE[5:]])
+    assert unknown.exit_code == 1
+    assert "unknown provider" in unknown.output
+    missing = run(ENABLE)
+    assert missing.exit_code == 1
+    assert "loopx extension install obelisk-session-evidence" in missing.output
+
+
+def test_stage_two_needs_qualification(provider, run):
+    result = run([*ENABLE, "--stage", "2"])
+    assert result.exit_code == 1
+    assert "qualification" in result.output
+
+
+def test_corrupt_state_is_reported(provider, run, loopx_home):
+    loopx_home.mkdir(parents=True)
+    (loopx_home / "state.json").write_text("{broken")
+    result = run(STATUS)
+    assert result.exit_code == 2
+    assert "corrupt" in result.output
+    assert (loopx_home / "state.json").read_text() == "{broken"
+
+
+def test_history_and_show(provider, run):
+    run([*ENABLE, "--history-source", "codex"])
+    result = run(["recall", "history", "--agent-id", "agent-a", "--project-id", "proj-j",
+                  "--term", "pytest", "--evidence-type", "prior_failure", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["status"] == "succeeded"
+    assert data["receipt"]["result_count"] == 2
+    assert CANARY not in result.output
+    request_id = data["receipt"]["request_id"]
+    shown = run(["recall", "show", request_id, "--format", "json"])
+    assert CANARY in shown.output
+    private = run(["recall", "history", "--agent-id", "agent-a", "--project-id", "proj-j",
+                   "--term", "pytest", "--show-private", "--format", "json"])
+    assert CANARY in private.output
+
+
+def test_history_without_enablement_is_typed_refusal(provider, run):
+    result = run(["recall", "history", "--agent-id", "agent-a", "--project-id", "proj-j",
+                  "--term", "pytest", "--format", "json"])
+    assert result.exit_code == 0
+    data = json.loads(result.output)
+    assert (data["status"], data["reason"]) == ("refused", "not_enabled")
+    assert provider.calls == 0
+
+
+def test_history_provider_failure_exits_zero_without_canary(provider, run):
+    run([*ENABLE, "--history-source", "codex"])
+    provider.mode = "raise"
+    result = run(["recall", "history", "--agent-id", "agent-a", "--project-id", "proj-j",
+                  "--term", CANARY[:20]])
+    assert result.exit_code == 0
+    assert "provider_failed" in result.output
+    assert CANARY not in result.output
+
+
+def test_history_bad_input_exit_1(provider, run):
+    result = run(["recall", "history", "--agent-id", "agent-a", "--project-id", "proj-j",
+                  "--term", " ", "--format", "json"])
+    assert result.exit_code == 1
+    assert "$.query_terms[0]: must not be blank" in result.output
+
+
+def test_status_when_readback_raises(provider, run):
+    provider.mode = "readback_raises"
+    status = json.loads(run(STATUS).output)
+    assert status["provider"]["ready"] is False
+    assert CANARY not in json.dumps(status)
