@@ -9,6 +9,7 @@ import click
 from loopx_recall_core import __version__
 from loopx_recall_core.cli.capability import capability
 from loopx_recall_core.cli.extension import extension
+from loopx_recall_core.cli.external_evidence import external_evidence
 from loopx_recall_core.cli.recall import recall
 
 __all__ = ["cli", "main"]
@@ -26,6 +27,7 @@ def cli() -> None:
 
 cli.add_command(capability)
 cli.add_command(extension)
+cli.add_command(external_evidence)
 cli.add_command(recall)
 
 

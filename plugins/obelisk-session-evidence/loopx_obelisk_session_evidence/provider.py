@@ -10,16 +10,70 @@ from collections.abc import Mapping
 from typing import Any
 
 from loopx_obelisk_session_evidence import PROVIDER_ID, __version__
-from loopx_obelisk_session_evidence.binding import BINDING_OPTIONS, bind
-from loopx_recall_core.providers_api import BindingOption, ProviderReadback
+from loopx_obelisk_session_evidence.adapter import (
+    TEMPLATE_DIGEST,
+    TEMPLATE_VERSION,
+    call_template,
+    obelisk_version,
+    window_start,
+)
+from loopx_obelisk_session_evidence.binding import BINDING_OPTIONS, DEFAULT_WINDOW_DAYS, bind
+from loopx_obelisk_session_evidence.evidence import freshness, snippet_for, verify_rows
+from loopx_recall_core.canonical import digest
+from loopx_recall_core.contracts import (
+    EvidenceItem,
+    HistoricalEvidenceRequestV0,
+    HistoricalEvidenceResultV0,
+    ScopeApplied,
+)
+from loopx_recall_core.providers_api import BindingOption, ProviderFailure, ProviderReadback
 
 OBELISK_BIN_ENV = "LOOPX_OBELISK_BIN"
+STDOUT_CAP = 2 * 1024 * 1024
+MAX_INDEXED_FILES = 20000
+_READBACK_TIMEOUT_S = 20.0
 
 
 def find_obelisk(configured: str | None = None) -> str | None:
     """The obelisk executable: the binding's, else ``$LOOPX_OBELISK_BIN``, else PATH."""
     candidate = configured or os.environ.get(OBELISK_BIN_ENV) or "obelisk"
     return shutil.which(candidate)
+
+
+def _executable(binding: Mapping[str, Any] | None) -> str:
+    configured = (binding or {}).get("private", {}).get("obelisk_bin")
+    found = find_obelisk(configured)
+    if found is None:
+        raise ProviderFailure("provider_unavailable")
+    return found
+
+
+def _params(
+    binding: Mapping[str, Any],
+    *,
+    terms: list[str],
+    types: list[str],
+    since: str,
+    max_snippet_chars: int,
+    max_rows: int,
+    excluded: list[str],
+) -> dict[str, Any]:
+    return {
+        "sources": list(binding["history_sources"]),
+        "roots": [r.rstrip("/") or "/" for r in binding["private"]["repository_roots"]],
+        "terms": terms,
+        "evidence_types": types,
+        "exclude_sessions": excluded,
+        "since": since,
+        "max_snippet_chars": max_snippet_chars,
+        "max_rows": max_rows,
+        "max_indexed_files": MAX_INDEXED_FILES,
+        "echo": False,
+    }
+
+
+def _index_revision(result: Mapping[str, Any]) -> str:
+    return "obelisk-index:" + digest(result.get("markers", [])).removeprefix("sha256:")
 
 
 class ObeliskSessionEvidence:
@@ -33,21 +87,127 @@ class ObeliskSessionEvidence:
         return bind(options, cwd=cwd)
 
     def readback(self, binding: Mapping[str, Any] | None) -> ProviderReadback:
-        if find_obelisk() is None:
+        base = {"provider_id": PROVIDER_ID, "version": __version__}
+        configured = (binding or {}).get("private", {}).get("obelisk_bin")
+        executable = find_obelisk(configured)
+        runtime: dict[str, Any] = {
+            "executable_found": executable is not None,
+            "template_version": TEMPLATE_VERSION,
+            "template_digest": TEMPLATE_DIGEST,
+        }
+        if executable is None:
             return ProviderReadback(
-                provider_id=PROVIDER_ID,
-                version=__version__,
+                **base,
                 ready=False,
+                runtime=runtime,
                 unavailable_reason="obelisk executable not found",
-                runtime={"executable_found": False},
             )
+        try:
+            version = obelisk_version(executable, _READBACK_TIMEOUT_S)
+            runtime["runtime_version"] = ".".join(map(str, version))
+            if binding is None:
+                return ProviderReadback(**base, ready=True, runtime=runtime)
+            result = call_template(
+                executable,
+                _params(
+                    binding,
+                    terms=[],
+                    types=[],
+                    since=window_start(1),
+                    max_snippet_chars=1,
+                    max_rows=1,
+                    excluded=[],
+                ),
+                timeout=_READBACK_TIMEOUT_S,
+                stdout_cap=STDOUT_CAP,
+            )
+        except ProviderFailure as failure:
+            return ProviderReadback(
+                **base, ready=False, runtime=runtime, unavailable_reason=failure.reason
+            )
+        runtime["index_revision_digest"] = digest(_index_revision(result))
         return ProviderReadback(
-            provider_id=PROVIDER_ID,
-            version=__version__,
-            ready=False,
-            unavailable_reason="adapter not available in this version",
-            runtime={"executable_found": True},
+            **base,
+            ready=True,
+            runtime=runtime,
+            freshness=freshness(result, binding, MAX_INDEXED_FILES),
         )
 
-    def retrieve(self, request: Any, binding: Mapping[str, Any], *, timeout: float) -> Any:
-        raise RuntimeError("adapter not available in this version")
+    def retrieve(
+        self,
+        request: HistoricalEvidenceRequestV0,
+        binding: Mapping[str, Any],
+        *,
+        timeout: float,
+        exclude_sessions: tuple[str, ...] = (),
+    ) -> HistoricalEvidenceResultV0:
+        executable = _executable(binding)
+        obelisk_version(executable, min(timeout, 10.0))
+        limits = request.limits
+        since = window_start(int(binding.get("window_days", DEFAULT_WINDOW_DAYS)))
+        excluded = list(exclude_sessions) + list(binding.get("current_sessions", []))
+        types = list(request.evidence_types)
+        result = call_template(
+            executable,
+            _params(
+                binding,
+                terms=list(request.query_terms),
+                types=types,
+                since=since,
+                max_snippet_chars=limits.max_snippet_chars,
+                max_rows=limits.max_items,
+                excluded=excluded,
+            ),
+            timeout=timeout,
+            stdout_cap=STDOUT_CAP,
+        )
+        verify_rows(result["evidence"], types, binding, since, excluded)
+        omitted = sum(int(v) for v in result["omitted"].values() if isinstance(v, int))
+        rows = sorted(
+            ((t, row) for t in types for row in result["evidence"].get(t, [])),
+            key=lambda pair: pair[1]["timestamp"],
+            reverse=True,
+        )
+        items: list[EvidenceItem] = []
+        sessions: set[str] = set()
+        total = 0
+        for evidence_type, row in rows:
+            snippet = snippet_for(evidence_type, row)[: limits.max_snippet_chars]
+            new_session = row["session_id"] not in sessions
+            if (
+                len(items) >= limits.max_items
+                or total + len(snippet) > limits.max_total_chars
+                or (new_session and len(sessions) >= limits.max_sessions)
+            ):
+                omitted += 1
+                continue
+            sessions.add(row["session_id"])
+            total += len(snippet)
+            ref = row.get("message_uuid") or row.get("summary_id")
+            items.append(
+                EvidenceItem(
+                    session_ref=str(row["session_id"]),
+                    message_ref=str(ref) if ref else None,
+                    evidence_type=evidence_type,
+                    observed_at=row["timestamp"],
+                    snippet=snippet,
+                )
+            )
+        scope = request.scope
+        return HistoricalEvidenceResultV0(
+            schema_version="historical_evidence_result_v0",
+            request_id=request.request_id,
+            provider_id=PROVIDER_ID,
+            provider_version=__version__,
+            index_revision=_index_revision(result),
+            scope_applied=ScopeApplied(
+                agent_id=scope.agent_id,
+                project_id=scope.project_id,
+                repository_id=scope.repository_id,
+                cross_agent_used=False,
+            ),
+            freshness=freshness(result, binding, MAX_INDEXED_FILES),
+            items=tuple(items),
+            truncated=omitted > 0,
+            omitted_count=omitted,
+        )

@@ -1,0 +1,146 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""One request -> one ``obelisk --query`` call of the fixed template -> a verified result.
+
+Fails closed on scope and parsing: any row outside the binding rejects the whole result;
+anything but exactly one JSON object of our template version is a typed failure. The
+subprocess's text never leaves this module.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import tempfile
+from collections.abc import Mapping
+from datetime import UTC, datetime, timedelta
+from importlib import resources
+from typing import Any
+
+from loopx_obelisk_session_evidence.runner import RunResult, run
+from loopx_recall_core.canonical import digest
+from loopx_recall_core.providers_api import ProviderFailure
+
+__all__ = [
+    "SUPPORTED_OBELISK",
+    "TEMPLATE_DIGEST",
+    "TEMPLATE_VERSION",
+    "call_template",
+    "obelisk_env",
+    "obelisk_version",
+]
+
+TEMPLATE_VERSION = "obelisk-session-evidence-template/1"
+_TEMPLATE_TEXT = (
+    resources.files("loopx_obelisk_session_evidence")
+    .joinpath("templates/session_evidence.v1.js")
+    .read_text(encoding="utf-8")
+)
+TEMPLATE_DIGEST = digest(_TEMPLATE_TEXT)
+_PLACEHOLDER = "/*LOOPX_PARAMS*/ null"
+
+#: The one place the supported Obelisk releases are declared: [lowest, first unsupported).
+SUPPORTED_OBELISK = ((0, 2, 0), (0, 4, 0))
+
+_ENV_ALLOWLIST = (
+    "HOME",
+    "PATH",
+    "LANG",
+    "LC_ALL",
+    "LC_CTYPE",
+    "TMPDIR",
+    "OBELISK_HOME",
+    "CLAUDE_CONFIG_DIR",
+    "CODEX_HOME",
+)
+_SCHEMA_MISMATCH = re.compile(r"no such (table|column)", re.IGNORECASE)
+_VERSION = re.compile(r"^v?(\d+)\.(\d+)\.(\d+)")
+
+
+def obelisk_env() -> dict[str, str]:
+    """The allowlisted environment; NODE_OPTIONS/NODE_PATH and everything else dropped."""
+    env = {k: v for k, v in os.environ.items() if k in _ENV_ALLOWLIST}
+    env.update({k: v for k, v in os.environ.items() if k.startswith("OBELISK_DOUBLE_")})
+    return env
+
+
+def obelisk_version(executable: str, timeout: float) -> tuple[int, int, int]:
+    """``obelisk --version`` parsed, or a typed failure."""
+    try:
+        result = run([executable, "--version"], env=obelisk_env(), timeout=timeout, stdout_cap=4096)
+    except OSError:
+        raise ProviderFailure("provider_unavailable") from None
+    if result.timed_out:
+        raise ProviderFailure("provider_timeout")
+    match = _VERSION.match(result.stdout.decode("ascii", "replace").strip())
+    if not result.ok or match is None:
+        raise ProviderFailure("provider_unavailable")  # not Obelisk
+    version = (int(match[1]), int(match[2]), int(match[3]))
+    low, high = SUPPORTED_OBELISK
+    if not low <= version < high:
+        raise ProviderFailure("unsupported_obelisk_version")
+    return version
+
+
+def render(params: Mapping[str, Any]) -> str:
+    """The template with its one data literal filled in (ASCII-only JSON)."""
+    literal = json.dumps({**params, "template_version": TEMPLATE_VERSION}, ensure_ascii=True)
+    return _TEMPLATE_TEXT.replace(_PLACEHOLDER, literal, 1)
+
+
+def _classify_failure(result: RunResult) -> ProviderFailure:
+    if result.timed_out:
+        return ProviderFailure("provider_timeout")
+    if result.overflowed:
+        return ProviderFailure("output_too_large")
+    text = result.stdout.decode("utf-8", "replace").strip()
+    if result.returncode == 1 and text.startswith("{"):
+        try:
+            envelope = json.loads(text)
+        except json.JSONDecodeError:
+            envelope = None
+        if isinstance(envelope, dict) and _SCHEMA_MISMATCH.search(str(envelope.get("error"))):
+            return ProviderFailure("unsupported_obelisk_version")
+    return ProviderFailure("provider_failed")
+
+
+def call_template(
+    executable: str, params: Mapping[str, Any], *, timeout: float, stdout_cap: int
+) -> dict[str, Any]:
+    """Run the template once; the parsed object, or a typed ProviderFailure."""
+    folder = tempfile.mkdtemp(prefix="loopx-obelisk-")
+    script = os.path.join(folder, "query.js")
+    try:
+        with open(script, "w", encoding="ascii") as handle:
+            handle.write(render(params))
+        try:
+            result = run(
+                [executable, "--query", script],
+                env=obelisk_env(),
+                timeout=timeout,
+                stdout_cap=stdout_cap,
+            )
+        except OSError:
+            raise ProviderFailure("provider_unavailable") from None
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    if not result.ok:
+        raise _classify_failure(result)
+    try:
+        value = json.loads(result.stdout.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise ProviderFailure("malformed_output") from None  # undefined, noise, empty, ...
+    if not isinstance(value, dict) or value.get("template_version") != TEMPLATE_VERSION:
+        raise ProviderFailure("malformed_output")
+    for key in ("markers", "indexed_files", "evidence", "omitted"):
+        if key not in value:
+            raise ProviderFailure("malformed_output")
+    return value
+
+
+def window_start(window_days: int, now: datetime | None = None) -> str:
+    """ISO 8601 UTC with milliseconds, the transcripts' own timestamp form."""
+    start = (now or datetime.now(UTC)) - timedelta(days=window_days)
+    return start.strftime("%Y-%m-%dT%H:%M:%S.") + f"{start.microsecond // 1000:03d}Z"

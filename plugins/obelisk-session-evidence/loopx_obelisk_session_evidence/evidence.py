@@ -1,0 +1,147 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""Rows -> verified, bounded result items; index markers + transcripts -> freshness.
+
+Snippet convention (read by the Replan comparator): tool rows start with
+``<tool name>: <command or input>``, then ``outcome: failed`` / ``outcome: ok`` /
+``outcome: unknown``, then the opening of the output; message rows are the text.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from loopx_recall_core.providers_api import ProviderFailure
+
+__all__ = ["freshness", "row_in_scope", "snippet_for", "verify_rows"]
+
+_STALE_GRACE_MS = 2000
+_FIRST_LINE_CAP = 65536
+
+
+def _under(path: str | None, roots: Sequence[str]) -> bool:
+    return bool(path) and any(path == r or path.startswith(r.rstrip("/") + "/") for r in roots)
+
+
+def row_in_scope(
+    row: Mapping[str, Any], binding: Mapping[str, Any], since: str, excluded: Sequence[str]
+) -> bool:
+    roots = binding["private"]["repository_roots"]
+    path = row.get("cwd") or row.get("project_path")
+    return (
+        row.get("source") in binding["history_sources"]
+        and _under(path, roots)
+        and isinstance(row.get("timestamp"), str)
+        and row["timestamp"] >= since
+        and row.get("session_id") not in excluded
+    )
+
+
+def verify_rows(
+    evidence: Mapping[str, Any],
+    types: Sequence[str],
+    binding: Mapping[str, Any],
+    since: str,
+    excluded: Sequence[str],
+) -> None:
+    """One row outside the binding (or an unrequested type) rejects the entire result."""
+    if not isinstance(evidence, Mapping) or set(evidence) - set(types):
+        raise ProviderFailure("scope_violation")
+    for rows in evidence.values():
+        if not isinstance(rows, list):
+            raise ProviderFailure("malformed_output")
+        for row in rows:
+            if not isinstance(row, Mapping) or not row_in_scope(row, binding, since, excluded):
+                raise ProviderFailure("scope_violation")
+
+
+def _command_of(tool: str, raw_input: str | None) -> str:
+    try:
+        data = json.loads(raw_input or "")
+    except json.JSONDecodeError:
+        return (raw_input or "").strip()
+    if isinstance(data, dict):
+        command = data.get("command") or data.get("cmd")
+        if isinstance(command, list):
+            parts = [str(p) for p in command]
+            if len(parts) >= 3 and parts[1] in ("-lc", "-c"):
+                return parts[2]
+            return " ".join(parts)
+        if isinstance(command, str):
+            return command
+        if "file_path" in data:
+            return str(data["file_path"])
+    return (raw_input or "").strip()
+
+
+def snippet_for(evidence_type: str, row: Mapping[str, Any]) -> str:
+    if "tool" in row:
+        outcome = {1: "failed", 0: "ok"}.get(row.get("failed"), "unknown")
+        head = f"{row['tool']}: {_command_of(row['tool'], row.get('input'))}".splitlines()
+        lines = [head[0] if head else row["tool"], f"outcome: {outcome}"]
+        if row.get("output"):
+            lines.append(str(row["output"]))
+        return "\n".join(lines)
+    return str(row.get("text") or "")
+
+
+def _claude_dir_name(root: str) -> str:
+    return "".join("-" if c in "/." else c for c in root)
+
+
+def _transcripts(home: Path, binding: Mapping[str, Any]) -> list[Path]:
+    roots = binding["private"]["repository_roots"]
+    found: list[Path] = []
+    if "claude" in binding["history_sources"]:
+        projects = home / ".claude" / "projects"
+        names = [_claude_dir_name(r) for r in roots]
+        if projects.is_dir():
+            for folder in projects.iterdir():
+                if any(folder.name == n or folder.name.startswith(n + "-") for n in names):
+                    found.extend(folder.glob("*.jsonl"))
+    if "codex" in binding["history_sources"]:
+        for path in (home / ".codex" / "sessions").rglob("*.jsonl"):
+            try:
+                with path.open("rb") as handle:
+                    first = json.loads(handle.readline(_FIRST_LINE_CAP) or b"{}")
+                cwd = first.get("payload", {}).get("cwd")
+            except (OSError, ValueError, AttributeError):
+                continue
+            if _under(cwd, roots):
+                found.append(path)
+    return found
+
+
+def freshness(result: Mapping[str, Any], binding: Mapping[str, Any], max_files: int) -> str:
+    """fresh | stale | incomplete | unknown, from index markers vs transcripts on disk."""
+    markers = {
+        m.get("jsonl_path"): m.get("mtime")
+        for m in result.get("markers", [])
+        if isinstance(m, Mapping)
+    }
+    last_build = markers.get("__last_build__")
+    if not isinstance(last_build, int):
+        return "unknown"
+    indexed = {
+        f.get("jsonl_path"): f.get("mtime")
+        for f in result.get("indexed_files", [])
+        if isinstance(f, Mapping)
+    }
+    capped = len(indexed) >= max_files
+    state = "fresh"
+    for path in _transcripts(Path(os.environ.get("HOME", "~")).expanduser(), binding):
+        try:
+            mtime_ms = int(path.stat().st_mtime * 1000)
+        except OSError:
+            continue
+        if str(path) not in indexed:
+            if capped:
+                return "unknown"
+            return "incomplete"
+        if mtime_ms > last_build + _STALE_GRACE_MS and mtime_ms > (indexed[str(path)] or 0):
+            state = "stale"
+    return state

@@ -1,0 +1,108 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""The adapter against the Obelisk protocol double, through the real ``loopx`` CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+LOOPX = str(Path(sys.executable).parent / "loopx")
+BASE = ["agent-turn-recall", "--provider", "obelisk-session-evidence"]
+
+
+@pytest.fixture
+def journey(archive_home, obelisk_bin, tmp_path):
+    env = {
+        "PATH": os.environ["PATH"],
+        "HOME": str(archive_home.home),
+        "LOOPX_HOME": str(tmp_path / "loopx"),
+        "LOOPX_OBELISK_BIN": str(obelisk_bin),
+        "OBELISK_DOUBLE_BUILD_GRACE_MS": "0",
+        "LOOPX_LOAD_PLUGINS": "loopx-obelisk-session-evidence",
+    }
+
+    def loopx(*args, extra_env=None, check=True):
+        result = subprocess.run([LOOPX, *args], capture_output=True, text=True, check=False,
+                                env={**env, **(extra_env or {})}, timeout=60)
+        assert "Traceback" not in result.stderr
+        if check:
+            assert result.returncode == 0, result.stdout + result.stderr
+        return result
+
+    alpha = str(archive_home.repos["alpha"])
+    loopx("capability", "enable", *BASE, "--agent-id", "agent-a", "--project-id", "proj-j",
+          "--history-source", "codex", "--repository-root", alpha, "--repository-id", "repo-a")
+    return loopx, archive_home
+
+
+def test_status_history_and_scope(journey):
+    loopx, archive = journey
+    status = json.loads(loopx("capability", "status", *BASE, "--project-id", "proj-j",
+                              "--format", "json").stdout)
+    assert status["provider"]["ready"] is True, status
+    assert status["runtime"]["runtime_version"]
+    assert status["runtime"]["template_version"].startswith("obelisk-session-evidence-template/")
+    assert status["runtime"]["freshness"] == "fresh"
+    alpha = str(archive.repos["alpha"])
+    failures = [e for e in archive.events if e.kind == "prior_failure" and e.runtime == "codex"
+                and e.repo_root == alpha and e.visible and e.command]
+    assert failures
+    term = failures[0].command.split()[-1]
+    out = loopx("recall", "history", "--agent-id", "agent-a", "--project-id", "proj-j",
+                "--term", term, "--evidence-type", "prior_failure", "--format", "json",
+                "--show-private")
+    data = json.loads(out.stdout)
+    assert data["status"] == "succeeded", data
+    assert data["receipt"]["result_count"] >= 1
+    for item in data["items"]:
+        assert item["session_ref"].startswith("codex:")
+    public = loopx("recall", "history", "--agent-id", "agent-a", "--project-id", "proj-j",
+                   "--term", term, "--format", "json").stdout
+    for canary in archive.canaries:
+        assert canary not in public
+    assert alpha not in public
+
+
+@pytest.mark.parametrize(
+    ("fault", "reason"),
+    [
+        ("hang", "provider_timeout"),
+        ("flood", "output_too_large"),
+        ("garbage", "malformed_output"),
+        ("undefined", "malformed_output"),
+        ("empty", "malformed_output"),
+        ("noise", "malformed_output"),
+        ("error", "provider_failed"),
+        ("crash", "provider_failed"),
+        ("inject", "scope_violation"),
+    ],
+)
+def test_fault_matrix(journey, fault, reason):
+    loopx, archive = journey
+    started = time.monotonic()
+    out = loopx("recall", "history", "--agent-id", "agent-a", "--project-id", "proj-j",
+                "--term", "pytest", "--timeout", "3", "--format", "json",
+                extra_env={"OBELISK_DOUBLE_FAULT": fault})
+    assert time.monotonic() - started < 3 + 1 + 6  # timeout + 1 s + interpreter start-up
+    data = json.loads(out.stdout)
+    assert (data["status"], data["reason"]) == ("failed", reason)
+    for canary in ("CANARY-OBELISK-STDERR-7f3a", "CANARY-OBELISK-STDOUT-91c2", *archive.canaries):
+        assert canary not in out.stdout + out.stderr
+    leftover = subprocess.run(["pgrep", "-f", "obelisk.mjs"], capture_output=True, text=True)
+    assert leftover.stdout.strip() == ""
+
+
+def test_missing_binary_is_typed(journey):
+    loopx, _ = journey
+    out = loopx("recall", "history", "--agent-id", "agent-a", "--project-id", "proj-j",
+                "--term", "pytest", "--format", "json",
+                extra_env={"LOOPX_OBELISK_BIN": "/nonexistent/obelisk"})
+    data = json.loads(out.stdout)
+    assert (data["status"], data["reason"]) == ("failed", "provider_unavailable")

@@ -1,0 +1,170 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""Reusable pytest fixtures and helpers for the ``obelisk`` protocol double.
+
+Use from any test directory's conftest.py::
+
+    from tests.obelisk_double.fixtures import archive_home, archive_now, obelisk_bin  # noqa: F401
+
+Fixtures
+    obelisk_bin   (session) Path of the ``obelisk`` wrapper; makes sure node >= 22.13
+                  exists (installing it once if needed: a failure ERRORS the test, it
+                  never skips) and exports LOOPX_NODE22 so every later spawn of the
+                  wrapper, including ones made by code under test, skips the lookup.
+    archive_now   the ``now`` the archive is generated for: the wall clock at whole
+                  seconds, so the double's build times and the archive agree. Override
+                  it in your own conftest for fully frozen timestamps.
+    archive_home  an Archive (tests.fixtures.transcripts) generated in ``tmp_path/home``;
+                  use ``archive_home.home`` as HOME for the double.
+
+Helpers
+    double_env(home, **extra)   env overrides for a run against ``home`` (build grace 0)
+    run_obelisk(args, ...)      spawn the wrapper in its own process group with a
+                                wall-clock deadline and an output cap, killing the whole
+                                group on either: the behaviour a real caller needs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import selectors
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+if str(REPO_ROOT) not in sys.path:  # `tests.fixtures` must import without packaging config
+    sys.path.insert(0, str(REPO_ROOT))
+
+from tests.fixtures.transcripts import Archive, generate_archive  # noqa: E402
+
+OBELISK_WRAPPER = REPO_ROOT / "tests" / "obelisk_double" / "obelisk"
+ENSURE_NODE22 = REPO_ROOT / "scripts" / "ensure-node22"
+STDERR_CANARY = "CANARY-OBELISK-STDERR-7f3a"
+STDOUT_CANARY = "CANARY-OBELISK-STDOUT-91c2"
+
+
+@functools.cache
+def node22() -> Path:
+    """Absolute path of a node >= 22.13; raises (never skips) when it cannot be had."""
+    started = time.monotonic()
+    proc = subprocess.run(
+        [str(ENSURE_NODE22)], capture_output=True, text=True, timeout=900, check=False
+    )
+    if proc.returncode != 0 or not proc.stdout.strip():
+        raise RuntimeError(f"scripts/ensure-node22 failed (exit {proc.returncode}):\n{proc.stderr}")
+    path = Path(proc.stdout.strip())
+    elapsed = time.monotonic() - started
+    if elapsed > 2:
+        print(f"ensure-node22 took {elapsed:.1f}s -> {path}", file=sys.stderr)
+    return path
+
+
+def double_env(home: Path, **extra: str) -> dict[str, str]:
+    """Environment overrides for running the double against ``home``.
+
+    The build grace window is 0 so every query sees the transcripts as they are now.
+    """
+    env = {"HOME": str(home), "OBELISK_DOUBLE_BUILD_GRACE_MS": "0"}
+    env.update(extra)
+    return env
+
+
+@dataclass(frozen=True)
+class ObeliskRun:
+    returncode: int | None  # None when we had to kill it
+    stdout: str
+    stderr: str
+    timed_out: bool
+    overflow: bool
+    elapsed: float
+
+
+def kill_group(proc: subprocess.Popen) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+
+
+def run_obelisk(
+    args: list[str],
+    *,
+    env: dict[str, str] | None = None,
+    timeout: float = 60.0,
+    max_output: int = 16 * 1024 * 1024,
+    cwd: Path | None = None,
+) -> ObeliskRun:
+    """Run the wrapper with ``env`` layered over os.environ; never hangs, never floods."""
+    full_env = dict(os.environ)
+    full_env["LOOPX_NODE22"] = str(node22())
+    full_env.update(env or {})
+    started = time.monotonic()
+    deadline = started + timeout
+    proc = subprocess.Popen(
+        [str(OBELISK_WRAPPER), *args],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=full_env,
+        cwd=cwd,
+        start_new_session=True,
+    )
+    buffers = {proc.stdout: bytearray(), proc.stderr: bytearray()}
+    timed_out = overflow = False
+    with selectors.DefaultSelector() as sel:
+        for stream in buffers:
+            sel.register(stream, selectors.EVENT_READ)
+        while sel.get_map() and not overflow:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                timed_out = True
+                break
+            for key, _ in sel.select(remaining):
+                chunk = os.read(key.fd, 1 << 16)
+                if not chunk:
+                    sel.unregister(key.fileobj)
+                    continue
+                buffers[key.fileobj] += chunk
+                overflow = overflow or len(buffers[key.fileobj]) > max_output
+    returncode: int | None = None
+    if not (timed_out or overflow):
+        try:
+            returncode = proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:  # closed its pipes but kept running
+            timed_out = True
+    if returncode is None:
+        kill_group(proc)
+    for stream in buffers:
+        stream.close()
+    return ObeliskRun(
+        returncode=returncode,
+        stdout=buffers[proc.stdout].decode("utf-8", "replace"),
+        stderr=buffers[proc.stderr].decode("utf-8", "replace"),
+        timed_out=timed_out,
+        overflow=overflow,
+        elapsed=time.monotonic() - started,
+    )
+
+
+@pytest.fixture(scope="session")
+def obelisk_bin() -> Path:
+    os.environ["LOOPX_NODE22"] = str(node22())
+    return OBELISK_WRAPPER
+
+
+@pytest.fixture
+def archive_now() -> datetime:
+    return datetime.now(UTC).replace(microsecond=0)
+
+
+@pytest.fixture
+def archive_home(tmp_path: Path, archive_now: datetime) -> Archive:
+    return generate_archive(tmp_path / "home", now=archive_now)

@@ -1,0 +1,901 @@
+// SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+// SPDX-License-Identifier: Apache-2.0
+//
+// Protocol double of the `obelisk` CLI, written only from the interface description in
+// /work/shared/OBELISK_PROTOCOL.md (no Obelisk code, schema text or prose). It exists so
+// the session-evidence plugin can be tested against the documented process interface,
+// including the traps a caller must survive. It is NOT a security sandbox.
+//
+// Verbs
+//   --version | -v     print the version (env OBELISK_DOUBLE_VERSION, default 0.2.4)
+//   --build            forced full rebuild; prints {"ok":true,"db":"<path>"}
+//   --query FILE       incremental build (unless skipped), then run FILE's text as the body
+//                      of `(async () => { BODY })()` with the global `sql`; pretty JSON out
+//   --search TEXT...   small FTS helper, pretty JSON array of message hits (not relied on)
+//   anything else      usage on stderr, empty stdout, exit 1
+//
+// Index: $OBELISK_HOME/index.db, else $HOME/.obelisk/index.db. Writer lock: index.lock
+// next to it (holds the writer's pid). The pre-query build is skipped when
+//   * `__last_build__` is younger than OBELISK_DOUBLE_BUILD_GRACE_MS (default 30000),
+//   * an `__app_heartbeat__` row in index_state is younger than 60 s,
+//   * the writer lock is held by a live process, or
+//   * the `stale` fault is set;
+// each skip writes "index refresh skipped: <why>" to stderr (stderr is never failure).
+//
+// index_state marker rows written by every build:
+//   __last_build__        mtime = epoch ms of the build, lines_processed = transcript lines
+//                         in the index, cursor = 'full' | 'incremental'
+//   __provider_version__  mtime = epoch ms of the build, lines_processed = INDEX_SCHEMA,
+//                         cursor = the double's version string
+// Transcript rows: jsonl_path = absolute file path, mtime = file mtime in epoch ms,
+// lines_processed = non-empty lines read, cursor = file size in bytes. A file is
+// re-indexed when its mtime or size differs from its row; vanished files are dropped.
+//
+// Transcript mapping (our choices where the protocol page is silent)
+//   Claude  session id = file name; messages.uuid = line uuid; text = the text blocks
+//           joined by "\n" ('' for pure tool lines); content_type = first block's type;
+//           tool_results.file_path = the matching tool_use's file_path; summary lines
+//           {"type":"summary","summary","leafUuid"} take the leaf message's timestamp.
+//   Codex   session id = "codex:<session_meta.payload.id>"; messages.uuid =
+//           "<session id>:<0-based line number>"; event_msg user_message/agent_message
+//           -> role user/assistant; each function_call (and custom_tool_call) also gets
+//           a message row (role assistant, text '') and each output one (role tool,
+//           text '') so tool rows can be joined to messages for timestamp and cwd;
+//           response_item `message` lines are ignored (they repeat event_msg text);
+//           `compacted` lines {"payload":{"message"}} -> summaries.
+//   Both    visibility = the line's "visibility" field if valid, else "hidden" when
+//           isVisibleInTranscriptOnly is true, else "visible"; project_path = most
+//           frequent messages.cwd (ties: first seen); title = first visible user text.
+//           messages_fts holds every message with non-empty text (any visibility).
+//
+// Fault switches, env OBELISK_DOUBLE_FAULT (comma-separated list; applied to --query only).
+// Every fault writes a line containing CANARY-OBELISK-STDERR-7f3a to stderr.
+//   hang       ignores SIGTERM/SIGINT/SIGHUP, starts a grandchild `sleep` (also ignoring
+//              them) in the same process group that inherits stdout/stderr, never exits:
+//              only SIGKILL to the whole group ends it and closes the pipes.
+//   slow       sleeps OBELISK_DOUBLE_SLOW_MS (default 3000) after the build, then answers.
+//   flood      writes "[\n" then 64 KiB lines (containing CANARY-OBELISK-STDOUT-91c2) to
+//              stdout without end (a safety stop at OBELISK_DOUBLE_FLOOD_MAX_BYTES, default
+//              4 GiB, after which it idles forever); never exits by itself.
+//   garbage    non-JSON text that starts like JSON (contains the stdout canary), exit 0.
+//   undefined  prints `undefined`, exit 0.
+//   empty      prints nothing, exit 0.
+//   error      one-line {"error","stack"} whose message contains the stdout canary, exit 1.
+//   crash      partial JSON (with the stdout canary) on stdout, a fatal message on stderr,
+//              exit code 134 (an abort would dump core into the caller's cwd).
+//   noise      two console.log lines (one with the stdout canary) before the real JSON.
+//   inject     runs the real script, then walks the returned value: into EVERY array
+//              (top level or nested in plain objects/arrays) whose first element is a plain
+//              object having a `project_path` or `session_id` key, it appends a copy of that
+//              first element with project_path = "/elsewhere/other-repo" and
+//              source = "kimi" (both set even if absent), session_id =
+//              "kimi:injected-7f3a" (only if the key exists) and cwd =
+//              "/elsewhere/other-repo" (only if the key exists). Empty arrays are untouched.
+//   stale      skips the pre-query incremental build.
+// An unknown fault name is a usage error (exit 1) so typos are not silently ignored.
+
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import vm from 'node:vm';
+
+const VERSION = process.env.OBELISK_DOUBLE_VERSION || '0.2.4';
+// Bumped whenever the DDL or the transcript mapping below changes; a mismatch forces a
+// full rebuild so old fixture indexes never answer with a different shape.
+const INDEX_SCHEMA = 1;
+const STDERR_CANARY = 'CANARY-OBELISK-STDERR-7f3a';
+const STDOUT_CANARY = 'CANARY-OBELISK-STDOUT-91c2';
+const FOREIGN_PATH = '/elsewhere/other-repo';
+const TOOL_RESULT_MAX = 10_000;
+const HEARTBEAT_FRESH_MS = 60_000;
+const SYNC_TIMEOUT_MS = 30_000;
+const FILE_PATH_TOOLS = new Set(['Read', 'Edit', 'Write', 'MultiEdit']);
+const VISIBILITIES = new Set(['visible', 'hidden', 'inactive']);
+const FAULTS = new Set([
+  'hang', 'slow', 'flood', 'garbage', 'undefined', 'empty', 'error', 'crash', 'noise',
+  'inject', 'stale',
+]);
+
+const USAGE = `usage: obelisk --version | --build | --query FILE | --search TEXT...
+  (protocol double for tests; see tests/obelisk_double/obelisk.mjs)
+`;
+
+class UsageError extends Error {}
+
+// ---------------------------------------------------------------- locations
+
+function obeliskHome() {
+  return process.env.OBELISK_HOME || path.join(os.homedir(), '.obelisk');
+}
+
+function dbPath() {
+  return path.join(obeliskHome(), 'index.db');
+}
+
+function envInt(name, fallback) {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  return Number.isFinite(n) && n >= 0 ? n : fallback;
+}
+
+// ---------------------------------------------------------------- schema (our own DDL)
+
+const DDL = `
+CREATE TABLE IF NOT EXISTS sessions (
+  id TEXT PRIMARY KEY,
+  title TEXT,
+  project TEXT,
+  project_path TEXT,
+  started_at TEXT,
+  ended_at TEXT,
+  git_branch TEXT,
+  version TEXT,
+  message_count INTEGER NOT NULL DEFAULT 0,
+  jsonl_path TEXT,
+  source TEXT
+);
+CREATE INDEX IF NOT EXISTS sessions_by_path ON sessions(jsonl_path);
+CREATE INDEX IF NOT EXISTS sessions_by_project_path ON sessions(project_path);
+
+CREATE TABLE IF NOT EXISTS messages (
+  uuid TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  type TEXT,
+  parent_uuid TEXT,
+  timestamp TEXT,
+  role TEXT,
+  text TEXT,
+  content_type TEXT,
+  is_meta INTEGER NOT NULL DEFAULT 0,
+  visibility TEXT NOT NULL DEFAULT 'visible',
+  model TEXT,
+  is_sidechain INTEGER NOT NULL DEFAULT 0,
+  agent_id TEXT,
+  input_tokens INTEGER,
+  output_tokens INTEGER,
+  cwd TEXT,
+  skill TEXT,
+  turn_duration_ms INTEGER,
+  source TEXT,
+  PRIMARY KEY (session_id, uuid)
+);
+CREATE INDEX IF NOT EXISTS messages_by_uuid ON messages(uuid);
+CREATE INDEX IF NOT EXISTS messages_by_time ON messages(session_id, timestamp);
+
+CREATE TABLE IF NOT EXISTS tool_calls (
+  id TEXT NOT NULL,
+  message_uuid TEXT,
+  session_id TEXT NOT NULL,
+  name TEXT,
+  presentation TEXT,
+  input_json TEXT,
+  file_path TEXT,
+  PRIMARY KEY (session_id, id)
+);
+CREATE INDEX IF NOT EXISTS tool_calls_by_message ON tool_calls(message_uuid);
+
+CREATE TABLE IF NOT EXISTS tool_results (
+  tool_use_id TEXT NOT NULL,
+  message_uuid TEXT,
+  session_id TEXT NOT NULL,
+  content TEXT,
+  file_path TEXT,
+  is_error INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (session_id, tool_use_id)
+);
+CREATE INDEX IF NOT EXISTS tool_results_by_message ON tool_results(message_uuid);
+
+CREATE TABLE IF NOT EXISTS summaries (
+  id TEXT PRIMARY KEY,
+  session_id TEXT,
+  timestamp TEXT,
+  source TEXT,
+  content TEXT,
+  visibility TEXT NOT NULL DEFAULT 'visible',
+  leaf_uuid TEXT
+);
+CREATE INDEX IF NOT EXISTS summaries_by_session ON summaries(session_id);
+
+-- cursor is deliberately untyped: a byte offset for transcripts, text for markers.
+CREATE TABLE IF NOT EXISTS index_state (
+  jsonl_path TEXT PRIMARY KEY,
+  mtime INTEGER,
+  lines_processed INTEGER,
+  cursor
+);
+
+CREATE VIRTUAL TABLE IF NOT EXISTS messages_fts USING fts5(
+  uuid UNINDEXED, session_id UNINDEXED, text, tokenize = 'unicode61'
+);
+`;
+
+// ---------------------------------------------------------------- transcript discovery
+
+function statFile(p) {
+  // bigint stat: float mtimeMs can land a hair below the true millisecond.
+  const st = fs.statSync(p, { bigint: true });
+  return { path: p, mtime: Number(st.mtimeNs / 1_000_000n), size: Number(st.size) };
+}
+
+function listTranscripts(home) {
+  const out = [];
+  const claudeRoot = path.join(home, '.claude', 'projects');
+  for (const dir of safeReaddir(claudeRoot)) {
+    if (!dir.isDirectory()) continue;
+    for (const f of safeReaddir(path.join(claudeRoot, dir.name))) {
+      if (f.isFile() && f.name.endsWith('.jsonl')) {
+        out.push({ ...statFile(path.join(claudeRoot, dir.name, f.name)), runtime: 'claude' });
+      }
+    }
+  }
+  const walk = (dir) => {
+    for (const e of safeReaddir(dir)) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.isFile() && e.name.endsWith('.jsonl')) out.push({ ...statFile(p), runtime: 'codex' });
+    }
+  };
+  walk(path.join(home, '.codex', 'sessions'));
+  out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return out;
+}
+
+function safeReaddir(dir) {
+  try {
+    return fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+}
+
+function readJsonLines(file) {
+  const lines = [];
+  let malformed = 0;
+  for (const raw of fs.readFileSync(file, 'utf8').split('\n')) {
+    if (!raw.trim()) continue;
+    try {
+      const obj = JSON.parse(raw);
+      lines.push(obj && typeof obj === 'object' ? obj : null);
+    } catch {
+      lines.push(null);
+      malformed += 1;
+    }
+  }
+  if (malformed) process.stderr.write(`obelisk: skipped ${malformed} malformed line(s) in ${file}\n`);
+  return lines;
+}
+
+// ---------------------------------------------------------------- transcript mapping
+
+function visibilityOf(line) {
+  if (VISIBILITIES.has(line.visibility)) return line.visibility;
+  if (line.isVisibleInTranscriptOnly) return 'hidden';
+  return 'visible';
+}
+
+function mostFrequent(values) {
+  // Ties go to the value seen first, so the choice is stable across rebuilds.
+  const counts = new Map();
+  for (const v of values) if (v) counts.set(v, (counts.get(v) || 0) + 1);
+  let best = null;
+  let bestCount = 0;
+  for (const [v, c] of counts) {
+    if (c > bestCount) {
+      best = v;
+      bestCount = c;
+    }
+  }
+  return best;
+}
+
+function asText(value) {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) {
+    return value
+      .filter((b) => b && b.type === 'text' && typeof b.text === 'string')
+      .map((b) => b.text)
+      .join('\n');
+  }
+  return JSON.stringify(value);
+}
+
+function titleFrom(messages) {
+  const first = messages.find((m) => m.role === 'user' && !m.is_meta && m.visibility === 'visible' && m.text);
+  return first ? first.text.split('\n')[0].slice(0, 120) : null;
+}
+
+function finishSession(parsed, base) {
+  const stamps = [...parsed.messages.map((m) => m.timestamp), ...parsed.extraStamps].filter(Boolean).sort();
+  const session = {
+    ...base,
+    title: titleFrom(parsed.messages),
+    project_path: mostFrequent(parsed.messages.map((m) => m.cwd)),
+    started_at: stamps[0] || null,
+    ended_at: stamps[stamps.length - 1] || null,
+    message_count: parsed.messages.length,
+  };
+  for (const s of parsed.summaries) if (!s.timestamp) s.timestamp = session.ended_at;
+  parsed.session = session;
+  return parsed;
+}
+
+function parseClaude(file) {
+  const lines = readJsonLines(file);
+  const sessionId = path.basename(file, '.jsonl');
+  const parsed = { lines: lines.length, messages: [], toolCalls: [], toolResults: [], summaries: [], extraStamps: [] };
+  const fileOfCall = new Map();
+  let gitBranch = null;
+  let version = null;
+
+  lines.forEach((line, i) => {
+    if (!line) return;
+    if (line.type === 'summary' && typeof line.summary === 'string') {
+      parsed.summaries.push({
+        id: `${sessionId}:summary:${i}`,
+        session_id: sessionId,
+        timestamp: line.timestamp || null,
+        source: 'claude',
+        content: line.summary,
+        visibility: visibilityOf(line),
+        leaf_uuid: line.leafUuid || null,
+      });
+      return;
+    }
+    if ((line.type !== 'user' && line.type !== 'assistant') || !line.uuid) return;
+    const msg = line.message && typeof line.message === 'object' ? line.message : {};
+    const blocks = typeof msg.content === 'string' ? [{ type: 'text', text: msg.content }]
+      : Array.isArray(msg.content) ? msg.content.filter((b) => b && typeof b === 'object') : [];
+    const texts = [];
+    for (const b of blocks) {
+      if (b.type === 'text' && typeof b.text === 'string') texts.push(b.text);
+      else if (b.type === 'tool_use' && b.id) {
+        const input = b.input && typeof b.input === 'object' ? b.input : {};
+        const filePath = FILE_PATH_TOOLS.has(b.name) && typeof input.file_path === 'string' ? input.file_path : null;
+        fileOfCall.set(b.id, filePath);
+        parsed.toolCalls.push({
+          id: b.id, message_uuid: line.uuid, session_id: sessionId, name: b.name ?? null,
+          presentation: null, input_json: JSON.stringify(input), file_path: filePath,
+        });
+      } else if (b.type === 'tool_result' && b.tool_use_id) {
+        parsed.toolResults.push({
+          tool_use_id: b.tool_use_id, message_uuid: line.uuid, session_id: sessionId,
+          content: asText(b.content).slice(0, TOOL_RESULT_MAX),
+          file_path: fileOfCall.get(b.tool_use_id) ?? null,
+          is_error: b.is_error === true ? 1 : 0,
+        });
+      }
+    }
+    if (line.gitBranch) gitBranch = line.gitBranch;
+    if (line.version) version = line.version;
+    const usage = msg.usage && typeof msg.usage === 'object' ? msg.usage : {};
+    parsed.messages.push({
+      uuid: line.uuid, session_id: sessionId, type: line.type, parent_uuid: line.parentUuid ?? null,
+      timestamp: line.timestamp ?? null, role: msg.role ?? line.type, text: texts.join('\n'),
+      content_type: blocks.length ? String(blocks[0].type ?? 'text') : null,
+      is_meta: line.isMeta ? 1 : 0, visibility: visibilityOf(line), model: msg.model ?? null,
+      is_sidechain: line.isSidechain ? 1 : 0, agent_id: line.agentId ?? null,
+      input_tokens: Number.isInteger(usage.input_tokens) ? usage.input_tokens : null,
+      output_tokens: Number.isInteger(usage.output_tokens) ? usage.output_tokens : null,
+      cwd: line.cwd ?? null, skill: null,
+      turn_duration_ms: Number.isInteger(line.durationMs) ? line.durationMs : null, source: 'claude',
+    });
+  });
+
+  // Claude summary lines carry no timestamp of their own: borrow the leaf message's.
+  const stampOf = new Map(parsed.messages.map((m) => [m.uuid, m.timestamp]));
+  for (const s of parsed.summaries) if (!s.timestamp && s.leaf_uuid) s.timestamp = stampOf.get(s.leaf_uuid) ?? null;
+
+  return finishSession(parsed, {
+    id: sessionId, project: path.basename(path.dirname(file)), git_branch: gitBranch,
+    version, jsonl_path: file, source: 'claude',
+  });
+}
+
+function parseCodex(file) {
+  const lines = readJsonLines(file);
+  const meta = lines.find((l) => l && l.type === 'session_meta' && l.payload && l.payload.id);
+  const sessionId = `codex:${meta ? meta.payload.id : path.basename(file, '.jsonl')}`;
+  const parsed = { lines: lines.length, messages: [], toolCalls: [], toolResults: [], summaries: [], extraStamps: [] };
+  let cwd = null;
+  let model = null;
+  let version = null;
+  let gitBranch = null;
+
+  const addMessage = (line, i, fields) => {
+    const uuid = `${sessionId}:${i}`;
+    parsed.messages.push({
+      uuid, session_id: sessionId, type: line.type, parent_uuid: null, timestamp: line.timestamp ?? null,
+      is_meta: 0, visibility: visibilityOf(line), model, is_sidechain: 0, agent_id: null,
+      input_tokens: null, output_tokens: null, cwd, skill: null, turn_duration_ms: null, source: 'codex',
+      ...fields,
+    });
+    return uuid;
+  };
+
+  lines.forEach((line, i) => {
+    if (!line) return;
+    const p = line.payload && typeof line.payload === 'object' ? line.payload : {};
+    switch (line.type) {
+      case 'session_meta':
+        cwd = p.cwd ?? cwd;
+        version = p.cli_version ?? version;
+        gitBranch = (p.git && p.git.branch) ?? gitBranch;
+        if (p.timestamp || line.timestamp) parsed.extraStamps.push(p.timestamp || line.timestamp);
+        break;
+      case 'turn_context':
+        cwd = p.cwd ?? cwd;
+        model = p.model ?? model;
+        break;
+      case 'event_msg':
+        if (p.type === 'user_message' || p.type === 'agent_message') {
+          addMessage(line, i, {
+            role: p.type === 'user_message' ? 'user' : 'assistant', text: asText(p.message), content_type: 'text',
+          });
+        }
+        break;
+      case 'response_item':
+        // response_item `message` entries repeat the event_msg text; indexing both
+        // would double every message, so only tool traffic is taken from here.
+        if ((p.type === 'function_call' || p.type === 'custom_tool_call') && p.call_id) {
+          const uuid = addMessage(line, i, { role: 'assistant', text: '', content_type: p.type });
+          const input = p.type === 'function_call' ? p.arguments : p.input;
+          parsed.toolCalls.push({
+            id: p.call_id, message_uuid: uuid, session_id: sessionId, name: p.name ?? null, presentation: null,
+            input_json: typeof input === 'string' ? input : JSON.stringify(input ?? null), file_path: null,
+          });
+        } else if ((p.type === 'function_call_output' || p.type === 'custom_tool_call_output') && p.call_id) {
+          const uuid = addMessage(line, i, { role: 'tool', text: '', content_type: p.type });
+          parsed.toolResults.push({
+            tool_use_id: p.call_id, message_uuid: uuid, session_id: sessionId,
+            content: asText(p.output).slice(0, TOOL_RESULT_MAX), file_path: null,
+            is_error: p.is_error === true || line.is_error === true ? 1 : 0,
+          });
+        }
+        break;
+      case 'compacted':
+        if (typeof p.message === 'string') {
+          parsed.summaries.push({
+            id: `${sessionId}:summary:${i}`, session_id: sessionId, timestamp: line.timestamp ?? null,
+            source: 'codex', content: p.message, visibility: visibilityOf(line), leaf_uuid: null,
+          });
+        }
+        break;
+      default:
+        break;
+    }
+  });
+
+  return finishSession(parsed, {
+    id: sessionId, project: cwd ? path.basename(cwd) : null, git_branch: gitBranch,
+    version, jsonl_path: file, source: 'codex',
+  });
+}
+
+// ---------------------------------------------------------------- index writes
+
+function insertAll(db, table, rows) {
+  if (!rows.length) return;
+  const cols = Object.keys(rows[0]);
+  const stmt = db.prepare(`INSERT OR IGNORE INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`);
+  for (const r of rows) stmt.run(...cols.map((c) => (r[c] === undefined ? null : r[c])));
+}
+
+function forgetFile(db, file) {
+  const ids = db.prepare('SELECT id FROM sessions WHERE jsonl_path = ?').all(file).map((r) => r.id);
+  for (const id of ids) {
+    for (const table of ['messages', 'tool_calls', 'tool_results', 'summaries', 'messages_fts']) {
+      db.prepare(`DELETE FROM ${table} WHERE session_id = ?`).run(id);
+    }
+    db.prepare('DELETE FROM sessions WHERE id = ?').run(id);
+  }
+  db.prepare('DELETE FROM index_state WHERE jsonl_path = ?').run(file);
+}
+
+function indexFile(db, f) {
+  forgetFile(db, f.path);
+  const parsed = f.runtime === 'claude' ? parseClaude(f.path) : parseCodex(f.path);
+  if (parsed.messages.length || parsed.summaries.length) {
+    insertAll(db, 'sessions', [parsed.session]);
+    insertAll(db, 'messages', parsed.messages);
+    insertAll(db, 'tool_calls', parsed.toolCalls);
+    insertAll(db, 'tool_results', parsed.toolResults);
+    insertAll(db, 'summaries', parsed.summaries);
+    insertAll(db, 'messages_fts', parsed.messages
+      .filter((m) => m.text)
+      .map((m) => ({ uuid: m.uuid, session_id: m.session_id, text: m.text })));
+  }
+  db.prepare('INSERT OR REPLACE INTO index_state (jsonl_path, mtime, lines_processed, cursor) VALUES (?, ?, ?, ?)')
+    .run(f.path, f.mtime, parsed.lines, f.size);
+}
+
+function writeMarkers(db, kind) {
+  const now = Date.now();
+  const total = db.prepare("SELECT coalesce(sum(lines_processed), 0) AS n FROM index_state WHERE jsonl_path NOT LIKE '\\_\\_%' ESCAPE '\\'").get().n;
+  const put = db.prepare('INSERT OR REPLACE INTO index_state (jsonl_path, mtime, lines_processed, cursor) VALUES (?, ?, ?, ?)');
+  put.run('__last_build__', now, total, kind);
+  put.run('__provider_version__', now, INDEX_SCHEMA, VERSION);
+}
+
+function fullBuild(target) {
+  // Build beside the live file and rename over it, so a reader never sees a half-built index.
+  const tmp = `${target}.tmp-${process.pid}`;
+  fs.rmSync(tmp, { force: true });
+  const db = new DatabaseSync(tmp);
+  try {
+    db.exec(DDL);
+    db.exec('BEGIN');
+    for (const f of listTranscripts(os.homedir())) indexFile(db, f);
+    writeMarkers(db, 'full');
+    db.exec('COMMIT');
+  } finally {
+    db.close();
+  }
+  fs.renameSync(tmp, target);
+}
+
+// Readers and the writer may overlap (parallel callers): wait for a lock instead of
+// failing with "database is locked".
+function openDb(target, options = {}) {
+  const db = new DatabaseSync(target, options);
+  db.exec('PRAGMA busy_timeout = 5000');
+  return db;
+}
+
+function incrementalBuild(target) {
+  if (!fs.existsSync(target)) return fullBuild(target);
+  const db = openDb(target);
+  let needFull = false;
+  try {
+    db.exec(DDL);
+    const marker = db.prepare("SELECT lines_processed FROM index_state WHERE jsonl_path = '__provider_version__'").get();
+    if (!marker || marker.lines_processed !== INDEX_SCHEMA) {
+      needFull = true;
+    } else {
+      const known = new Map(
+        db.prepare("SELECT jsonl_path, mtime, cursor FROM index_state WHERE jsonl_path NOT LIKE '\\_\\_%' ESCAPE '\\'")
+          .all().map((r) => [r.jsonl_path, r]),
+      );
+      db.exec('BEGIN');
+      for (const f of listTranscripts(os.homedir())) {
+        const prev = known.get(f.path);
+        known.delete(f.path);
+        if (!prev || prev.mtime !== f.mtime || Number(prev.cursor) !== f.size) indexFile(db, f);
+      }
+      for (const gone of known.keys()) forgetFile(db, gone);
+      writeMarkers(db, 'incremental');
+      db.exec('COMMIT');
+    }
+  } finally {
+    db.close();
+  }
+  if (needFull) fullBuild(target);
+}
+
+// The writer lock is a file holding the owner's pid; a lock left by a dead process is taken over.
+function tryLock() {
+  const lockPath = path.join(obeliskHome(), 'index.lock');
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    try {
+      fs.writeFileSync(lockPath, String(process.pid), { flag: 'wx' });
+      return () => fs.rmSync(lockPath, { force: true });
+    } catch (e) {
+      if (e.code !== 'EEXIST') throw e;
+      let owner = 0;
+      let ageMs = 0;
+      try {
+        owner = Number(fs.readFileSync(lockPath, 'utf8').trim());
+        ageMs = Date.now() - fs.statSync(lockPath).mtimeMs;
+      } catch {
+        continue; // released while we looked: try again
+      }
+      // An empty lock is one being written right now, unless it has sat there for long.
+      if (owner ? isAlive(owner) : ageMs < 10_000) return null;
+      fs.rmSync(lockPath, { force: true });
+    }
+  }
+  return null;
+}
+
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === 'EPERM';
+  }
+}
+
+function readMarkers(target) {
+  if (!fs.existsSync(target)) return {};
+  const db = openDb(target, { readOnly: true });
+  try {
+    const rows = db.prepare("SELECT jsonl_path, mtime FROM index_state WHERE jsonl_path IN ('__last_build__', '__app_heartbeat__')").all();
+    return Object.fromEntries(rows.map((r) => [r.jsonl_path, r.mtime]));
+  } catch {
+    return {};
+  } finally {
+    db.close();
+  }
+}
+
+function build({ full }) {
+  const target = dbPath();
+  fs.mkdirSync(obeliskHome(), { recursive: true });
+  const markers = readMarkers(target);
+  const now = Date.now();
+  if (markers.__app_heartbeat__ && now - markers.__app_heartbeat__ < HEARTBEAT_FRESH_MS) {
+    return { skipped: 'the desktop app owns index writes (heartbeat < 60 s old)' };
+  }
+  if (!full) {
+    const grace = envInt('OBELISK_DOUBLE_BUILD_GRACE_MS', 30_000);
+    if (markers.__last_build__ && now - markers.__last_build__ < grace) {
+      return { skipped: `last build ${now - markers.__last_build__} ms ago` };
+    }
+  }
+  let unlock = tryLock();
+  // With no index at all there is nothing to answer from: wait for the other writer
+  // (bounded) instead of skipping, so parallel first queries all succeed.
+  for (let waited = 0; !unlock && !fs.existsSync(target) && waited < 15_000; waited += 50) {
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+    unlock = tryLock();
+  }
+  if (!unlock) return { skipped: 'another writer holds the index lock' };
+  try {
+    if (full) fullBuild(target);
+    else incrementalBuild(target);
+  } finally {
+    unlock();
+  }
+  return { db: target };
+}
+
+// ---------------------------------------------------------------- the query sandbox
+
+// Walk the SQL text the way SQLite's tokenizer would (strings, quoted identifiers and
+// comments are opaque) to find the first keyword and count top-level statements.
+// node:sqlite's prepare() silently ignores everything after the first statement, so
+// without this check "SELECT 1; DELETE ..." would look like success.
+function checkReadOnlyStatement(text) {
+  let i = 0;
+  let statements = 0;
+  let inStatement = false;
+  let firstWord = null;
+  const n = text.length;
+  while (i < n) {
+    const c = text[i];
+    if (/\s/.test(c)) { i += 1; continue; }
+    if (c === '-' && text[i + 1] === '-') {
+      const nl = text.indexOf('\n', i);
+      i = nl < 0 ? n : nl + 1;
+      continue;
+    }
+    if (c === '/' && text[i + 1] === '*') {
+      const end = text.indexOf('*/', i + 2);
+      i = end < 0 ? n : end + 2;
+      continue;
+    }
+    if (c === ';') {
+      if (inStatement) statements += 1;
+      inStatement = false;
+      i += 1;
+      continue;
+    }
+    if (!inStatement && statements > 0) throw new Error('sql(): exactly one statement per call');
+    if (!inStatement && firstWord === null) firstWord = (/^[A-Za-z_]+/.exec(text.slice(i)) || [''])[0];
+    inStatement = true;
+    if (c === "'" || c === '"' || c === '`' || c === '[') {
+      const close = c === '[' ? ']' : c;
+      i += 1;
+      while (i < n) {
+        if (text[i] === close) {
+          if (close !== ']' && text[i + 1] === close) { i += 2; continue; }
+          break;
+        }
+        i += 1;
+      }
+      i += 1;
+      continue;
+    }
+    i += 1;
+  }
+  if (inStatement) statements += 1;
+  if (statements !== 1) throw new Error('sql(): exactly one statement per call');
+  if (!/^(select|with)$/i.test(firstWord || '')) throw new Error('sql(): only read-only SELECT/WITH statements are allowed');
+}
+
+function makeSql(target) {
+  let db = null;
+  return function sql(text, ...binds) {
+    if (typeof text !== 'string') throw new TypeError('sql(): the first argument must be the SQL text');
+    if (binds.length === 1 && Array.isArray(binds[0])) {
+      throw new TypeError('sql(): pass bind values as separate arguments, not as one array');
+    }
+    checkReadOnlyStatement(text);
+    if (!db) db = openDb(target, { readOnly: true });
+    return db.prepare(text).all(...binds).map((row) => ({ ...row }));
+  };
+}
+
+async function runScript(file, target) {
+  const body = fs.readFileSync(file, 'utf8');
+  // A fresh V8 context has only the language built-ins (JSON, Math, Promise, ...), so
+  // process/require/fetch/Buffer are simply absent rather than shadowed.
+  const context = vm.createContext({
+    sql: makeSql(target),
+    console,
+    setTimeout: (fn, ms, ...args) => setTimeout(fn, ms, ...args),
+    clearTimeout: (t) => clearTimeout(t),
+  });
+  const script = new vm.Script(`(async () => {\n${body}\n})()`, { filename: file });
+  // The timeout bounds only the synchronous part, like the real sandbox's 30 s limit.
+  return script.runInContext(context, { timeout: SYNC_TIMEOUT_MS });
+}
+
+const isPlainObject = (v) => v !== null && typeof v === 'object' && Object.prototype.toString.call(v) === '[object Object]';
+
+function injectForeignRows(value) {
+  if (Array.isArray(value)) {
+    const out = value.map(injectForeignRows);
+    const first = value[0];
+    if (isPlainObject(first) && ('project_path' in first || 'session_id' in first)) {
+      const copy = { ...first, project_path: FOREIGN_PATH, source: 'kimi' };
+      if ('session_id' in first) copy.session_id = 'kimi:injected-7f3a';
+      if ('cwd' in first) copy.cwd = FOREIGN_PATH;
+      out.push(copy);
+    }
+    return out;
+  }
+  if (isPlainObject(value)) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, injectForeignRows(v)]));
+  }
+  return value;
+}
+
+// ---------------------------------------------------------------- output helpers
+
+function finish(stdoutText, code) {
+  // Exit only after stdout has drained so large results are never cut short.
+  if (!stdoutText) process.exit(code);
+  process.stdout.write(stdoutText, () => process.exit(code));
+}
+
+function errorLine(e) {
+  const message = e && typeof e === 'object' && 'message' in e ? String(e.message) : String(e);
+  const stack = e && typeof e === 'object' && typeof e.stack === 'string' ? e.stack : '';
+  return `${JSON.stringify({ error: message, stack })}\n`;
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function hangForever() {
+  for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(sig, () => process.stderr.write(`obelisk: ignoring ${sig}\n`));
+  // The grandchild shares our process group and our stdout/stderr pipes and also ignores
+  // SIGTERM (an ignored disposition survives exec): killing only this pid, or sending the
+  // group SIGTERM, leaves the pipes open, so a caller waiting for EOF hangs too.
+  const child = spawn('/bin/sh', ['-c', "trap '' TERM INT HUP; exec sleep 86400"], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  child.on('error', () => {});
+  setInterval(() => {}, 1 << 30);
+}
+
+function floodForever() {
+  const maxBytes = envInt('OBELISK_DOUBLE_FLOOD_MAX_BYTES', 4 * 1024 ** 3);
+  const line = `  "${STDOUT_CANARY} ${'x'.repeat(64 * 1024 - STDOUT_CANARY.length - 8)}",\n`;
+  let written = 0;
+  process.stdout.on('error', () => process.exit(0));
+  process.stdout.write('[\n');
+  const pump = () => {
+    if (written >= maxBytes) {
+      setInterval(() => {}, 1 << 30);
+      return;
+    }
+    for (let k = 0; k < 16; k += 1) {
+      process.stdout.write(line);
+      written += line.length;
+    }
+    setImmediate(pump);
+  };
+  pump();
+}
+
+// ---------------------------------------------------------------- verbs
+
+async function cmdQuery(file) {
+  const faults = new Set((process.env.OBELISK_DOUBLE_FAULT || '').split(',').map((s) => s.trim()).filter(Boolean));
+  for (const f of faults) if (!FAULTS.has(f)) throw new UsageError(`unknown OBELISK_DOUBLE_FAULT "${f}"`);
+  if (faults.size) process.stderr.write(`obelisk: fault injection [${[...faults].join(',')}] ${STDERR_CANARY}\n`);
+
+  if (faults.has('hang')) return hangForever();
+  if (faults.has('flood')) return floodForever();
+  if (faults.has('garbage')) return finish(`{"rows": [ ${STDOUT_CANARY} <<not json>> \n\tat sandbox:1\n`, 0);
+  if (faults.has('undefined')) return finish('undefined\n', 0);
+  if (faults.has('empty')) return finish('', 0);
+  if (faults.has('error')) {
+    return finish(errorLine(new Error(`simulated provider failure ${STDOUT_CANARY}: database disk image is malformed`)), 1);
+  }
+  if (faults.has('crash')) {
+    process.stderr.write(`FATAL ERROR: simulated abort ${STDERR_CANARY}\n`);
+    process.stdout.write(`[\n  {\n    "session_id": "${STDOUT_CANARY}",\n`);
+    return finish('', 134);
+  }
+
+  const target = dbPath();
+  try {
+    if (faults.has('stale')) {
+      process.stderr.write('index refresh skipped: stale fault\n');
+    } else {
+      const outcome = build({ full: false });
+      if (outcome.skipped) process.stderr.write(`index refresh skipped: ${outcome.skipped}\n`);
+    }
+  } catch (e) {
+    return finish(errorLine(e), 1);
+  }
+  if (faults.has('slow')) await sleep(envInt('OBELISK_DOUBLE_SLOW_MS', 3000));
+  if (faults.has('noise')) {
+    console.log(`[obelisk] session lookup: no agent session matched ${STDOUT_CANARY}`);
+    console.log('[obelisk] 0 subagents, 0 workflows');
+  }
+
+  let text;
+  try {
+    let value = await runScript(file, target);
+    if (faults.has('inject')) value = injectForeignRows(value);
+    text = `${JSON.stringify(value, null, 2)}\n`; // undefined -> "undefined", as upstream
+  } catch (e) {
+    return finish(errorLine(e), 1);
+  }
+  return finish(text, 0);
+}
+
+function cmdBuild() {
+  try {
+    const outcome = build({ full: true });
+    if (outcome.skipped) throw new Error(`index build refused: ${outcome.skipped}`);
+    return finish(`${JSON.stringify({ ok: true, db: outcome.db })}\n`, 0);
+  } catch (e) {
+    return finish(errorLine(e), 1);
+  }
+}
+
+function cmdSearch(terms) {
+  try {
+    const outcome = build({ full: false });
+    if (outcome.skipped) process.stderr.write(`index refresh skipped: ${outcome.skipped}\n`);
+    const match = terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(' ');
+    const db = openDb(dbPath(), { readOnly: true });
+    const rows = db.prepare(`SELECT m.session_id, m.uuid, m.timestamp, m.role, m.text
+      FROM messages_fts f JOIN messages m ON m.uuid = f.uuid AND m.session_id = f.session_id
+      WHERE messages_fts MATCH ? ORDER BY m.timestamp DESC LIMIT 20`).all(match).map((r) => ({ ...r }));
+    db.close();
+    return finish(`${JSON.stringify(rows, null, 2)}\n`, 0);
+  } catch (e) {
+    return finish(errorLine(e), 1);
+  }
+}
+
+function main(argv) {
+  const [verb, ...rest] = argv;
+  if ((verb === '--version' || verb === '-v') && rest.length === 0) return finish(`${VERSION}\n`, 0);
+  if (verb === '--build' && rest.length === 0) return cmdBuild();
+  if (verb === '--query' && rest.length === 1) return cmdQuery(rest[0]);
+  if (verb === '--search' && rest.length > 0) return cmdSearch(rest);
+  throw new UsageError(verb ? `unknown arguments: ${argv.join(' ')}` : 'no command given');
+}
+
+// No top-level await on purpose: with it, a never-settling script would make node exit 13
+// ("unsettled top-level await"); the protocol says such a run exits 0 with empty stdout.
+Promise.resolve()
+  .then(() => main(process.argv.slice(2)))
+  .catch((e) => {
+    if (e instanceof UsageError) {
+      process.stderr.write(`obelisk: ${e.message}\n${USAGE}`);
+      process.exit(1);
+    }
+    process.stderr.write(`obelisk: internal error: ${e && e.stack ? e.stack : e}\n`);
+    process.exit(70);
+  });

@@ -1,0 +1,931 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""Tests of the obelisk protocol double, scripts/ensure-node22 and the transcript fixtures.
+
+The plugin's tests trust the double to behave like the documented CLI, so each
+documented behaviour and trap (OBELISK_PROTOCOL.md) is pinned here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import select
+import signal
+import sqlite3
+import subprocess
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from tests.fixtures.transcripts import Archive, append_session, generate_archive
+from tests.obelisk_double.fixtures import (
+    ENSURE_NODE22,
+    OBELISK_WRAPPER,
+    STDERR_CANARY,
+    STDOUT_CANARY,
+    double_env,
+    kill_group,
+    run_obelisk,
+)
+
+
+def query(tmp_path: Path, home: Path, body: str, *, timeout: float = 60.0, **env: str):
+    script = tmp_path / f"q{time.monotonic_ns()}.js"
+    script.write_text(body, encoding="utf-8")
+    return run_obelisk(["--query", str(script)], env=double_env(home, **env), timeout=timeout)
+
+
+def query_json(tmp_path: Path, home: Path, body: str, **env: str):
+    run = query(tmp_path, home, body, **env)
+    assert run.returncode == 0, run
+    return json.loads(run.stdout)
+
+
+def count_script(table: str, column: str, value: str) -> str:
+    select = f"SELECT count(*) AS n FROM {table} WHERE {column} = ?"
+    return f"return sql({json.dumps(select)}, {json.dumps(value)})[0].n"
+
+
+def db_rows(home: Path, sql: str, *params) -> list[dict]:
+    con = sqlite3.connect(f"file:{home / '.obelisk' / 'index.db'}?mode=ro", uri=True)
+    con.row_factory = sqlite3.Row
+    try:
+        return [dict(r) for r in con.execute(sql, params)]
+    finally:
+        con.close()
+
+
+def build(home: Path) -> None:
+    run = run_obelisk(["--build"], env=double_env(home))
+    assert run.returncode == 0, run
+
+
+# ------------------------------------------------------------------ ensure-node22 / wrapper
+
+
+def _version_tuple(binary: str) -> tuple[int, int]:
+    out = subprocess.run([binary, "--version"], capture_output=True, text=True, check=True).stdout
+    major, minor = re.match(r"v(\d+)\.(\d+)\.", out).groups()
+    return int(major), int(minor)
+
+
+def test_ensure_node22_prints_only_a_qualifying_absolute_path(obelisk_bin, tmp_path):
+    proc = subprocess.run(
+        [str(ENSURE_NODE22)], capture_output=True, text=True, cwd=tmp_path, check=True
+    )
+    lines = proc.stdout.splitlines()
+    assert len(lines) == 1
+    assert os.path.isabs(lines[0])
+    assert _version_tuple(lines[0]) >= (22, 13)
+
+
+def test_ensure_node22_is_fast_and_offline_once_installed(obelisk_bin, tmp_path):
+    # A failing `npm` first on PATH proves the installed case never calls npm.
+    fake_bin = tmp_path / "bin"
+    fake_bin.mkdir()
+    fake_npm = fake_bin / "npm"
+    fake_npm.write_text("#!/bin/sh\necho npm must not run >&2\nexit 99\n")
+    fake_npm.chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if k != "LOOPX_NODE22"}
+    env["PATH"] = f"{fake_bin}:{env['PATH']}"
+    started = time.monotonic()
+    proc = subprocess.run(
+        [str(ENSURE_NODE22)], capture_output=True, text=True, env=env, cwd="/", check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "npm must not run" not in proc.stderr
+    assert time.monotonic() - started < 5
+    assert _version_tuple(proc.stdout.strip()) >= (22, 13)
+
+
+def test_wrapper_works_through_a_symlink_on_path_without_loopx_node22(obelisk_bin, tmp_path):
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "obelisk").symlink_to(OBELISK_WRAPPER)
+    env = {k: v for k, v in os.environ.items() if k != "LOOPX_NODE22"}
+    env["PATH"] = f"{bin_dir}:{env['PATH']}"
+    proc = subprocess.run(
+        ["obelisk", "--version"], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60
+    )
+    assert (proc.returncode, proc.stdout) == (0, "0.2.4\n")
+
+
+# ------------------------------------------------------------------ verbs
+
+
+@pytest.mark.parametrize("flag", ["--version", "-v"])
+def test_version(obelisk_bin, tmp_path, flag):
+    run = run_obelisk([flag], env=double_env(tmp_path))
+    assert (run.returncode, run.stdout) == (0, "0.2.4\n")
+    run = run_obelisk([flag], env=double_env(tmp_path, OBELISK_DOUBLE_VERSION="0.3.0"))
+    assert (run.returncode, run.stdout) == (0, "0.3.0\n")
+
+
+def test_build_prints_ok_and_db_path(obelisk_bin, archive_home):
+    run = run_obelisk(["--build"], env=double_env(archive_home.home))
+    assert run.returncode == 0
+    assert run.stdout[-1] == "\n"
+    assert run.stdout.count("\n") == 1
+    out = json.loads(run.stdout)
+    assert out == {"ok": True, "db": str(archive_home.home / ".obelisk" / "index.db")}
+    assert Path(out["db"]).is_file()
+
+
+def test_obelisk_home_overrides_index_location(obelisk_bin, archive_home, tmp_path):
+    elsewhere = tmp_path / "obelisk-state"
+    run = run_obelisk(["--build"], env=double_env(archive_home.home, OBELISK_HOME=str(elsewhere)))
+    assert json.loads(run.stdout)["db"] == str(elsewhere / "index.db")
+    assert not (archive_home.home / ".obelisk").exists()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        [],
+        ["--frobnicate"],
+        ["--query"],
+        ["--query", "a.js", "b.js"],
+        ["--build", "--force"],
+        ["query", "x"],
+    ],
+)
+def test_anything_else_prints_usage_on_stderr_only(obelisk_bin, tmp_path, args):
+    run = run_obelisk(args, env=double_env(tmp_path))
+    assert (run.returncode, run.stdout) == (1, "")
+    assert "usage" in run.stderr.lower()
+
+
+def test_search_returns_pretty_json_array(obelisk_bin, archive_home):
+    run = run_obelisk(["--search", "reproduce", "failure"], env=double_env(archive_home.home))
+    assert run.returncode == 0
+    hits = json.loads(run.stdout)
+    assert hits
+    assert all("reproduce" in h["text"].lower() for h in hits)
+
+
+# ------------------------------------------------------------------ --query semantics
+
+
+def test_query_returns_pretty_json_with_binds(obelisk_bin, archive_home, tmp_path):
+    run = query(
+        tmp_path,
+        archive_home.home,
+        """
+        const rows = sql(`SELECT source, count(*) AS n FROM sessions WHERE source IN (?, ?)
+                          GROUP BY source ORDER BY source`,
+                         "claude", "codex");
+        return rows;
+    """,
+    )
+    assert run.returncode == 0, run
+    expected_counts = Counter(
+        e.runtime for e in {(e.session_id, e.runtime): e for e in archive_home.events}.values()
+    )
+    expected = [
+        {"source": "claude", "n": expected_counts["claude"]},
+        {"source": "codex", "n": expected_counts["codex"]},
+    ]
+    # Byte-exact JSON.stringify(v, null, 2) + newline.
+    assert run.stdout == json.dumps(expected, indent=2) + "\n"
+
+
+def test_query_sees_index_built_before_it(obelisk_bin, archive_home, tmp_path):
+    # No --build first: the query's own incremental build must create the index.
+    rows = query_json(
+        tmp_path, archive_home.home, "return sql('SELECT count(*) AS n FROM messages')"
+    )
+    assert rows[0]["n"] > 0
+
+
+def test_query_allows_await_and_named_and_positional_binds(obelisk_bin, archive_home, tmp_path):
+    out = query_json(
+        tmp_path,
+        archive_home.home,
+        """
+        await new Promise((r) => setTimeout(r, 10));
+        const a = sql('SELECT ? AS x, ? AS y', 1, 'two');
+        const b = sql('SELECT $v AS v', { v: 'named' });
+        return { a, b, none: sql("SELECT 1 AS one WHERE 0") };
+    """,
+    )
+    assert out == {"a": [{"x": 1, "y": "two"}], "b": [{"v": "named"}], "none": []}
+
+
+def test_passing_one_array_as_binds_throws(obelisk_bin, archive_home, tmp_path):
+    run = query(tmp_path, archive_home.home, "return sql('SELECT ? AS x', [1])")
+    assert run.returncode == 1
+    assert run.stdout.count("\n") == 1
+    assert "separate arguments" in json.loads(run.stdout)["error"]
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "DELETE FROM sessions",
+        "INSERT INTO sessions (id) VALUES ('x')",
+        "UPDATE messages SET text = ''",
+        "DROP TABLE sessions",
+        "PRAGMA writable_schema = 1",
+        "ATTACH DATABASE ':memory:' AS other",
+        "WITH x AS (SELECT 1) DELETE FROM sessions",
+        "/* comment */ CREATE TABLE t (a)",
+    ],
+)
+def test_write_statements_are_rejected(obelisk_bin, archive_home, tmp_path, statement):
+    run = query(tmp_path, archive_home.home, f"return sql({json.dumps(statement)})")
+    assert run.returncode == 1, run
+    assert json.loads(run.stdout)["error"]
+    assert db_rows(archive_home.home, "SELECT count(*) AS n FROM sessions")[0]["n"] > 0
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "SELECT 1; SELECT 2",
+        "SELECT 1; DELETE FROM sessions",
+        "SELECT 1 AS a;; SELECT 2",
+        "select 1 -- x\n; select 2",
+    ],
+)
+def test_multiple_statements_are_rejected(obelisk_bin, archive_home, tmp_path, text):
+    run = query(tmp_path, archive_home.home, f"return sql({json.dumps(text)})")
+    assert run.returncode == 1
+    assert "one statement" in json.loads(run.stdout)["error"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "SELECT ';' AS a",
+        "SELECT 1 AS a;",
+        "  -- lead\n with t AS (SELECT 1 AS a) SELECT a FROM t ; -- tail",
+        'SELECT 1 AS "a;b"',
+    ],
+)
+def test_single_statements_with_semicolons_in_literals_or_at_end_pass(
+    obelisk_bin, archive_home, tmp_path, text
+):
+    rows = query_json(tmp_path, archive_home.home, f"return sql({json.dumps(text)})")
+    assert len(rows) == 1
+
+
+def test_returning_nothing_prints_bare_undefined(obelisk_bin, archive_home, tmp_path):
+    run = query(tmp_path, archive_home.home, "sql('SELECT 1')")
+    assert (run.returncode, run.stdout) == (0, "undefined\n")
+
+
+def test_exception_gives_one_line_error_envelope_exit_1(obelisk_bin, archive_home, tmp_path):
+    run = query(tmp_path, archive_home.home, "const x = 1;\nthrow new Error('boom\\nsecond line');")
+    assert run.returncode == 1
+    assert run.stdout.endswith("\n")
+    assert run.stdout.count("\n") == 1
+    envelope = json.loads(run.stdout)
+    assert set(envelope) == {"error", "stack"}
+    assert envelope["error"] == "boom\nsecond line"
+    assert "Error: boom" in envelope["stack"]
+
+
+@pytest.mark.parametrize(
+    "body", ["import fs from 'node:fs'; return 1", "return ((", "export const a = 1"]
+)
+def test_syntax_errors_use_the_error_envelope(obelisk_bin, archive_home, tmp_path, body):
+    run = query(tmp_path, archive_home.home, body)
+    assert run.returncode == 1
+    assert json.loads(run.stdout)["error"]
+
+
+def test_missing_script_file_is_an_error_envelope(obelisk_bin, archive_home, tmp_path):
+    run = run_obelisk(["--query", str(tmp_path / "nope.js")], env=double_env(archive_home.home))
+    assert run.returncode == 1
+    assert json.loads(run.stdout)["error"]
+
+
+def test_node_globals_are_not_visible(obelisk_bin, archive_home, tmp_path):
+    out = query_json(
+        tmp_path,
+        archive_home.home,
+        """
+        return {
+          process: typeof process, require: typeof require,
+          fetch: typeof fetch, Buffer: typeof Buffer,
+          globalProcess: typeof globalThis.process, module: typeof module,
+          sql: typeof sql, console: typeof console,
+          JSON: typeof JSON, setTimeout: typeof setTimeout,
+        };
+    """,
+    )
+    assert out == {
+        "process": "undefined",
+        "require": "undefined",
+        "fetch": "undefined",
+        "Buffer": "undefined",
+        "globalProcess": "undefined",
+        "module": "undefined",
+        "sql": "function",
+        "console": "object",
+        "JSON": "object",
+        "setTimeout": "function",
+    }
+
+
+def test_never_settling_promise_exits_0_with_empty_stdout(obelisk_bin, archive_home, tmp_path):
+    run = query(tmp_path, archive_home.home, "await new Promise(() => {}); return 1;", timeout=30)
+    assert not run.timed_out
+    assert (run.returncode, run.stdout) == (0, "")
+
+
+def test_console_log_shares_stdout_before_the_json(obelisk_bin, archive_home, tmp_path):
+    run = query(tmp_path, archive_home.home, "console.log('hello from script'); return [1]")
+    assert run.returncode == 0
+    assert run.stdout == "hello from script\n[\n  1\n]\n"
+
+
+def test_large_results_are_written_completely(obelisk_bin, archive_home, tmp_path):
+    rows = query_json(
+        tmp_path,
+        archive_home.home,
+        "return Array.from({length: 2000}, (_, i) => 'x'.repeat(1000) + i)",
+    )
+    assert len(rows) == 2000
+    assert rows[-1].endswith("1999")
+
+
+def test_stderr_warnings_do_not_mean_failure(obelisk_bin, archive_home, tmp_path):
+    build(archive_home.home)
+    # Default grace: the refresh is skipped and says so on stderr, yet the query succeeds.
+    script = tmp_path / "q.js"
+    script.write_text("return 1")
+    run = run_obelisk(["--query", str(script)], env={"HOME": str(archive_home.home)})
+    assert (run.returncode, run.stdout) == (0, "1\n")
+    assert "index refresh skipped" in run.stderr
+
+
+# ------------------------------------------------------------------ index contents
+
+
+DOCUMENTED_COLUMNS = {
+    "sessions": "id title project project_path started_at ended_at git_branch version "
+    "message_count jsonl_path source",
+    "messages": "uuid session_id type parent_uuid timestamp role text content_type is_meta "
+    "visibility model "
+    "is_sidechain agent_id input_tokens output_tokens cwd skill turn_duration_ms source",
+    "tool_calls": "id message_uuid session_id name presentation input_json file_path",
+    "tool_results": "tool_use_id message_uuid session_id content file_path is_error",
+    "summaries": "id session_id timestamp source content visibility",
+    "index_state": "jsonl_path mtime lines_processed cursor",
+    "messages_fts": "uuid session_id text",
+}
+
+
+def test_documented_tables_and_columns_exist(obelisk_bin, archive_home, tmp_path):
+    out = query_json(
+        tmp_path,
+        archive_home.home,
+        f"""
+        const tables = {json.dumps(sorted(DOCUMENTED_COLUMNS))};
+        const columns = (t) => sql("SELECT name FROM pragma_table_info(?)", t).map((r) => r.name);
+        return Object.fromEntries(tables.map((t) => [t, columns(t)]));
+    """,
+    )
+    for table, columns in DOCUMENTED_COLUMNS.items():
+        assert set(columns.split()) <= set(out[table]), table
+
+
+def _sessions(archive: Archive) -> dict[str, tuple[str, str]]:
+    return {e.session_id: (e.runtime, e.repo_root) for e in archive.events}
+
+
+def test_sessions_map_runtime_id_and_project_path(obelisk_bin, archive_home):
+    build(archive_home.home)
+    rows = {r["id"]: r for r in db_rows(archive_home.home, "SELECT * FROM sessions")}
+    expected = _sessions(archive_home)
+    assert set(rows) == set(expected)
+    for sid, (runtime, repo_root) in expected.items():
+        row = rows[sid]
+        assert row["source"] == runtime
+        assert sid.startswith("codex:") == (runtime == "codex")
+        # Most frequent cwd wins even though one Claude message ran from <repo>/src.
+        assert row["project_path"] == repo_root
+        assert row["message_count"] > 0
+        assert row["started_at"] <= row["ended_at"]
+        assert Path(row["jsonl_path"]).is_file()
+    alpha2 = [r for r in rows.values() if r["project_path"] == str(archive_home.repos["alpha2"])]
+    assert len(alpha2) == 1
+    assert alpha2[0]["source"] == "claude"
+    subdir = db_rows(archive_home.home, "SELECT count(*) AS n FROM messages WHERE cwd LIKE '%/src'")
+    assert subdir[0]["n"] >= 1
+
+
+def test_prior_failures_map_to_tool_results(obelisk_bin, archive_home):
+    build(archive_home.home)
+    results = db_rows(
+        archive_home.home,
+        """
+        SELECT r.content, r.is_error, r.file_path, s.source, c.name, c.input_json,
+               c.file_path AS call_file
+        FROM tool_results r
+        JOIN tool_calls c ON c.id = r.tool_use_id AND c.session_id = r.session_id
+        JOIN sessions s ON s.id = r.session_id""",
+    )
+    by_content = {r["content"]: r for r in results}
+    failures = [e for e in archive_home.events if e.kind == "prior_failure"]
+    for event in failures:
+        row = by_content[event.text]
+        assert json.loads(row["input_json"]) is not None
+        if event.runtime == "claude":
+            assert row["is_error"] == 1
+            assert row["content"].startswith("Exit code ")
+            assert row["name"] == "Bash"
+            assert json.loads(row["input_json"])["command"] == event.command
+        else:
+            assert row["content"].startswith("Exit code: ")
+            assert row["name"] in {"shell", "exec_command"}
+            assert json.loads(row["input_json"])["command"][-1] == event.command
+    # Codex is_error only when the transcript said so.
+    said_error = sum(
+        line.count('"is_error": true')
+        for path in (archive_home.home / ".codex").rglob("*.jsonl")
+        for line in path.read_text(encoding="utf-8").splitlines()
+    )
+    codex_errors = [r for r in results if r["source"] == "codex" and r["is_error"] == 1]
+    assert 0 < said_error == len(codex_errors) < len([e for e in failures if e.runtime == "codex"])
+    # Codex never has file paths.
+    assert all(
+        r["file_path"] is None and r["call_file"] is None for r in results if r["source"] == "codex"
+    )
+
+
+def test_file_history_paths(obelisk_bin, archive_home):
+    build(archive_home.home)
+    calls = db_rows(
+        archive_home.home,
+        """
+        SELECT c.name, c.file_path, c.input_json, s.source
+        FROM tool_calls c JOIN sessions s ON s.id = c.session_id""",
+    )
+    claude_paths = {
+        c["file_path"] for c in calls if c["source"] == "claude" and c["name"] in {"Edit", "Write"}
+    }
+    for event in (e for e in archive_home.events if e.kind == "file_history"):
+        if event.runtime == "claude":
+            assert event.file_path in claude_paths
+        else:
+            patches = [c["input_json"] for c in calls if c["name"] == "apply_patch"]
+            assert any(
+                f"*** Update File: {event.file_path}" in json.loads(p)["input"] for p in patches
+            )
+    assert all(c["file_path"] is None for c in calls if c["source"] == "codex")
+    reads = [c for c in calls if c["name"] == "Read"]
+    assert reads
+    assert all(c["file_path"] for c in reads)
+    # tool_results inherit the call's file path for Claude.
+    edits = db_rows(
+        archive_home.home, "SELECT file_path FROM tool_results WHERE content LIKE 'The file %'"
+    )
+    assert edits
+    assert all(r["file_path"] for r in edits)
+
+
+def test_visibility_meta_and_timestamps(obelisk_bin, archive_home):
+    build(archive_home.home)
+    messages = db_rows(
+        archive_home.home, "SELECT text, visibility, timestamp, is_meta, source FROM messages"
+    )
+    by_text = {m["text"]: m for m in messages if m["text"]}
+    for event in (e for e in archive_home.events if e.kind == "decision"):
+        row = by_text[event.text]
+        assert (row["visibility"] == "visible") == event.visible
+        assert row["timestamp"] == event.timestamp
+    visibilities = Counter(m["visibility"] for m in messages)
+    assert visibilities["hidden"] >= 2
+    assert visibilities["inactive"] >= 1
+    assert any(m["is_meta"] == 1 and m["source"] == "claude" for m in messages)
+    # Codex writes chat text twice (response_item + event_msg); the index keeps one copy.
+    codex_texts = Counter(m["text"] for m in messages if m["source"] == "codex" and m["text"])
+    assert max(codex_texts.values()) == len(
+        [s for s in _sessions(archive_home).values() if s[0] == "codex"]
+    )
+
+
+def test_summaries(obelisk_bin, archive_home):
+    build(archive_home.home)
+    rows = {r["content"]: r for r in db_rows(archive_home.home, "SELECT * FROM summaries")}
+    planted = [e for e in archive_home.events if e.kind == "summary"]
+    assert len(rows) == len(planted)
+    for event in planted:
+        row = rows[event.text]
+        assert (row["session_id"], row["timestamp"], row["source"], row["visibility"]) == (
+            event.session_id,
+            event.timestamp,
+            event.runtime,
+            "visible",
+        )
+
+
+def test_fts_is_unicode61_and_finds_non_ascii(obelisk_bin, archive_home, tmp_path):
+    out = query_json(
+        tmp_path,
+        archive_home.home,
+        """
+        const hits = (q) => sql(`SELECT m.session_id, m.text FROM messages_fts f
+            JOIN messages m ON m.uuid = f.uuid AND m.session_id = f.session_id
+            WHERE messages_fts MATCH ?`, q);
+        return { tokyo: hits('東京'), cafe: hits('cafe'), canary: hits('"CANARY-SECRET"') };
+    """,
+    )
+    assert out["tokyo"]
+    assert all("東京" in h["text"] for h in out["tokyo"])
+    assert {h["session_id"].startswith("codex:") for h in out["tokyo"]} == {True, False}
+    assert len(out["cafe"]) == len(out["tokyo"])  # unicode61 folds "café" to "cafe"
+    assert out["canary"]
+
+
+def test_index_state_rows_and_markers(obelisk_bin, archive_home):
+    before = int(time.time() * 1000)
+    build(archive_home.home)
+    rows = {r["jsonl_path"]: r for r in db_rows(archive_home.home, "SELECT * FROM index_state")}
+    files = list((archive_home.home / ".claude").rglob("*.jsonl")) + list(
+        (archive_home.home / ".codex").rglob("*.jsonl")
+    )
+    assert {str(f) for f in files} | {"__last_build__", "__provider_version__"} == set(rows)
+    for f in files:
+        row = rows[str(f)]
+        assert row["mtime"] == f.stat().st_mtime_ns // 1_000_000
+        assert row["lines_processed"] == len(f.read_text(encoding="utf-8").splitlines())
+        assert int(row["cursor"]) == f.stat().st_size
+    assert before <= rows["__last_build__"]["mtime"] <= int(time.time() * 1000)
+    assert rows["__provider_version__"]["cursor"] == "0.2.4"
+
+
+def test_transcript_mtimes_follow_last_event(archive_home):
+    for path in list((archive_home.home / ".claude").rglob("*.jsonl")) + list(
+        (archive_home.home / ".codex").rglob("*.jsonl")
+    ):
+        raw = path.read_bytes()
+        assert raw.endswith(b"\n")  # every line is terminated
+        stamps = [json.loads(x).get("timestamp") for x in raw.decode("utf-8").splitlines()]
+        latest = datetime.strptime(max(s for s in stamps if s), "%Y-%m-%dT%H:%M:%S.%fZ").replace(
+            tzinfo=UTC
+        )
+        assert path.stat().st_mtime_ns == round(latest.timestamp() * 1000) * 1_000_000
+
+
+# ------------------------------------------------------------------ incremental build & freshness
+
+
+def test_incremental_build_picks_up_new_changed_and_removed_transcripts(
+    obelisk_bin, archive_home, tmp_path
+):
+    home = archive_home.home
+    build(home)
+    grown = append_session(
+        archive_home, at=datetime.now(UTC), repo="beta", runtime="codex", seed=4242
+    )
+    new_session = grown.events[-1].session_id
+    assert query_json(tmp_path, home, count_script("sessions", "id", new_session)) == 1
+
+    # Rewrite an existing Claude transcript: the next query re-indexes it.
+    claude_file = next((home / ".claude").rglob("*.jsonl"))
+    session_id = claude_file.stem
+    lines = claude_file.read_text(encoding="utf-8").splitlines()
+    extra = dict(json.loads(next(x for x in reversed(lines) if '"assistant"' in x)))
+    extra.update(uuid="added-uuid-1", timestamp="2099-01-01T00:00:00.000Z")
+    extra["message"] = dict(
+        extra["message"], content=[{"type": "text", "text": "freshly appended zebra line"}]
+    )
+    with claude_file.open("a", encoding="utf-8") as fh:
+        fh.write(json.dumps(extra) + "\n")
+    hit = query_json(
+        tmp_path, home, "return sql(\"SELECT session_id FROM messages WHERE text LIKE '%zebra%'\")"
+    )
+    assert hit == [{"session_id": session_id}]
+
+    claude_file.unlink()
+    gone = query_json(
+        tmp_path,
+        home,
+        count_script("messages", "session_id", session_id),
+    )
+    assert gone == 0
+    assert not db_rows(home, "SELECT 1 FROM index_state WHERE jsonl_path = ?", str(claude_file))
+
+
+def test_build_grace_window_defers_the_refresh(obelisk_bin, archive_home, tmp_path):
+    home = archive_home.home
+    build(home)
+    grown = append_session(archive_home, at=datetime.now(UTC), seed=11)
+    script = tmp_path / "q.js"
+    script.write_text("return sql('SELECT count(*) AS n FROM sessions')[0].n")
+    before = len(_sessions(archive_home))
+    run = run_obelisk(
+        ["--query", str(script)], env={"HOME": str(home), "OBELISK_DOUBLE_BUILD_GRACE_MS": "600000"}
+    )
+    assert (run.returncode, json.loads(run.stdout)) == (0, before)
+    assert json.loads(run_obelisk(["--query", str(script)], env=double_env(home)).stdout) == len(
+        _sessions(grown)
+    )
+
+
+def test_stale_fault_skips_the_refresh(obelisk_bin, archive_home, tmp_path):
+    home = archive_home.home
+    build(home)
+    grown = append_session(archive_home, at=datetime.now(UTC), seed=12)
+    new_session = grown.events[-1].session_id
+    body = count_script("sessions", "id", new_session)
+    run = query(tmp_path, home, body, OBELISK_DOUBLE_FAULT="stale")
+    assert (run.returncode, json.loads(run.stdout)) == (0, 0)
+    assert STDERR_CANARY in run.stderr
+    # What a caller can compare to notice the staleness: a transcript newer than the build.
+    last_build = db_rows(home, "SELECT mtime FROM index_state WHERE jsonl_path = '__last_build__'")[
+        0
+    ]["mtime"]
+    newest = max(f.stat().st_mtime_ns // 1_000_000 for f in (home / ".claude").rglob("*.jsonl"))
+    assert newest >= last_build
+    assert query_json(tmp_path, home, body) == 1
+
+
+def test_busy_lock_skips_refresh_and_refuses_build(obelisk_bin, archive_home, tmp_path):
+    home = archive_home.home
+    build(home)
+    append_session(archive_home, at=datetime.now(UTC), seed=13)
+    (home / ".obelisk" / "index.lock").write_text(str(os.getpid()))  # a live "writer"
+    run = query(tmp_path, home, "return sql('SELECT count(*) AS n FROM sessions')[0].n")
+    assert run.returncode == 0
+    assert json.loads(run.stdout) == len(_sessions(archive_home))
+    assert "lock" in run.stderr
+    refused = run_obelisk(["--build"], env=double_env(home))
+    assert refused.returncode == 1
+    assert "error" in json.loads(refused.stdout)
+    # A lock left by a dead process is taken over.
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    (home / ".obelisk" / "index.lock").write_text(str(dead.pid))
+    assert run_obelisk(["--build"], env=double_env(home)).returncode == 0
+
+
+def test_parallel_queries_all_answer(obelisk_bin, archive_home, tmp_path):
+    # Concurrent callers race for the writer lock; losers skip the refresh and still answer.
+    append_session(archive_home, at=datetime.now(UTC), seed=14)
+    script = tmp_path / "q.js"
+    script.write_text("return sql('SELECT count(*) AS n FROM messages')[0].n > 0")
+    env = double_env(archive_home.home)
+    for _round in ("no index yet", "index exists"):
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            runs = list(
+                pool.map(lambda _: run_obelisk(["--query", str(script)], env=env), range(4))
+            )
+        assert [(r.returncode, r.stdout) for r in runs] == [(0, "true\n")] * 4
+
+
+def test_fresh_app_heartbeat_blocks_writes(obelisk_bin, archive_home):
+    home = archive_home.home
+    build(home)
+    con = sqlite3.connect(home / ".obelisk" / "index.db")
+    with con:
+        con.execute(
+            "INSERT INTO index_state (jsonl_path, mtime) VALUES ('__app_heartbeat__', ?)",
+            (int(time.time() * 1000),),
+        )
+    con.close()
+    run = run_obelisk(["--build"], env=double_env(home))
+    assert run.returncode == 1
+    assert "desktop app" in json.loads(run.stdout)["error"]
+
+
+# ------------------------------------------------------------------ fault switches
+
+
+ROWS_SCRIPT = """
+const rows = sql('SELECT id AS session_id, project_path, source FROM sessions ORDER BY id LIMIT 3');
+const more = sql('SELECT uuid, session_id FROM messages ORDER BY uuid LIMIT 2');
+return { rows, nested: { more }, empty: [], n: rows.length };
+"""
+
+
+def test_fault_hang_ignores_sigterm_and_needs_a_group_kill(obelisk_bin, archive_home, tmp_path):
+    script = tmp_path / "q.js"
+    script.write_text("return 1")
+    env = dict(os.environ, **double_env(archive_home.home, OBELISK_DOUBLE_FAULT="hang"))
+    proc = subprocess.Popen(
+        [str(OBELISK_WRAPPER), "--query", str(script)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        start_new_session=True,
+    )
+    try:
+        # Wait until it has started (the stderr canary) so the signal handlers are in place.
+        seen = b""
+        deadline = time.monotonic() + 30
+        while STDERR_CANARY.encode() not in seen and time.monotonic() < deadline:
+            if select.select([proc.stderr], [], [], 0.5)[0]:
+                seen += os.read(proc.stderr.fileno(), 4096)
+        assert STDERR_CANARY.encode() in seen
+        time.sleep(0.3)
+        os.killpg(proc.pid, signal.SIGTERM)
+        time.sleep(0.5)
+        assert proc.poll() is None, "SIGTERM must be ignored"
+        # Killing only the node pid leaves the grandchild holding stdout open: no EOF.
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+        assert select.select([proc.stdout], [], [], 0.5)[0] == []
+        os.killpg(proc.pid, signal.SIGKILL)
+        assert select.select([proc.stdout], [], [], 5)[0]
+        assert os.read(proc.stdout.fileno(), 10) == b""
+    finally:
+        kill_group(proc)
+        proc.stdout.close()
+        proc.stderr.close()
+
+
+def test_fault_hang_with_a_deadline(obelisk_bin, archive_home, tmp_path):
+    run = query(tmp_path, archive_home.home, "return 1", timeout=3, OBELISK_DOUBLE_FAULT="hang")
+    assert run.timed_out
+    assert run.returncode is None
+    assert run.stdout == ""
+
+
+def test_fault_slow(obelisk_bin, archive_home, tmp_path):
+    late = query(
+        tmp_path,
+        archive_home.home,
+        "return 1",
+        timeout=1.0,
+        OBELISK_DOUBLE_FAULT="slow",
+        OBELISK_DOUBLE_SLOW_MS="5000",
+    )
+    assert late.timed_out
+    assert late.stdout == ""
+    run = query(
+        tmp_path,
+        archive_home.home,
+        "return 1",
+        OBELISK_DOUBLE_FAULT="slow",
+        OBELISK_DOUBLE_SLOW_MS="1200",
+    )
+    assert (run.returncode, run.stdout) == (0, "1\n")
+    assert run.elapsed >= 1.2
+    assert STDERR_CANARY in run.stderr
+
+
+def test_fault_flood(obelisk_bin, archive_home, tmp_path):
+    script = tmp_path / "q.js"
+    script.write_text("return 1")
+    run = run_obelisk(
+        ["--query", str(script)],
+        env=double_env(archive_home.home, OBELISK_DOUBLE_FAULT="flood"),
+        timeout=30,
+        max_output=4 * 1024 * 1024,
+    )
+    assert run.overflow
+    assert not run.timed_out
+    assert run.returncode is None
+    assert run.stdout.startswith("[\n")
+    assert STDOUT_CANARY in run.stdout
+
+
+@pytest.mark.parametrize(
+    ("fault", "code", "stdout_check"),
+    [
+        ("garbage", 0, "canary_not_json"),
+        ("undefined", 0, "undefined"),
+        ("empty", 0, "empty"),
+        ("error", 1, "envelope"),
+        ("crash", 134, "canary_not_json"),
+    ],
+)
+def test_short_circuit_faults(obelisk_bin, archive_home, tmp_path, fault, code, stdout_check):
+    run = query(tmp_path, archive_home.home, "return [1]", OBELISK_DOUBLE_FAULT=fault)
+    assert run.returncode == code, run
+    assert STDERR_CANARY in run.stderr
+    if stdout_check == "canary_not_json":
+        assert STDOUT_CANARY in run.stdout
+        with pytest.raises(json.JSONDecodeError):
+            json.loads(run.stdout)
+    elif stdout_check == "undefined":
+        assert run.stdout == "undefined\n"
+    elif stdout_check == "empty":
+        assert run.stdout == ""
+    else:
+        assert run.stdout.count("\n") == 1
+        envelope = json.loads(run.stdout)
+        assert set(envelope) == {"error", "stack"}
+        assert STDOUT_CANARY in envelope["error"]
+
+
+def test_fault_noise_prints_lines_before_the_real_json(obelisk_bin, archive_home, tmp_path):
+    run = query(tmp_path, archive_home.home, "return [1, 2]", OBELISK_DOUBLE_FAULT="noise")
+    assert run.returncode == 0
+    noise, _, payload = run.stdout.partition("[\n")
+    assert STDOUT_CANARY in noise
+    assert noise.count("\n") == 2
+    assert json.loads("[\n" + payload) == [1, 2]
+
+
+def test_fault_inject_appends_foreign_rows(obelisk_bin, archive_home, tmp_path):
+    clean = query_json(tmp_path, archive_home.home, ROWS_SCRIPT)
+    dirty = query_json(tmp_path, archive_home.home, ROWS_SCRIPT, OBELISK_DOUBLE_FAULT="inject")
+    assert dirty["rows"][:-1] == clean["rows"]
+    assert dirty["n"] == clean["n"]
+    assert dirty["empty"] == []
+    assert dirty["rows"][-1] == {
+        **clean["rows"][0],
+        "project_path": "/elsewhere/other-repo",
+        "source": "kimi",
+        "session_id": "kimi:injected-7f3a",
+    }
+    assert dirty["nested"]["more"][:-1] == clean["nested"]["more"]
+    assert dirty["nested"]["more"][-1] == {
+        **clean["nested"]["more"][0],
+        "project_path": "/elsewhere/other-repo",
+        "source": "kimi",
+        "session_id": "kimi:injected-7f3a",
+    }
+    top = query_json(
+        tmp_path,
+        archive_home.home,
+        "return sql('SELECT project_path FROM sessions LIMIT 1')",
+        OBELISK_DOUBLE_FAULT="inject",
+    )
+    assert top[-1] == {"project_path": "/elsewhere/other-repo", "source": "kimi"}
+
+
+def test_faults_combine_and_unknown_fault_is_a_usage_error(obelisk_bin, archive_home, tmp_path):
+    run = query(tmp_path, archive_home.home, "return [1]", OBELISK_DOUBLE_FAULT="stale,noise")
+    assert run.returncode == 0
+    assert run.stdout.endswith("[\n  1\n]\n")
+    assert STDOUT_CANARY in run.stdout
+    bad = query(tmp_path, archive_home.home, "return [1]", OBELISK_DOUBLE_FAULT="hnag")
+    assert (bad.returncode, bad.stdout) == (1, "")
+    assert "usage" in bad.stderr
+
+
+def test_faults_do_not_apply_to_other_verbs(obelisk_bin, tmp_path):
+    run = run_obelisk(
+        ["--version"], env=double_env(tmp_path, OBELISK_DOUBLE_FAULT="hang"), timeout=30
+    )
+    assert (run.returncode, run.stdout) == (0, "0.2.4\n")
+
+
+# ------------------------------------------------------------------ transcript generator
+
+
+def test_generator_is_deterministic_and_covers_the_brief(tmp_path):
+    now = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+    a = generate_archive(tmp_path / "a", now=now, repos_root=tmp_path / "repos")
+    b_home = tmp_path / "b"
+    b = generate_archive(b_home, now=now, repos_root=tmp_path / "repos")
+    assert a.events == b.events
+    assert a.canaries == b.canaries
+    for rel in ("claude", "codex"):
+        files_a = sorted(p.relative_to(a.home) for p in a.home.rglob("*.jsonl") if rel in str(p))
+        files_b = sorted(p.relative_to(b.home) for p in b.home.rglob("*.jsonl") if rel in str(p))
+        assert files_a == files_b
+        for f in files_a:
+            assert (a.home / f).read_bytes() == (b.home / f).read_bytes()
+    other = generate_archive(tmp_path / "c", now=now, seed=8)
+    assert {e.session_id for e in other.events}.isdisjoint({e.session_id for e in a.events})
+
+    assert set(a.repos) >= {"alpha", "beta", "alpha-wt", "alpha2"}
+    assert a.repos["alpha2"].name.startswith(a.repos["alpha"].name)
+    assert {e.kind for e in a.events} == {
+        "prior_failure",
+        "tool_outcome",
+        "decision",
+        "file_history",
+        "summary",
+    }
+    cutoff = (now - timedelta(days=30)).strftime("%Y-%m-%dT%H:%M:%S")
+    old = {e.runtime for e in a.events if e.timestamp < cutoff}
+    assert old == {"claude", "codex"}
+    assert all(e.timestamp <= now.strftime("%Y-%m-%dT%H:%M:%S.999Z") for e in a.events)
+    assert any("東京" in e.text and e.runtime == "codex" for e in a.events)
+    assert any("東京" in e.text and e.runtime == "claude" for e in a.events)
+    assert any(not e.visible for e in a.events)
+    assert len(set(a.canaries)) == len(a.canaries)
+    assert all(c.startswith("CANARY-SECRET-") for c in a.canaries)
+    raw = "".join(p.read_text(encoding="utf-8") for p in a.home.rglob("*.jsonl"))
+    assert all(c in raw for c in a.canaries)
+    assert "*** Update File: " in raw
+    assert '"name": "Write"' in raw or '"name": "Edit"' in raw
+
+
+def test_append_session_ends_at_the_requested_time(tmp_path):
+    now = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+    archive = generate_archive(tmp_path / "home", now=now, sessions_per_repo=2)
+    at = now + timedelta(hours=1)
+    for runtime in ("claude", "codex"):
+        grown = append_session(archive, at=at, runtime=runtime, repo="alpha-wt", seed=5)
+        added = grown.events[len(archive.events) :]
+        assert {e.runtime for e in added} == {runtime}
+        assert {e.repo_root for e in added} == {str(archive.repos["alpha-wt"])}
+        assert max(e.timestamp for e in added) == "2026-03-01T13:00:00.000Z"
+        newest = max((p for p in archive.home.rglob("*.jsonl")), key=lambda p: p.stat().st_mtime)
+        assert newest.stat().st_mtime == at.timestamp()
+        archive = grown
