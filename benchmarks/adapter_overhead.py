@@ -1,0 +1,86 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""Adapter overhead over a bare double call, and the flood fault's time-to-kill and memory.
+
+Run: .venv/bin/python benchmarks/adapter_overhead.py   (prints figures; not a test)
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from loopx_obelisk_session_evidence.provider import ObeliskSessionEvidence  # noqa: E402
+from loopx_obelisk_session_evidence.runner import run  # noqa: E402
+
+from loopx_recall_core.contracts import HistoricalEvidenceRequestV0, structure  # noqa: E402
+from tests.fixtures.transcripts import generate_archive  # noqa: E402
+
+ROUNDS = 10
+
+
+def main() -> None:
+    node = subprocess.run([str(ROOT / "scripts" / "ensure-node22")], capture_output=True,
+                          text=True, check=True).stdout.strip()
+    os.environ["LOOPX_NODE22"] = node
+    home = Path(tempfile.mkdtemp())
+    archive = generate_archive(home, now=datetime.now(UTC).replace(microsecond=0))
+    os.environ.update(HOME=str(home), OBELISK_DOUBLE_BUILD_GRACE_MS="60000")
+    binary = str(ROOT / "tests" / "obelisk_double" / "obelisk")
+    script = Path(tempfile.mkdtemp()) / "bare.js"
+    script.write_text("return sql('SELECT count(*) AS n FROM messages');\n")
+    env = dict(os.environ)
+    run([binary, "--build"], env=env, timeout=60)
+
+    bare = []
+    for _ in range(ROUNDS):
+        result = run([binary, "--query", str(script)], env=env, timeout=30)
+        assert result.ok
+        bare.append(result.elapsed)
+
+    provider = ObeliskSessionEvidence()
+    binding = {"history_sources": ["claude", "codex"], "window_days": 30,
+               "private": {"repository_roots": [str(archive.repos["alpha"])],
+                           "obelisk_bin": binary}}
+    request = structure({
+        "schema_version": "historical_evidence_request_v0", "request_id": "bench",
+        "situation_id": "bench", "trigger": "operator_requested_history",
+        "scope": {"agent_id": "a", "project_id": "p", "repository_id": "r",
+                  "allow_cross_agent": False, "allow_cross_project": False},
+        "evidence_types": ["prior_failure", "tool_outcome", "decision", "file_history", "summary"],
+        "query_terms": ["pytest", "mypy"],
+        "limits": {"max_sessions": 20, "max_items": 16, "max_snippet_chars": 800,
+                   "max_total_chars": 8000},
+    }, HistoricalEvidenceRequestV0)
+    adapter = []
+    for _ in range(ROUNDS):
+        started = time.monotonic()
+        result = provider.retrieve(request, binding, timeout=30)
+        adapter.append(time.monotonic() - started)
+    bare_p50, adapter_p50 = statistics.median(bare), statistics.median(adapter)
+    print(f"bare double --query p50: {bare_p50 * 1000:.0f} ms")
+    print(f"adapter retrieve p50 (--version + one --query + verification): "
+          f"{adapter_p50 * 1000:.0f} ms; items {len(result.items)}")
+    print(f"adapter overhead ratio: {adapter_p50 / bare_p50:.2f}x")
+
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    flood_env = {**env, "OBELISK_DOUBLE_FAULT": "flood"}
+    result = run([binary, "--query", str(script)], env=flood_env, timeout=20)
+    after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(f"flood: overflowed={result.overflowed} killed after {result.elapsed * 1000:.0f} ms, "
+          f"captured {len(result.stdout)} bytes (cap 2 MiB), peak RSS {after / 1024:.1f} MiB "
+          f"(+{(after - before) / 1024:.1f} MiB)")
+
+
+if __name__ == "__main__":
+    main()
