@@ -110,7 +110,9 @@ def plugin_rows(host: PluginHost) -> list[Row]:
         seen.add(provider_id)
         try:
             readback = provider.readback()
-        except Exception as exc:  # noqa: BLE001 - a provider never breaks discovery
+        except BaseException as exc:  # a provider never breaks discovery
+            if isinstance(exc, KeyboardInterrupt):
+                raise
             host.mark_broken(key, "readback", exc)
             reason = f"provider_readback_failed:{type(exc).__name__}"
             rows.append(_fallback_row(provider_id, provider_kind, reason[:512]))

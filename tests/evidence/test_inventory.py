@@ -34,7 +34,7 @@ class Provider:
 
     def readback(self) -> Any:
         self.calls += 1
-        if isinstance(self.state, Exception):
+        if isinstance(self.state, BaseException):
             raise self.state
         return self.state
 
@@ -112,6 +112,12 @@ def test_a_raising_readback_gives_a_not_ready_row_naming_only_the_exception_clas
     assert status["dist-0"] == ("broken", "failed during readback: raised RuntimeError")
     assert status["dist-1"] == ("loaded", None)
     assert discover(rows)["ready_provider_ids"] == ["plugin:healthy"]
+
+
+def test_a_readback_calling_sys_exit_does_not_end_discovery():
+    host = host_with(Plugin(Provider("plugin:exits", readback=SystemExit(3))))
+    (row,) = plugin_rows(host)
+    assert row["unavailable_reason"] == "provider_readback_failed:SystemExit"
 
 
 @pytest.mark.parametrize(
