@@ -29,6 +29,7 @@ from loopx_recall_core.contracts import (
 )
 from loopx_recall_core.plugins import load_host
 from loopx_recall_core.recall.receipts import result_receipt
+from loopx_recall_core.recall.replan import replan as run_replan
 from loopx_recall_core.recall.service import DEFAULT_TIMEOUT_S
 from loopx_recall_core.recall.service import recall as run_recall
 from loopx_recall_core.recall.store import PrivateStore
@@ -216,3 +217,85 @@ def show(request_id: str, output_format: str) -> None:
             }
         ),
     )
+
+
+def _render_replan(data: dict[str, Any]) -> str:
+    admission = data["admission"]
+    lines = [f"situation {data['situation_id']}"]
+    lines.append(
+        "  admission: "
+        + ("admitted" if admission.get("admitted") else f"refused ({admission.get('reason')})")
+    )
+    if data.get("recall"):
+        recall_data = data["recall"]
+        lines.append(
+            f"  recall: {recall_data['status']}"
+            + (f" ({recall_data['reason']})" if recall_data["reason"] else "")
+            + f", {recall_data['receipt']['result_count']} items, freshness "
+            f"{recall_data['receipt']['freshness']}"
+        )
+    lines.append(f"  comparison: {data['comparison']['verdict']}")
+    if data.get("legality"):
+        legality = data["legality"]
+        lines.append(
+            "  outcome: "
+            + ("legal" if legality["legal"] else "ILLEGAL")
+            + f" ({legality['reason']})"
+        )
+    return "\n".join(lines)
+
+
+@recall.command("replan")
+@click.option("--situation-json", required=True, type=click.Path(dir_okay=False))
+@click.option("--outcome-json", type=click.Path(dir_okay=False))
+@click.option("--provider", "provider_id", default="obelisk-session-evidence", show_default=True)
+@click.option("--timeout", type=click.FloatRange(0.1, 300), default=DEFAULT_TIMEOUT_S)
+@click.option("--show-private", is_flag=True, help="Also print terms, matches and references.")
+@format_option
+@handle_failures()
+def replan_command(
+    situation_json: str,
+    outcome_json: str | None,
+    provider_id: str,
+    timeout: float,
+    show_private: bool,
+    output_format: str,
+) -> None:
+    """Replan support: admit a typed situation, recall, compare the proposed step, and judge
+    a proposed outcome's legality.
+
+    Retrieval refines Replan reasoning; it never settles a Replan. With no provider
+    installed or enabled the answer is a typed refusal (exit 0) and Replan goes on with
+    current evidence.
+    """
+    situation = read_json_object(situation_json, "--situation-json")
+    outcome = read_json_object(outcome_json, "--outcome-json") if outcome_json else None
+    try:
+        state = StateStore().read()
+    except StateError as exc:
+        raise EnvironmentProblem(str(exc)) from None
+    host = None
+
+    def run(request: HistoricalEvidenceRequestV0) -> Any:
+        nonlocal host
+        host = host or load_host()
+        return run_recall(
+            request,
+            provider_id=provider_id,
+            host=host,
+            enablements=state.enablements,
+            timeout=timeout,
+        )
+
+    try:
+        report = run_replan(
+            situation,
+            enablements=state.enablements,
+            provider_id=provider_id,
+            recall=run,
+            outcome=outcome,
+        )
+    except ContractError as exc:
+        raise Rejected(str(exc)) from None
+    data = report.private_json() if show_private else report.public_json()
+    emit(data, output_format, _render_replan)

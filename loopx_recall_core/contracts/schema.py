@@ -102,11 +102,11 @@ def top_level_records() -> dict[str, type]:
         historical.HistoricalEvidenceReceiptV0,
     ):
         records[typing.get_args(typing.get_type_hints(cls)["schema_version"])[0]] = cls
-    try:
-        from loopx_recall_core.contracts.external_evidence import RECORDS
-    except ImportError:  # pragma: no cover - only while that family is being written
-        RECORDS = {}
-    records.update(RECORDS)
+    from loopx_recall_core.contracts.external_evidence import RECORDS as EXTERNAL_EVIDENCE
+    from loopx_recall_core.contracts.replan import RECORDS as REPLAN
+
+    records.update(EXTERNAL_EVIDENCE)
+    records.update(REPLAN)
     return dict(sorted(records.items()))
 
 

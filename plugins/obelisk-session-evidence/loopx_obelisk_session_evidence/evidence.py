@@ -2,20 +2,26 @@
 # SPDX-License-Identifier: Apache-2.0
 """Rows -> verified, bounded result items; index markers + transcripts -> freshness.
 
-Snippet convention (read by the Replan comparator): tool rows start with
-``<tool name>: <command or input>``, then ``outcome: failed`` / ``outcome: ok`` /
-``outcome: unknown``, then the opening of the output; message rows are the text.
+Snippets follow the Replan snippet convention defined (with its writer) in
+``loopx_recall_core.recall.replan.snippets``: the host owns both sides of it.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
+import shlex
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from loopx_recall_core.providers_api import ProviderFailure
+from loopx_recall_core.recall.replan.snippets import (
+    SHELL_TOOLS,
+    format_tool_snippet,
+    one_line_command,
+)
 
 __all__ = ["freshness", "row_in_scope", "snippet_for", "verify_rows"]
 
@@ -59,34 +65,63 @@ def verify_rows(
                 raise ProviderFailure("scope_violation")
 
 
-def _command_of(tool: str, raw_input: str | None) -> str:
+_EXIT_CODE = re.compile(r"\AExit code:? (-?\d+)")
+_PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (.+)$", re.MULTILINE)
+
+
+def _tool_input(raw: str | None) -> Any:
     try:
-        data = json.loads(raw_input or "")
+        return json.loads(raw or "")
     except json.JSONDecodeError:
-        return (raw_input or "").strip()
+        return raw or ""
+
+
+def _shell_command(data: Any) -> str:
+    command = data.get("command") or data.get("cmd") if isinstance(data, dict) else data
+    if isinstance(command, list):
+        parts = [str(p) for p in command]
+        if len(parts) == 3 and parts[0] in ("bash", "sh", "zsh") and parts[1] in ("-lc", "-c"):
+            return parts[2]
+        return shlex.join(parts)
+    return str(command or "")
+
+
+def _paths_of(row: Mapping[str, Any], data: Any) -> list[str]:
+    if row.get("file_path"):
+        return [str(row["file_path"])]
     if isinstance(data, dict):
-        command = data.get("command") or data.get("cmd")
-        if isinstance(command, list):
-            parts = [str(p) for p in command]
-            if len(parts) >= 3 and parts[1] in ("-lc", "-c"):
-                return parts[2]
-            return " ".join(parts)
-        if isinstance(command, str):
-            return command
-        if "file_path" in data:
-            return str(data["file_path"])
-    return (raw_input or "").strip()
+        for key in ("file_path", "path", "notebook_path"):
+            if isinstance(data.get(key), str):
+                return [data[key]]
+        data = data.get("input") or data.get("patch") or json.dumps(data)
+    return _PATCH_FILE.findall(str(data))
 
 
-def snippet_for(evidence_type: str, row: Mapping[str, Any]) -> str:
-    if "tool" in row:
-        outcome = {1: "failed", 0: "ok"}.get(row.get("failed"), "unknown")
-        head = f"{row['tool']}: {_command_of(row['tool'], row.get('input'))}".splitlines()
-        lines = [head[0] if head else row["tool"], f"outcome: {outcome}"]
-        if row.get("output"):
-            lines.append(str(row["output"]))
-        return "\n".join(lines)
-    return str(row.get("text") or "")
+def snippet_for(evidence_type: str, row: Mapping[str, Any], max_chars: int) -> str:
+    """The item snippet, by the Replan snippet convention (see recall/replan/snippets.py)."""
+    if "tool" not in row:
+        return str(row.get("text") or "")[:max_chars]
+    tool = str(row["tool"])
+    data = _tool_input(row.get("input"))
+    if tool.casefold() in SHELL_TOOLS:
+        summary = one_line_command(_shell_command(data))
+    else:
+        summary = " ".join(shlex.quote(p) for p in _paths_of(row, data))
+    output = str(row.get("output") or "")
+    outcome = None
+    exit_code = None
+    if evidence_type in ("prior_failure", "tool_outcome"):
+        failed = row.get("failed")
+        outcome = None if failed is None else not failed
+        if evidence_type == "prior_failure":
+            outcome = False
+        match = _EXIT_CODE.match(output)
+        exit_code = int(match.group(1)) if match else None
+        if outcome is None:
+            outcome = True if not output else exit_code in (None, 0)
+    return format_tool_snippet(
+        tool, summary, outcome=outcome, exit_code=exit_code, output=output, max_chars=max_chars
+    )
 
 
 def _claude_dir_name(root: str) -> str:

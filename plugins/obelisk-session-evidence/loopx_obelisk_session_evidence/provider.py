@@ -172,7 +172,7 @@ class ObeliskSessionEvidence:
         sessions: set[str] = set()
         total = 0
         for evidence_type, row in rows:
-            snippet = snippet_for(evidence_type, row)[: limits.max_snippet_chars]
+            snippet = snippet_for(evidence_type, row, limits.max_snippet_chars)
             new_session = row["session_id"] not in sessions
             if (
                 len(items) >= limits.max_items

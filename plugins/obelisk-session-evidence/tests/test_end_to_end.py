@@ -29,42 +29,91 @@ def journey(archive_home, obelisk_bin, tmp_path):
     }
 
     def loopx(*args, extra_env=None, check=True):
-        result = subprocess.run([LOOPX, *args], capture_output=True, text=True, check=False,
-                                env={**env, **(extra_env or {})}, timeout=60)
+        result = subprocess.run(
+            [LOOPX, *args],
+            capture_output=True,
+            text=True,
+            check=False,
+            env={**env, **(extra_env or {})},
+            timeout=60,
+        )
         assert "Traceback" not in result.stderr
         if check:
             assert result.returncode == 0, result.stdout + result.stderr
         return result
 
     alpha = str(archive_home.repos["alpha"])
-    loopx("capability", "enable", *BASE, "--agent-id", "agent-a", "--project-id", "proj-j",
-          "--history-source", "codex", "--repository-root", alpha, "--repository-id", "repo-a")
+    loopx(
+        "capability",
+        "enable",
+        *BASE,
+        "--agent-id",
+        "agent-a",
+        "--project-id",
+        "proj-j",
+        "--history-source",
+        "codex",
+        "--repository-root",
+        alpha,
+        "--repository-id",
+        "repo-a",
+    )
     return loopx, archive_home
 
 
 def test_status_history_and_scope(journey):
     loopx, archive = journey
-    status = json.loads(loopx("capability", "status", *BASE, "--project-id", "proj-j",
-                              "--format", "json").stdout)
+    status = json.loads(
+        loopx("capability", "status", *BASE, "--project-id", "proj-j", "--format", "json").stdout
+    )
     assert status["provider"]["ready"] is True, status
     assert status["runtime"]["runtime_version"]
     assert status["runtime"]["template_version"].startswith("obelisk-session-evidence-template/")
     assert status["runtime"]["freshness"] == "fresh"
     alpha = str(archive.repos["alpha"])
-    failures = [e for e in archive.events if e.kind == "prior_failure" and e.runtime == "codex"
-                and e.repo_root == alpha and e.visible and e.command]
+    failures = [
+        e
+        for e in archive.events
+        if e.kind == "prior_failure"
+        and e.runtime == "codex"
+        and e.repo_root == alpha
+        and e.visible
+        and e.command
+    ]
     assert failures
     term = failures[0].command.split()[-1]
-    out = loopx("recall", "history", "--agent-id", "agent-a", "--project-id", "proj-j",
-                "--term", term, "--evidence-type", "prior_failure", "--format", "json",
-                "--show-private")
+    out = loopx(
+        "recall",
+        "history",
+        "--agent-id",
+        "agent-a",
+        "--project-id",
+        "proj-j",
+        "--term",
+        term,
+        "--evidence-type",
+        "prior_failure",
+        "--format",
+        "json",
+        "--show-private",
+    )
     data = json.loads(out.stdout)
     assert data["status"] == "succeeded", data
     assert data["receipt"]["result_count"] >= 1
     for item in data["items"]:
         assert item["session_ref"].startswith("codex:")
-    public = loopx("recall", "history", "--agent-id", "agent-a", "--project-id", "proj-j",
-                   "--term", term, "--format", "json").stdout
+    public = loopx(
+        "recall",
+        "history",
+        "--agent-id",
+        "agent-a",
+        "--project-id",
+        "proj-j",
+        "--term",
+        term,
+        "--format",
+        "json",
+    ).stdout
     for canary in archive.canaries:
         assert canary not in public
     assert alpha not in public
@@ -87,9 +136,21 @@ def test_status_history_and_scope(journey):
 def test_fault_matrix(journey, fault, reason):
     loopx, archive = journey
     started = time.monotonic()
-    out = loopx("recall", "history", "--agent-id", "agent-a", "--project-id", "proj-j",
-                "--term", "pytest", "--timeout", "3", "--format", "json",
-                extra_env={"OBELISK_DOUBLE_FAULT": fault})
+    out = loopx(
+        "recall",
+        "history",
+        "--agent-id",
+        "agent-a",
+        "--project-id",
+        "proj-j",
+        "--term",
+        "pytest",
+        "--timeout",
+        "3",
+        "--format",
+        "json",
+        extra_env={"OBELISK_DOUBLE_FAULT": fault},
+    )
     assert time.monotonic() - started < 3 + 1 + 6  # timeout + 1 s + interpreter start-up
     data = json.loads(out.stdout)
     assert (data["status"], data["reason"]) == ("failed", reason)
@@ -101,8 +162,18 @@ def test_fault_matrix(journey, fault, reason):
 
 def test_missing_binary_is_typed(journey):
     loopx, _ = journey
-    out = loopx("recall", "history", "--agent-id", "agent-a", "--project-id", "proj-j",
-                "--term", "pytest", "--format", "json",
-                extra_env={"LOOPX_OBELISK_BIN": "/nonexistent/obelisk"})
+    out = loopx(
+        "recall",
+        "history",
+        "--agent-id",
+        "agent-a",
+        "--project-id",
+        "proj-j",
+        "--term",
+        "pytest",
+        "--format",
+        "json",
+        extra_env={"LOOPX_OBELISK_BIN": "/nonexistent/obelisk"},
+    )
     data = json.loads(out.stdout)
     assert (data["status"], data["reason"]) == ("failed", "provider_unavailable")

@@ -1,0 +1,221 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""Situation admission: a typed Replan situation + enablements -> a request, or a refusal.
+
+Pure and in this order, the first failing rule refusing:
+
+1. the trigger's own conditions (RFC section 4):
+
+   * ``replan_repetition``: two or more attempts that are the same route after
+     normalization (:func:`.routes.same_route`), or ``signals.repeated_route``;
+   * ``hypothesis_history_gap``: at least one hypothesis, all exhausted, and
+     ``signals.prior_coverage == "unknown"``;
+   * ``resume_or_handoff_gap``: a handoff whose durable state identifies the work and
+     which names missing evidence; its source agent, its receiving agent and the
+     situation's agent must be one agent (a different receiver cannot search the source
+     agent's archive by inheriting a handoff);
+   * ``operator_requested_history``: ``signals.operator_requested``;
+
+2. at least one query term derives from the canonical fields (:mod:`.terms`);
+3. the host's :func:`loopx_recall_core.recall.admission.admit`: an enablement for this
+   agent, project and provider, the same repository, the trigger allowed at the
+   enablement's stage (only stage 2 admits the three Replan triggers), limits clamped.
+
+The request id is ``digest`` over the situation id and the derived query, so the same
+situation always asks the same request.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+import attrs
+
+from loopx_recall_core.canonical import digest
+from loopx_recall_core.contracts import HistoricalEvidenceRequestV0, Limits, Scope
+from loopx_recall_core.contracts.replan import ReplanSituationV0
+from loopx_recall_core.recall.admission import Admitted, admit
+from loopx_recall_core.recall.replan.routes import same_route, step_route
+from loopx_recall_core.recall.replan.terms import query_terms
+from loopx_recall_core.state import DEFAULT_CEILINGS, Enablement
+
+__all__ = [
+    "REFUSAL_REASONS",
+    "SituationAdmission",
+    "admit_situation",
+    "build_request",
+    "evidence_types_for",
+    "trigger_refusal",
+]
+
+RefusalReason = Literal[
+    "repetition_not_evidenced",
+    "hypotheses_not_exhausted",
+    "prior_coverage_known",
+    "no_handoff",
+    "work_not_identified",
+    "no_missing_evidence",
+    "handoff_receiver_not_source",
+    "operator_request_missing",
+    "no_query_terms",
+    # from the host admission
+    "not_enabled",
+    "scope_mismatch",
+    "trigger_not_admitted_at_stage",
+]
+REFUSAL_REASONS: tuple[str, ...] = RefusalReason.__args__
+
+_DETAILS = {
+    "repetition_not_evidenced": "fewer than two materially unchanged attempts and no "
+    "repeated-route signal",
+    "hypotheses_not_exhausted": "no hypotheses, or not all of them are exhausted",
+    "prior_coverage_known": "prior-session coverage is already known",
+    "no_handoff": "the situation carries no resume or handoff data",
+    "work_not_identified": "durable state does not identify the work",
+    "no_missing_evidence": "no decision or failure evidence is missing",
+    "handoff_receiver_not_source": "the receiving agent is not the source agent; a handoff "
+    "grants no search of another agent's archive",
+    "operator_request_missing": "no explicit operator request",
+    "no_query_terms": "no query term derives from the situation's canonical fields",
+}
+
+_TYPES_BY_TRIGGER = {
+    "replan_repetition": ("prior_failure", "tool_outcome", "decision"),
+    "hypothesis_history_gap": ("prior_failure", "decision", "summary"),
+    "operator_requested_history": (
+        "prior_failure",
+        "decision",
+        "file_history",
+        "tool_outcome",
+        "summary",
+    ),
+}
+_TYPES_BY_MISSING = {
+    "decision": ("decision", "summary"),
+    "failure": ("prior_failure", "tool_outcome"),
+}
+_TYPE_ORDER = ("prior_failure", "decision", "file_history", "tool_outcome", "summary")
+
+
+@attrs.frozen(kw_only=True)
+class SituationAdmission:
+    """``request`` is the admitted (clamped) request, None when refused."""
+
+    admitted: bool
+    trigger: str
+    reason: RefusalReason | None = None
+    detail: str = ""
+    request: HistoricalEvidenceRequestV0 | None = None
+
+    def public_json(self) -> dict[str, object]:
+        return {
+            "admitted": self.admitted,
+            "trigger": self.trigger,
+            "reason": self.reason,
+            "detail": self.detail,
+            "request_id": self.request.request_id if self.request is not None else None,
+        }
+
+
+def evidence_types_for(situation: ReplanSituationV0) -> tuple[str, ...]:
+    """The evidence types a trigger asks for (a handoff: those its missing evidence names)."""
+    if situation.trigger == "resume_or_handoff_gap":
+        handoff = situation.signals.handoff
+        missing = handoff.missing_evidence if handoff is not None else ()
+        wanted = {t for m in missing for t in _TYPES_BY_MISSING[m]}
+    else:
+        wanted = set(_TYPES_BY_TRIGGER[situation.trigger])
+    return tuple(t for t in _TYPE_ORDER if t in wanted)
+
+
+def trigger_refusal(situation: ReplanSituationV0) -> RefusalReason | None:
+    """The first unmet condition of the situation's trigger, or None when all hold."""
+    signals, trigger = situation.signals, situation.trigger
+    if trigger == "replan_repetition":
+        return (
+            None if signals.repeated_route or _repeated(situation) else "repetition_not_evidenced"
+        )
+    if trigger == "hypothesis_history_gap":
+        if not signals.hypotheses or not all(h.exhausted for h in signals.hypotheses):
+            return "hypotheses_not_exhausted"
+        return "prior_coverage_known" if signals.prior_coverage == "known" else None
+    if trigger == "resume_or_handoff_gap":
+        handoff = signals.handoff
+        if handoff is None:
+            return "no_handoff"
+        if not handoff.durable_state_identifies_work:
+            return "work_not_identified"
+        if not handoff.missing_evidence:
+            return "no_missing_evidence"
+        agents = {handoff.source_agent_id, handoff.receiving_agent_id, situation.agent_id}
+        return "handoff_receiver_not_source" if len(agents) != 1 else None
+    return None if signals.operator_requested else "operator_request_missing"
+
+
+def _repeated(situation: ReplanSituationV0) -> bool:
+    root = situation.repository_root
+    routes = [step_route(attempt.step, root) for attempt in situation.signals.attempts]
+    return any(
+        same_route(routes[i], routes[j])
+        for i in range(len(routes))
+        for j in range(i + 1, len(routes))
+    )
+
+
+def build_request(
+    situation: ReplanSituationV0, terms: tuple[str, ...], *, request_id: str | None = None
+) -> HistoricalEvidenceRequestV0:
+    """The request a situation asks (limits: the host defaults, clamped by admission)."""
+    evidence_types = evidence_types_for(situation)
+    if request_id is None:
+        request_id = digest(
+            {
+                "situation_id": situation.situation_id,
+                "trigger": situation.trigger,
+                "evidence_types": list(evidence_types),
+                "query_terms": list(terms),
+            }
+        )
+    return HistoricalEvidenceRequestV0(
+        schema_version="historical_evidence_request_v0",
+        request_id=request_id,
+        situation_id=situation.situation_id,
+        trigger=situation.trigger,
+        scope=Scope(
+            agent_id=situation.agent_id,
+            project_id=situation.project_id,
+            repository_id=situation.repository_id,
+            allow_cross_agent=False,
+            allow_cross_project=False,
+        ),
+        revision=situation.revision,
+        evidence_types=evidence_types,
+        query_terms=terms,
+        limits=Limits(**DEFAULT_CEILINGS),
+    )
+
+
+def admit_situation(
+    situation: ReplanSituationV0,
+    enablements: Sequence[Enablement],
+    *,
+    provider_id: str,
+    request_id: str | None = None,
+) -> SituationAdmission:
+    """Admit ``situation`` for ``provider_id`` or refuse it with a typed reason."""
+    trigger = situation.trigger
+    refusal = trigger_refusal(situation)
+    if refusal is None and not (terms := query_terms(situation)):
+        refusal = "no_query_terms"
+    if refusal is not None:
+        return SituationAdmission(
+            admitted=False, trigger=trigger, reason=refusal, detail=_DETAILS[refusal]
+        )
+    request = build_request(situation, terms, request_id=request_id)
+    decision = admit(request, enablements, provider_id=provider_id)
+    if isinstance(decision, Admitted):
+        return SituationAdmission(admitted=True, trigger=trigger, request=decision.request)
+    return SituationAdmission(
+        admitted=False, trigger=trigger, reason=decision.reason, detail=decision.detail
+    )

@@ -1,0 +1,116 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""Query terms from a situation's canonical fields, never from anything else.
+
+Sources, in priority order (the first 8 distinct terms win):
+
+1. the proposed step: each command segment's program and positional arguments
+   (repository-relative paths, test selectors, subcommands), its file paths, and the
+   keywords of its hypothesis;
+2. error signatures of the attempts, newest first;
+3. the attempts' own routes, newest first (as for the proposed step);
+4. keywords of the situation's hypotheses.
+
+Every term is a verbatim substring of the field it came from (a normalized form that is
+not, such as ``a//b`` -> ``a/b``, is dropped), non-blank, at most 128 UTF-16 units (a
+longer error signature is cut at a blank), and never an absolute or home path, a flag,
+or an id. Duplicates are dropped case-insensitively. Terms are alternatives: a provider
+should match an item containing any of them and rank items by how many they contain.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from loopx_recall_core.canonical import js_trim, utf16_len
+from loopx_recall_core.contracts.replan import ReplanSituationV0, Step
+from loopx_recall_core.recall.replan.commands import command_segments
+from loopx_recall_core.recall.replan.paths import normalize_arg
+from loopx_recall_core.recall.replan.routes import hypothesis_keywords
+
+__all__ = ["MAX_TERMS", "MAX_TERM_UNITS", "canonical_sources", "query_terms"]
+
+MAX_TERMS = 8
+MAX_TERM_UNITS = 128
+_MIN_TERM_CHARS = 2
+_WORDY = re.compile(r"\w")
+
+
+def canonical_sources(situation: ReplanSituationV0) -> tuple[str, ...]:
+    """Every field text a term may come from (for checks and tests)."""
+    sources: list[str] = []
+    steps = [situation.proposed_step, *(attempt.step for attempt in situation.signals.attempts)]
+    for step in steps:
+        sources.extend(s for s in (step.command, step.hypothesis) if s is not None)
+        sources.extend(step.file_paths)
+    sources.extend(
+        a.error_signature for a in situation.signals.attempts if a.error_signature is not None
+    )
+    sources.extend(h.text for h in situation.signals.hypotheses)
+    return tuple(sources)
+
+
+def query_terms(situation: ReplanSituationV0) -> tuple[str, ...]:
+    """At most :data:`MAX_TERMS` bounded terms (possibly none) for ``situation``."""
+    root = situation.repository_root
+    attempts = tuple(reversed(situation.signals.attempts))  # newest first
+
+    def candidates() -> Iterator[tuple[str, str]]:
+        yield from _step_terms(situation.proposed_step, root)
+        for attempt in attempts:
+            if attempt.error_signature is not None:
+                yield _clip(attempt.error_signature), attempt.error_signature
+        for attempt in attempts:
+            yield from _step_terms(attempt.step, root)
+        for hypothesis in situation.signals.hypotheses:
+            yield from ((word, hypothesis.text) for word in hypothesis_keywords(hypothesis.text))
+
+    terms: list[str] = []
+    seen: set[str] = set()
+    for candidate, source in candidates():
+        term = js_trim(candidate)
+        if not _acceptable(term, source) or term.casefold() in seen:
+            continue
+        seen.add(term.casefold())
+        terms.append(term)
+        if len(terms) == MAX_TERMS:
+            break
+    return tuple(terms)
+
+
+def _step_terms(step: Step, root: str | None) -> Iterator[tuple[str, str]]:
+    if step.command is not None:
+        for segment in command_segments(step.command, root):
+            yield segment.program, step.command
+            for positional in segment.positionals:
+                yield positional, step.command
+                head = positional.partition("::")[0]
+                if head != positional:
+                    yield head, step.command
+    for path in step.file_paths:
+        yield normalize_arg(path), path
+    if step.hypothesis is not None:
+        yield from ((word, step.hypothesis) for word in hypothesis_keywords(step.hypothesis))
+
+
+def _acceptable(term: str, source: str) -> bool:
+    return (
+        len(term) >= _MIN_TERM_CHARS
+        and utf16_len(term) <= MAX_TERM_UNITS
+        and term in source
+        and _WORDY.search(term) is not None
+        and not term.startswith(("-", "/", "~", "|", "cd:"))
+    )
+
+
+def _clip(text: str) -> str:
+    """``text`` if short enough, else its longest prefix ending before a blank that is."""
+    text = js_trim(text)
+    if utf16_len(text) <= MAX_TERM_UNITS:
+        return text
+    cut = text[:MAX_TERM_UNITS]
+    while utf16_len(cut) > MAX_TERM_UNITS:
+        cut = cut[:-1]
+    blank = cut.rfind(" ")
+    return cut[:blank] if blank > 0 else ""
