@@ -124,6 +124,12 @@ def _render_outcome(data: dict[str, Any]) -> str:
 @click.option("--max-total-chars", type=int, default=DEFAULT_CEILINGS["max_total_chars"])
 @click.option("--revision", help="Current repository revision.")
 @click.option("--timeout", type=click.FloatRange(0.1, 300), default=DEFAULT_TIMEOUT_S)
+@click.option(
+    "--current-session",
+    "current_sessions",
+    multiple=True,
+    help="A session the agent is running in now (not history); repeatable.",
+)
 @click.option("--show-private", is_flag=True, help="Print the private snippets (owner only).")
 @format_option
 @handle_failures()
@@ -139,6 +145,7 @@ def history(
     max_total_chars: int,
     revision: str | None,
     timeout: float,
+    current_sessions: tuple[str, ...],
     show_private: bool,
     output_format: str,
 ) -> None:
@@ -188,6 +195,7 @@ def history(
         host=load_host(),
         enablements=state.enablements,
         timeout=timeout,
+        current_sessions=current_sessions,
     )
     shown = outcome.public_json()
     shown["private_ref"] = outcome.private_ref
@@ -250,6 +258,12 @@ def _render_replan(data: dict[str, Any]) -> str:
 @click.option("--outcome-json", type=click.Path(dir_okay=False))
 @click.option("--provider", "provider_id", default="obelisk-session-evidence", show_default=True)
 @click.option("--timeout", type=click.FloatRange(0.1, 300), default=DEFAULT_TIMEOUT_S)
+@click.option(
+    "--current-session",
+    "current_sessions",
+    multiple=True,
+    help="A session the agent is running in now (not history); repeatable.",
+)
 @click.option("--show-private", is_flag=True, help="Also print terms, matches and references.")
 @format_option
 @handle_failures()
@@ -258,6 +272,7 @@ def replan_command(
     outcome_json: str | None,
     provider_id: str,
     timeout: float,
+    current_sessions: tuple[str, ...],
     show_private: bool,
     output_format: str,
 ) -> None:
@@ -285,6 +300,7 @@ def replan_command(
             host=host,
             enablements=state.enablements,
             timeout=timeout,
+            current_sessions=current_sessions,
         )
 
     try:

@@ -102,8 +102,14 @@ def recall(
     store: PrivateStore | None = None,
     timeout: float = DEFAULT_TIMEOUT_S,
     surface: str = "replan-history",
+    current_sessions: tuple[str, ...] = (),
 ) -> RecallOutcome:
-    """Run one historical-evidence request end to end; never raises for provider faults."""
+    """Run one historical-evidence request end to end; never raises for provider faults.
+
+    ``current_sessions`` names the sessions the agent is running in right now (e.g. the
+    running Codex thread or Claude session id): they are not history, and the provider
+    receives them in the binding as ``current_sessions`` to exclude.
+    """
     store = store or PrivateStore()
     decision = admit(request, enablements, provider_id=provider_id, surface=surface)
     if not isinstance(decision, Admitted):
@@ -113,7 +119,9 @@ def recall(
     if provider is None:
         return _finish(request, provider_id, "unknown", "failed", "provider_not_installed", store)
     version = str(getattr(provider, "provider_version", "unknown") or "unknown")
-    binding = decision.enablement.binding
+    binding = dict(decision.enablement.binding)
+    if current_sessions:
+        binding["current_sessions"] = list(current_sessions)
     try:
         returned = _call_with_deadline(
             lambda: provider.retrieve(request, binding, timeout=timeout),

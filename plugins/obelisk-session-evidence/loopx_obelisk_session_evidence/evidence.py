@@ -125,7 +125,8 @@ def snippet_for(evidence_type: str, row: Mapping[str, Any], max_chars: int) -> s
 
 
 def _claude_dir_name(root: str) -> str:
-    return "".join("-" if c in "/." else c for c in root)
+    # Claude Code names a project folder after its cwd, every non-alphanumeric -> "-".
+    return re.sub(r"[^A-Za-z0-9]", "-", root)
 
 
 def _transcripts(home: Path, binding: Mapping[str, Any]) -> list[Path]:

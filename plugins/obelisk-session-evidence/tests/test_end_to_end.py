@@ -177,3 +177,29 @@ def test_missing_binary_is_typed(journey):
     )
     data = json.loads(out.stdout)
     assert (data["status"], data["reason"]) == ("failed", "provider_unavailable")
+
+
+def test_current_session_is_excluded_from_the_cli(journey):
+    loopx, archive = journey
+    alpha = str(archive.repos["alpha"])
+    codex = sorted(
+        {e.session_id for e in archive.events if e.runtime == "codex" and e.repo_root == alpha}
+    )
+    args = [
+        "recall",
+        "history",
+        "--agent-id",
+        "agent-a",
+        "--project-id",
+        "proj-j",
+        "--term",
+        "e",
+        "--format",
+        "json",
+        "--show-private",
+    ]
+    before = json.loads(loopx(*args).stdout)
+    assert {i["session_ref"] for i in before["items"]} & set(codex)
+    excluded = [a for s in codex for a in ("--current-session", s)]
+    after = json.loads(loopx(*args, *excluded).stdout)
+    assert not {i["session_ref"] for i in after["items"]} & set(codex)

@@ -1,0 +1,293 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""The adapter in-process against the double: scope, freshness, faults, terms as data."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import time
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from loopx_obelisk_session_evidence.adapter import call_template, window_start
+from loopx_obelisk_session_evidence.provider import ObeliskSessionEvidence
+
+from loopx_recall_core.contracts import HistoricalEvidenceRequestV0, structure
+from loopx_recall_core.contracts.historical import EVIDENCE_TYPES
+from loopx_recall_core.providers_api import ProviderFailure
+
+TIMEOUT = 3.0
+
+
+@pytest.fixture
+def double(archive_home, obelisk_bin, monkeypatch):
+    monkeypatch.setenv("HOME", str(archive_home.home))
+    monkeypatch.setenv("OBELISK_DOUBLE_BUILD_GRACE_MS", "0")
+    monkeypatch.setenv("LOOPX_OBELISK_BIN", str(obelisk_bin))
+    for name in ("OBELISK_DOUBLE_FAULT", "OBELISK_DOUBLE_VERSION"):
+        monkeypatch.delenv(name, raising=False)
+    return archive_home
+
+
+def _binding(archive, sources=("codex", "claude"), repo="alpha", **extra):
+    return {
+        "history_sources": list(sources),
+        "window_days": 30,
+        "private": {"repository_roots": [str(archive.repos[repo])]},
+        **extra,
+    }
+
+
+def _request(terms, types=EVIDENCE_TYPES, **limits):
+    return structure(
+        {
+            "schema_version": "historical_evidence_request_v0",
+            "request_id": "rq-1",
+            "situation_id": "sit-1",
+            "trigger": "operator_requested_history",
+            "scope": {
+                "agent_id": "a",
+                "project_id": "p",
+                "repository_id": "r",
+                "allow_cross_agent": False,
+                "allow_cross_project": False,
+            },
+            "evidence_types": list(types),
+            "query_terms": list(terms),
+            "limits": {
+                "max_sessions": 50,
+                "max_items": 64,
+                "max_snippet_chars": 2000,
+                "max_total_chars": 32000,
+                **limits,
+            },
+        },
+        HistoricalEvidenceRequestV0,
+    )
+
+
+def _broad_terms(archive):
+    # Words that occur in every kind of planted event, so nothing is filtered by terms.
+    return ["e", "a", "o", "i", "/", ":", "_", "."]
+
+
+def test_scope_is_exactly_the_binding(double):
+    archive = double
+    result = ObeliskSessionEvidence().retrieve(
+        _request(_broad_terms(archive)), _binding(archive, sources=("codex",)), timeout=30
+    )
+    assert result.items
+    alpha = str(archive.repos["alpha"])
+    allowed = {
+        e.session_id
+        for e in archive.events
+        if e.runtime == "codex" and e.repo_root.startswith(alpha)
+    }
+    for item in result.items:
+        assert item.session_ref in allowed
+        assert item.session_ref.startswith("codex:")
+        assert item.observed_at >= window_start(30)
+    hidden = [e.text for e in archive.events if not e.visible]
+    for item in result.items:
+        assert not any(h and h in item.snippet for h in hidden)
+    forbidden = {
+        e.session_id
+        for e in archive.events
+        if e.runtime != "codex" or not e.repo_root.startswith(alpha)
+    }
+    assert not {i.session_ref for i in result.items} & forbidden
+
+
+def test_prefix_sibling_repository_is_not_in_scope(double):
+    archive = double
+    result = ObeliskSessionEvidence().retrieve(
+        _request(_broad_terms(archive)), _binding(archive, sources=("claude",)), timeout=30
+    )
+    alpha2 = str(archive.repos["alpha2"])
+    sibling = {e.session_id for e in archive.events if e.repo_root == alpha2}
+    assert sibling
+    assert not {i.session_ref for i in result.items} & sibling
+
+
+def test_current_sessions_are_not_history(double):
+    archive = double
+    codex = sorted({e.session_id for e in archive.events if e.runtime == "codex"})
+    result = ObeliskSessionEvidence().retrieve(
+        _request(_broad_terms(archive)),
+        _binding(archive, sources=("codex",)),
+        timeout=30,
+        exclude_sessions=tuple(codex),
+    )
+    assert result.items == ()
+
+
+def test_limits_truncation_is_explicit_and_exact(double):
+    archive = double
+    provider = ObeliskSessionEvidence()
+    full = provider.retrieve(_request(["e"]), _binding(archive), timeout=30)
+    small = provider.retrieve(
+        _request(["e"], max_items=2, max_snippet_chars=50), _binding(archive), timeout=30
+    )
+    assert len(small.items) == 2
+    assert all(len(i.snippet) <= 50 for i in small.items)
+    assert small.truncated is True
+    assert small.omitted_count == len(full.items) + full.omitted_count - 2
+
+
+def test_stale_index_says_stale(double, monkeypatch):
+    from tests.fixtures.transcripts import append_session
+
+    archive = double
+    provider = ObeliskSessionEvidence()
+    assert provider.retrieve(_request(["e"]), _binding(archive), timeout=30).freshness == "fresh"
+    append_session(archive, at=datetime.now(UTC) + timedelta(seconds=5))
+    monkeypatch.setenv("OBELISK_DOUBLE_FAULT", "stale")
+    assert provider.retrieve(_request(["e"]), _binding(archive), timeout=30).freshness in (
+        "stale",
+        "incomplete",
+    )
+    readback = provider.readback(_binding(archive))
+    assert readback.freshness in ("stale", "incomplete")
+
+
+def test_new_unindexed_transcript_is_incomplete(double, monkeypatch):
+    from tests.fixtures.transcripts import append_session
+
+    archive = double
+    provider = ObeliskSessionEvidence()
+    provider.retrieve(_request(["e"]), _binding(archive), timeout=30)
+    append_session(archive, at=datetime.now(UTC) - timedelta(hours=1), runtime="codex", seed=4242)
+    monkeypatch.setenv("OBELISK_DOUBLE_FAULT", "stale")
+    result = provider.retrieve(_request(["e"]), _binding(archive), timeout=30)
+    assert result.freshness == "incomplete"
+
+
+def _script(tmp_path, name, body):
+    path = tmp_path / name
+    path.write_text("#!/bin/sh\n" + body)
+    path.chmod(0o755)
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    ("fault", "reason"),
+    [
+        ("hang", "provider_timeout"),
+        ("flood", "output_too_large"),
+        ("garbage", "malformed_output"),
+        ("undefined", "malformed_output"),
+        ("empty", "malformed_output"),
+        ("noise", "malformed_output"),
+        ("error", "provider_failed"),
+        ("crash", "provider_failed"),
+        ("inject", "scope_violation"),
+    ],
+)
+def test_faults_are_typed_within_the_timeout(double, monkeypatch, fault, reason):
+    monkeypatch.setenv("OBELISK_DOUBLE_FAULT", fault)
+    started = time.monotonic()
+    with pytest.raises(ProviderFailure) as caught:
+        ObeliskSessionEvidence().retrieve(_request(["pytest"]), _binding(double), timeout=TIMEOUT)
+    assert time.monotonic() - started < TIMEOUT + 1
+    assert caught.value.reason == reason
+    assert "CANARY" not in str(caught.value)
+    leftover = subprocess.run(["pgrep", "-f", "obelisk.mjs"], capture_output=True, text=True)
+    assert leftover.stdout.strip() == ""
+
+
+def test_slow_within_timeout_still_answers(double, monkeypatch):
+    monkeypatch.setenv("OBELISK_DOUBLE_FAULT", "slow")
+    monkeypatch.setenv("OBELISK_DOUBLE_SLOW_MS", "500")
+    result = ObeliskSessionEvidence().retrieve(_request(["e"]), _binding(double), timeout=10)
+    assert result.items
+
+
+@pytest.mark.parametrize(
+    ("make", "reason"),
+    [
+        (lambda tmp: str(tmp / "missing" / "obelisk"), "provider_unavailable"),
+        (lambda tmp: _not_executable(tmp), "provider_unavailable"),
+        (
+            lambda tmp: _script(tmp, "imposter", 'echo "hello from something else"\n'),
+            "provider_unavailable",
+        ),
+        (lambda tmp: _script(tmp, "future", 'echo "0.9.1"\n'), "unsupported_obelisk_version"),
+        (
+            lambda tmp: _script(
+                tmp,
+                "old-schema",
+                (
+                    'if [ "$1" = "--version" ]; then echo 0.2.4; exit 0; fi\n'
+                    'echo \'{"error":"no such column: m.visibility","stack":"CANARY-STACK"}\'\n'
+                    "exit 1\n"
+                ),
+            ),
+            "unsupported_obelisk_version",
+        ),
+    ],
+    ids=["missing", "not-executable", "not-obelisk", "unsupported-version", "schema-mismatch"],
+)
+def test_wrong_binaries_are_typed(double, tmp_path, make, reason):
+    binding = _binding(double)
+    binding["private"]["obelisk_bin"] = make(tmp_path)
+    os.environ.pop("LOOPX_OBELISK_BIN", None)
+    with pytest.raises(ProviderFailure) as caught:
+        ObeliskSessionEvidence().retrieve(_request(["e"]), binding, timeout=TIMEOUT)
+    assert caught.value.reason == reason
+    readback = ObeliskSessionEvidence().readback(binding)
+    assert readback.ready is False
+
+
+def _not_executable(tmp):
+    path = tmp / "obelisk-noexec"
+    path.write_text("#!/bin/sh\necho 0.2.4\n")
+    path.chmod(stat.S_IRUSR | stat.S_IWUSR)
+    return str(path)
+
+
+def test_version_out_of_range_via_double(double, monkeypatch):
+    monkeypatch.setenv("OBELISK_DOUBLE_VERSION", "0.1.9")
+    with pytest.raises(ProviderFailure) as caught:
+        ObeliskSessionEvidence().retrieve(_request(["e"]), _binding(double), timeout=TIMEOUT)
+    assert caught.value.reason == "unsupported_obelisk_version"
+
+
+FRAGMENTS = [
+    *"ab'\"\\`*/${}%_[]()-:;\u2028\u2029\x00\n\t 東🚀é",
+    "*/",
+    "${",
+    "') OR 1=1 --",
+    '" OR "',
+    "NEAR(",
+    "AND",
+    "\\u0000",
+    "*",
+    "</script>",
+]
+TRICKY = st.lists(st.sampled_from(FRAGMENTS), min_size=1, max_size=8).map("".join)
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(terms=st.lists(TRICKY, min_size=1, max_size=4))
+def test_terms_reach_the_double_as_data(double, terms):
+    binding = _binding(double)
+    params = {
+        "sources": binding["history_sources"],
+        "roots": binding["private"]["repository_roots"],
+        "terms": terms,
+        "evidence_types": list(EVIDENCE_TYPES),
+        "exclude_sessions": [],
+        "since": window_start(30),
+        "max_snippet_chars": 100,
+        "max_rows": 3,
+        "max_indexed_files": 100,
+        "echo": True,
+    }
+    result = call_template(os.environ["LOOPX_OBELISK_BIN"], params, timeout=30, stdout_cap=2**21)
+    assert result["echo"] == terms
