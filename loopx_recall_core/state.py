@@ -119,9 +119,7 @@ class State:
     qualifications: tuple[QualificationVerdict, ...] = ()
 
     def find(self, **match: str) -> list[Enablement]:
-        return [
-            e for e in self.enablements if all(getattr(e, k) == v for k, v in match.items())
-        ]
+        return [e for e in self.enablements if all(getattr(e, k) == v for k, v in match.items())]
 
     def qualification(self, provider_id: str, version: str) -> QualificationVerdict | None:
         for verdict in reversed(self.qualifications):
