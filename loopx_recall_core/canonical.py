@@ -19,6 +19,7 @@ __all__ = [
     "DIGEST_PATTERN",
     "canonical_json",
     "digest",
+    "escape_lone_surrogates",
     "is_digest",
     "js_trim",
     "utf16_len",
@@ -93,7 +94,12 @@ def canonical_json(value: Any) -> str:
     ``\\udxxx`` (lowercase hex), as JavaScript does, so the UTF-8 encoding never fails.
     """
     text = json.dumps(_normalize(value), ensure_ascii=False, separators=(",", ":"))
-    return _LONE_SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+    return escape_lone_surrogates(text)
+
+
+def escape_lone_surrogates(json_text: str) -> str:
+    """Write each lone surrogate in JSON text as ``\\udxxx``, as ``JSON.stringify`` does."""
+    return _LONE_SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", json_text)
 
 
 def digest(value: Any) -> str:

@@ -162,7 +162,9 @@ class PluginHost:
             key = impl.plugin_name
             try:
                 value = impl.function()
-            except Exception as exc:  # noqa: BLE001 - isolation is the point
+            except BaseException as exc:  # even SystemExit is contained; re-raised below
+                if isinstance(exc, KeyboardInterrupt):
+                    raise
                 self.mark_broken(key, "hook", exc)
                 continue
             results.append((key, value))

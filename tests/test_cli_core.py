@@ -122,3 +122,17 @@ def test_receipt_refuses_out_of_scope_result(runner, tmp_path, request_data, res
     result = runner.invoke(cli, args)
     assert result.exit_code == 1
     assert "$.scope_applied.repository_id" in result.output
+
+
+def test_deeply_nested_json_is_rejected_cleanly(runner, tmp_path):
+    path = _write(tmp_path, "deep.json", '{"a":' + "[" * 100_000 + "]" * 100_000 + "}")
+    result = runner.invoke(cli, ["recall", "validate", "request", path])
+    assert result.exit_code == 1
+    assert "nests too deeply" in result.output
+
+
+def test_lone_surrogate_output_is_escaped():
+    from loopx_recall_core.cli._common import dumps
+
+    assert dumps({"a": "x\ud800"}) == '{\n  "a": "x\\ud800"\n}'
+    dumps({"a": "x\ud800"}).encode("utf-8")

@@ -184,3 +184,17 @@ def test_non_provider_return_marks_plugin_broken():
 
 def test_normalize_dist_name():
     assert normalize_dist_name("Loopx_Obelisk.Session-Evidence") == "loopx-obelisk-session-evidence"
+
+
+def test_hook_calling_sys_exit_is_contained():
+    host = PluginHost()
+    mod = _module("exits")
+
+    @hookimpl(specname="loopx_recall_providers")
+    def exits():
+        sys.exit(3)
+
+    mod.exits = exits
+    host.register(mod, distribution="exits", version="1")
+    (row,) = installed_view(host)
+    assert (row["status"], row["error_class"]) == ("broken", "SystemExit")

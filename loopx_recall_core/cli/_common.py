@@ -12,6 +12,8 @@ from typing import Any, TypeVar
 
 import click
 
+from loopx_recall_core.canonical import escape_lone_surrogates
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 MAX_INPUT_BYTES = 1_000_000
@@ -39,7 +41,8 @@ class EnvironmentProblem(Exception):
 
 
 def dumps(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False, indent=2, sort_keys=False)
+    """Pretty JSON; a lone surrogate is escaped as JavaScript does (UTF-8 cannot hold it)."""
+    return escape_lone_surrogates(json.dumps(data, ensure_ascii=False, indent=2))
 
 
 def emit(data: Any, output_format: str, render_text: Callable[[Any], str]) -> None:
@@ -64,6 +67,9 @@ def read_json_object(path: str, what: str) -> dict[str, Any]:
         raise Rejected(f"{what}: file is not UTF-8") from None
     except json.JSONDecodeError as exc:
         raise Rejected(f"{what}: not valid JSON (line {exc.lineno}, column {exc.colno})") from None
+    except RecursionError:
+        # json.loads recurses per nesting level; a hostile file must not crash the CLI.
+        raise Rejected(f"{what}: JSON nests too deeply") from None
     if not isinstance(value, dict):
         raise Rejected(f"{what}: must hold a JSON object")
     return value

@@ -5,14 +5,12 @@
 from __future__ import annotations
 
 import contextlib
-import json
-import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import click
 
-from loopx_recall_core.cli._common import Rejected, handle_failures, read_json_object
+from loopx_recall_core.cli._common import Rejected, dumps, handle_failures, read_json_object
 from loopx_recall_core.evidence import (
     EvidenceRejected,
     admit,
@@ -26,8 +24,6 @@ from loopx_recall_core.evidence import (
 from loopx_recall_core.plugins import load_host
 
 __all__ = ["external_evidence"]
-
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 format_option = click.option(
     "--format",
@@ -61,9 +57,7 @@ def _emit(record: dict[str, Any], output_format: str, render: Callable[[Any], st
     if output_format == "text":
         click.echo(render(record))
         return
-    text = json.dumps(record, ensure_ascii=False, indent=2)
-    # JSON.stringify writes a lone surrogate as an escape; so must we (UTF-8 cannot hold it).
-    click.echo(_LONE_SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text))
+    click.echo(dumps(record))
 
 
 @contextlib.contextmanager
@@ -74,28 +68,22 @@ def _contract_failures() -> Iterator[None]:
         raise Rejected(str(exc)) from None
 
 
-def _read(path: str, option: str) -> dict[str, Any]:
-    try:
-        return read_json_object(path, option)
-    except RecursionError:
-        # json.loads recurses per nesting level; a hostile file must not crash the CLI.
-        raise Rejected(f"{option}: JSON nests too deeply") from None
-
-
 def _inventory(provider_inventory_json: str | None, connector_registry: str | None) -> list[Any]:
     inventory = (
         None
         if provider_inventory_json is None
-        else _read(provider_inventory_json, "--provider-inventory-json")
+        else read_json_object(provider_inventory_json, "--provider-inventory-json")
     )
     registry = (
-        None if connector_registry is None else _read(connector_registry, "--connector-registry")
+        None
+        if connector_registry is None
+        else read_json_object(connector_registry, "--connector-registry")
     )
     return collect_inventory(inventory=inventory, registry=registry, host=load_host())
 
 
 def _receipt(path: str) -> dict[str, Any]:
-    document = _read(path, "--receipt-json")
+    document = read_json_object(path, "--receipt-json")
     if "receipt" not in document:
         return document
     if not isinstance(document["receipt"], dict):
@@ -232,7 +220,7 @@ def plan_command(
     if request_json is not None:
         if any(value is not None for value in texts) or any(lists):
             raise click.UsageError("--request-json cannot be combined with request flags")
-        request = _read(request_json, "--request-json")
+        request = read_json_object(request_json, "--request-json")
     else:
         request = _request_from_flags(*texts, *lists)
     with _contract_failures():
@@ -258,7 +246,7 @@ def receipt_command(plan_json: str, receipt_json: str, output_format: str) -> No
     provider_id and provider_kind. The observation attests no provider execution,
     coverage, admission or promotion.
     """
-    plan_record = _read(plan_json, "--plan-json")
+    plan_record = read_json_object(plan_json, "--plan-json")
     receipt = _receipt(receipt_json)
     with _contract_failures():
         record = observe_receipt(plan_record, receipt)
@@ -303,7 +291,7 @@ def admit_command(
     Admitted refs must be unique receipt sources. Prints the admission with its
     downstream projection (admitted findings only, no raw content) and admission_id.
     """
-    plan_record = _read(plan_json, "--plan-json")
+    plan_record = read_json_object(plan_json, "--plan-json")
     receipt = _receipt(receipt_json)
     decision = {
         "disposition": disposition,
@@ -335,7 +323,7 @@ def retire_command(
     fails). A rejection is retire_ready; an admission is retained until every admitted
     source is among the --downstream-source refs.
     """
-    admission = _read(admission_json, "--admission-json")
+    admission = read_json_object(admission_json, "--admission-json")
     with _contract_failures():
         record = retire(admission, list(downstream_sources))
     _emit(record, output_format, _render_retirement)
