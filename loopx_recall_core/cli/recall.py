@@ -35,6 +35,13 @@ from loopx_recall_core.recall.service import recall as run_recall
 from loopx_recall_core.recall.store import PrivateStore
 from loopx_recall_core.state import DEFAULT_CEILINGS, StateError, StateStore
 
+current_session_option = click.option(
+    "--current-session",
+    "current_sessions",
+    multiple=True,
+    help="A session the agent is running in now (not history); repeatable.",
+)
+
 RECORD_KINDS = {
     "request": HistoricalEvidenceRequestV0,
     "result": HistoricalEvidenceResultV0,
@@ -124,12 +131,7 @@ def _render_outcome(data: dict[str, Any]) -> str:
 @click.option("--max-total-chars", type=int, default=DEFAULT_CEILINGS["max_total_chars"])
 @click.option("--revision", help="Current repository revision.")
 @click.option("--timeout", type=click.FloatRange(0.1, 300), default=DEFAULT_TIMEOUT_S)
-@click.option(
-    "--current-session",
-    "current_sessions",
-    multiple=True,
-    help="A session the agent is running in now (not history); repeatable.",
-)
+@current_session_option
 @click.option("--show-private", is_flag=True, help="Print the private snippets (owner only).")
 @format_option
 @handle_failures()
@@ -258,12 +260,7 @@ def _render_replan(data: dict[str, Any]) -> str:
 @click.option("--outcome-json", type=click.Path(dir_okay=False))
 @click.option("--provider", "provider_id", default="obelisk-session-evidence", show_default=True)
 @click.option("--timeout", type=click.FloatRange(0.1, 300), default=DEFAULT_TIMEOUT_S)
-@click.option(
-    "--current-session",
-    "current_sessions",
-    multiple=True,
-    help="A session the agent is running in now (not history); repeatable.",
-)
+@current_session_option
 @click.option("--show-private", is_flag=True, help="Also print terms, matches and references.")
 @format_option
 @handle_failures()

@@ -1,12 +1,97 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""The Obelisk protocol double's fixtures, shared with the host's tests."""
+"""The Obelisk protocol double's fixtures, shared with the host's tests, and a ``loopx``
+runner whose environment points at the double and a generated sample archive."""
 
+import os
+import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
 from tests.obelisk_double.fixtures import archive_home, archive_now, obelisk_bin
 
-__all__ = ["archive_home", "archive_now", "obelisk_bin"]
+__all__ = ["archive_home", "archive_now", "enable_alpha", "loopx", "obelisk_bin"]
+
+LOOPX = str(Path(sys.executable).parent / "loopx")
+CAPABILITY = ["agent-turn-recall", "--provider", "obelisk-session-evidence"]
+
+
+@pytest.fixture
+def loopx(archive_home, obelisk_bin, tmp_path):
+    """``loopx(*args, extra_env=None, check=True)``: the real CLI in a subprocess."""
+    env = {
+        "PATH": os.environ["PATH"],
+        "HOME": str(archive_home.home),
+        "LOOPX_HOME": str(tmp_path / "loopx"),
+        "LOOPX_OBELISK_BIN": str(obelisk_bin),
+        "LOOPX_NODE22": os.environ["LOOPX_NODE22"],
+        "OBELISK_DOUBLE_BUILD_GRACE_MS": "0",
+        "LOOPX_LOAD_PLUGINS": "loopx-obelisk-session-evidence",
+    }
+
+    def run(*args, extra_env=None, check=True):
+        result = subprocess.run(
+            [LOOPX, *args],
+            capture_output=True,
+            text=True,
+            check=False,
+            env={**env, **(extra_env or {})},
+            timeout=60,
+        )
+        assert "Traceback" not in result.stderr
+        if check:
+            assert result.returncode == 0, result.stdout + result.stderr
+        return result
+
+    return run
+
+
+@pytest.fixture
+def enable_alpha(loopx, archive_home):
+    """``enable_alpha(*sources)``: enable agent-a in proj-j for the archive's alpha repo."""
+
+    def enable(*sources):
+        history = [arg for source in sources for arg in ("--history-source", source)]
+        loopx(
+            "capability",
+            "enable",
+            *CAPABILITY,
+            "--agent-id",
+            "agent-a",
+            "--project-id",
+            "proj-j",
+            *history,
+            "--repository-root",
+            str(archive_home.repos["alpha"]),
+            "--repository-id",
+            "repo-a",
+        )
+
+    return enable
+
+
+def processes_with_home(home) -> list[int]:
+    """Pids of live processes whose environment has ``HOME=home`` (the double's children
+    inherit it), so a test can prove nothing it started was left behind."""
+    needle = f"HOME={home}".encode() + b"\0"
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            environ = (entry / "environ").read_bytes()
+        except OSError:
+            continue
+        if (b"\0" + environ).find(b"\0" + needle) != -1:
+            found.append(int(entry.name))
+    return found
+
+
+@pytest.fixture
+def leftovers(archive_home):
+    """``leftovers()``: processes still running with the sample archive as HOME."""
+    return lambda: processes_with_home(archive_home.home)

@@ -187,7 +187,7 @@ def _script(tmp_path, name, body):
         ("inject", "scope_violation"),
     ],
 )
-def test_faults_are_typed_within_the_timeout(double, monkeypatch, fault, reason):
+def test_faults_are_typed_within_the_timeout(double, monkeypatch, leftovers, fault, reason):
     monkeypatch.setenv("OBELISK_DOUBLE_FAULT", fault)
     started = time.monotonic()
     with pytest.raises(ProviderFailure) as caught:
@@ -195,8 +195,7 @@ def test_faults_are_typed_within_the_timeout(double, monkeypatch, fault, reason)
     assert time.monotonic() - started < TIMEOUT + 1
     assert caught.value.reason == reason
     assert "CANARY" not in str(caught.value)
-    leftover = subprocess.run(["pgrep", "-f", "obelisk.mjs"], capture_output=True, text=True)
-    assert leftover.stdout.strip() == ""
+    assert leftovers() == []
 
 
 def test_slow_within_timeout_still_answers(double, monkeypatch):
@@ -291,3 +290,13 @@ def test_terms_reach_the_double_as_data(double, terms):
     }
     result = call_template(os.environ["LOOPX_OBELISK_BIN"], params, timeout=30, stdout_cap=2**21)
     assert result["echo"] == terms
+
+
+def test_leftover_check_sees_a_live_process(double, leftovers):
+    sleeper = subprocess.Popen(["sleep", "30"], env={"HOME": str(double.home)})
+    try:
+        assert sleeper.pid in leftovers()
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+    assert sleeper.pid not in leftovers()

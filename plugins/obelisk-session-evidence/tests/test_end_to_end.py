@@ -5,59 +5,17 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 
-LOOPX = str(Path(sys.executable).parent / "loopx")
 BASE = ["agent-turn-recall", "--provider", "obelisk-session-evidence"]
+HISTORY = ["recall", "history", "--agent-id", "agent-a", "--project-id", "proj-j"]
 
 
 @pytest.fixture
-def journey(archive_home, obelisk_bin, tmp_path):
-    env = {
-        "PATH": os.environ["PATH"],
-        "HOME": str(archive_home.home),
-        "LOOPX_HOME": str(tmp_path / "loopx"),
-        "LOOPX_OBELISK_BIN": str(obelisk_bin),
-        "OBELISK_DOUBLE_BUILD_GRACE_MS": "0",
-        "LOOPX_LOAD_PLUGINS": "loopx-obelisk-session-evidence",
-    }
-
-    def loopx(*args, extra_env=None, check=True):
-        result = subprocess.run(
-            [LOOPX, *args],
-            capture_output=True,
-            text=True,
-            check=False,
-            env={**env, **(extra_env or {})},
-            timeout=60,
-        )
-        assert "Traceback" not in result.stderr
-        if check:
-            assert result.returncode == 0, result.stdout + result.stderr
-        return result
-
-    alpha = str(archive_home.repos["alpha"])
-    loopx(
-        "capability",
-        "enable",
-        *BASE,
-        "--agent-id",
-        "agent-a",
-        "--project-id",
-        "proj-j",
-        "--history-source",
-        "codex",
-        "--repository-root",
-        alpha,
-        "--repository-id",
-        "repo-a",
-    )
+def journey(loopx, enable_alpha, archive_home):
+    enable_alpha("codex")
     return loopx, archive_home
 
 
@@ -133,7 +91,7 @@ def test_status_history_and_scope(journey):
         ("inject", "scope_violation"),
     ],
 )
-def test_fault_matrix(journey, fault, reason):
+def test_fault_matrix(journey, leftovers, fault, reason):
     loopx, archive = journey
     started = time.monotonic()
     out = loopx(
@@ -156,8 +114,7 @@ def test_fault_matrix(journey, fault, reason):
     assert (data["status"], data["reason"]) == ("failed", reason)
     for canary in ("CANARY-OBELISK-STDERR-7f3a", "CANARY-OBELISK-STDOUT-91c2", *archive.canaries):
         assert canary not in out.stdout + out.stderr
-    leftover = subprocess.run(["pgrep", "-f", "obelisk.mjs"], capture_output=True, text=True)
-    assert leftover.stdout.strip() == ""
+    assert leftovers() == []
 
 
 def test_missing_binary_is_typed(journey):

@@ -5,59 +5,19 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-LOOPX = str(Path(sys.executable).parent / "loopx")
-BASE = ["agent-turn-recall", "--provider", "obelisk-session-evidence"]
-
 
 @pytest.fixture
-def env(archive_home, obelisk_bin, tmp_path):
-    env = {
-        "PATH": os.environ["PATH"],
-        "HOME": str(archive_home.home),
-        "LOOPX_HOME": str(tmp_path / "loopx"),
-        "LOOPX_OBELISK_BIN": str(obelisk_bin),
-        "LOOPX_NODE22": os.environ["LOOPX_NODE22"],
-        "OBELISK_DOUBLE_BUILD_GRACE_MS": "0",
-        "LOOPX_LOAD_PLUGINS": "loopx-obelisk-session-evidence",
-    }
-    alpha = str(archive_home.repos["alpha"])
-    subprocess.run(
-        [
-            LOOPX,
-            "capability",
-            "enable",
-            *BASE,
-            "--agent-id",
-            "agent-a",
-            "--project-id",
-            "proj-j",
-            "--history-source",
-            "codex",
-            "--history-source",
-            "claude",
-            "--repository-root",
-            alpha,
-            "--repository-id",
-            "repo-a",
-        ],
-        env=env,
-        check=True,
-        capture_output=True,
-    )
-    return env
+def env(loopx, enable_alpha):
+    enable_alpha("codex", "claude")
+    return loopx
 
 
 def _replan(env, tmp_path, situation, outcome=None, *extra):
     (tmp_path / "situation.json").write_text(json.dumps(situation))
     args = [
-        LOOPX,
         "recall",
         "replan",
         "--situation-json",
@@ -69,9 +29,7 @@ def _replan(env, tmp_path, situation, outcome=None, *extra):
     if outcome is not None:
         (tmp_path / "outcome.json").write_text(json.dumps(outcome))
         args += ["--outcome-json", str(tmp_path / "outcome.json")]
-    result = subprocess.run(args, env=env, capture_output=True, text=True, check=False)
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert "Traceback" not in result.stderr
+    result = env(*args)
     return json.loads(result.stdout), result.stdout
 
 
