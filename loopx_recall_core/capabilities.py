@@ -10,8 +10,8 @@ from typing import Any
 import attrs
 
 from loopx_recall_core.extensions import find_known, safe_readback
+from loopx_recall_core.hookspecs import RecallProvider
 from loopx_recall_core.plugins import PluginHost
-from loopx_recall_core.recall.service import find_recall_provider
 from loopx_recall_core.state import Enablement, LimitCeilings, StateStore
 
 __all__ = ["CapabilityRefused", "disable", "enable", "status_record"]
@@ -34,7 +34,7 @@ class CapabilityRefused(Exception):
 
 def enable(
     store: StateStore,
-    host: PluginHost,
+    provider: RecallProvider | None,
     *,
     provider_id: str,
     surface: str,
@@ -46,8 +46,8 @@ def enable(
     repository_id: str | None,
     cwd: str,
 ) -> tuple[Enablement, bool]:
-    """Store one enablement; returns it and whether anything changed."""
-    provider = find_recall_provider(host, provider_id)
+    """Store one enablement for ``provider`` (None when it is not installed); returns it
+    and whether anything changed."""
     if provider is None:
         known = find_known(provider_id)
         if known is None:

@@ -114,7 +114,7 @@ def enable(
     try:
         enablement, changed = capabilities.enable(
             _store(),
-            host,
+            provider,
             provider_id=provider_id,
             surface=surface,
             agent_id=agent_id,
