@@ -17,6 +17,7 @@ from loopx_recall_core.cli._common import (
     handle_failures,
     read_json_object,
 )
+from loopx_recall_core.cli.qualify import qualify
 from loopx_recall_core.contracts import (
     EVIDENCE_TYPES,
     ContractError,
@@ -312,3 +313,6 @@ def replan_command(
         raise Rejected(str(exc)) from None
     data = report.private_json() if show_private else report.public_json()
     emit(data, output_format, _render_replan)
+
+
+recall.add_command(qualify)

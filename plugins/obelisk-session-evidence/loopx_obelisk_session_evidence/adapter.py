@@ -32,10 +32,10 @@ __all__ = [
     "obelisk_version",
 ]
 
-TEMPLATE_VERSION = "obelisk-session-evidence-template/1"
+TEMPLATE_VERSION = "obelisk-session-evidence-template/2"
 _TEMPLATE_TEXT = (
     resources.files("loopx_obelisk_session_evidence")
-    .joinpath("templates/session_evidence.v1.js")
+    .joinpath("templates/session_evidence.v2.js")
     .read_text(encoding="utf-8")
 )
 TEMPLATE_DIGEST = digest(_TEMPLATE_TEXT)

@@ -77,7 +77,14 @@ def git_repository(path: str) -> tuple[str, list[str]] | None:
     return repository_id, worktrees
 
 
+_KNOWN_OPTIONS = frozenset(option.name.replace("-", "_") for option in BINDING_OPTIONS)
+
+
 def bind(options: Mapping[str, Any], *, cwd: str) -> dict[str, Any]:
+    unknown = set(options) - _KNOWN_OPTIONS
+    if unknown:
+        # Fail closed: an option this provider does not implement is never ignored.
+        raise ValueError(f"unknown provider option(s): {', '.join(sorted(unknown))}")
     sources = list(dict.fromkeys(options.get("history_source", ())))
     if not sources:
         raise ValueError("--history-source is required (claude, codex, kimi or pi)")

@@ -163,9 +163,10 @@ class ObeliskSessionEvidence:
         )
         verify_rows(result["evidence"], types, binding, since, excluded)
         omitted = sum(int(v) for v in result["omitted"].values() if isinstance(v, int))
+        # Most matched terms first, then newest: what survives the caps is the most specific.
         rows = sorted(
             ((t, row) for t in types for row in result["evidence"].get(t, [])),
-            key=lambda pair: pair[1]["timestamp"],
+            key=lambda pair: (int(pair[1].get("matched") or 0), pair[1]["timestamp"]),
             reverse=True,
         )
         items: list[EvidenceItem] = []

@@ -300,3 +300,10 @@ def test_leftover_check_sees_a_live_process(double, leftovers):
         sleeper.kill()
         sleeper.wait()
     assert sleeper.pid not in leftovers()
+
+
+def test_bind_rejects_unknown_options(tmp_path):
+    with pytest.raises(ValueError, match="unknown provider option"):
+        ObeliskSessionEvidence().bind(
+            {"history_source": ("codex",), "allow_cross_agent": True}, cwd=str(tmp_path)
+        )

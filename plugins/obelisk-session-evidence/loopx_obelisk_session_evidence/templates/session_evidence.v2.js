@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 // SPDX-License-Identifier: Apache-2.0
 //
-// loopx obelisk-session-evidence query template, version 1. Run by `obelisk --query`
+// loopx obelisk-session-evidence query template, version 2 (rows ranked by matched terms). Run by `obelisk --query`
 // as the body of an async function. The ONLY variable part is the PARAMS data literal
 // below (ASCII-only JSON written by the adapter); everything else is fixed text whose
 // digest is recorded in every result. SQL uses `?` binds only, explicit columns,
@@ -9,7 +9,7 @@
 // from the columns every row carries (source, project_path, cwd, timestamp, session).
 const PARAMS = /*LOOPX_PARAMS*/ null;
 
-const VERSION = "obelisk-session-evidence-template/1";
+const VERSION = "obelisk-session-evidence-template/2";
 if (PARAMS === null || PARAMS.template_version !== VERSION) {
   throw new Error("template parameters missing or for another template version");
 }
@@ -33,6 +33,11 @@ const PATH_UNDER_ROOT = (path) =>
 const MESSAGE_PATH = "coalesce(m.cwd, s.project_path)";
 const TERM_IN = (column) =>
   " EXISTS (SELECT 1 FROM json_each(?) AS t WHERE instr(lower(" + column + "), lower(t.value)) > 0)";
+// How many distinct terms a row's text holds: rows are ranked by it, then by recency,
+// so the most specific evidence survives the LIMIT and the host's size caps.
+const MATCHED = (text) =>
+  "(SELECT count(*) FROM json_each(?) AS t WHERE instr(lower(" + text + "), lower(t.value)) > 0)" +
+  " AS matched";
 const MESSAGE_SCOPE =
   SESSION_SCOPE + " AND m.visibility = 'visible' AND coalesce(m.is_meta, 0) = 0" +
   " AND m.timestamp >= ? AND" + PATH_UNDER_ROOT(MESSAGE_PATH);
@@ -64,13 +69,16 @@ const QUERIES = {
     where: " WHERE " + FAILED + " AND" + MESSAGE_SCOPE + " AND (" +
       TERM_IN("tc.input_json") + " OR" + TERM_IN("tr.content") + ")",
     binds: () => [...messageBinds(), TERMS, TERMS],
-    columns: TOOL_COLUMNS, columnBinds: [CAP, CAP],
+    columns: TOOL_COLUMNS + ", " +
+      MATCHED("coalesce(tc.input_json, '') || ' ' || coalesce(tr.content, '')"),
+    columnBinds: [CAP, CAP, TERMS],
   },
   tool_outcome: {
     from: TOOL_FROM,
     where: " WHERE" + MESSAGE_SCOPE + " AND" + TERM_IN("tc.input_json"),
     binds: () => [...messageBinds(), TERMS],
-    columns: TOOL_COLUMNS, columnBinds: [CAP, CAP],
+    columns: TOOL_COLUMNS + ", " + MATCHED("tc.input_json"),
+    columnBinds: [CAP, CAP, TERMS],
   },
   file_history: {
     from: TOOL_FROM,
@@ -78,13 +86,16 @@ const QUERIES = {
       " OR (tc.file_path IS NULL AND instr(tc.input_json, '*** ') > 0 AND" +
       TERM_IN("tc.input_json") + "))",
     binds: () => [...messageBinds(), TERMS, TERMS],
-    columns: TOOL_COLUMNS, columnBinds: [CAP, CAP],
+    columns: TOOL_COLUMNS + ", " +
+      MATCHED("coalesce(tc.file_path, '') || ' ' || coalesce(tc.input_json, '')"),
+    columnBinds: [CAP, CAP, TERMS],
   },
   decision: {
     from: MESSAGE_FROM,
     where: " WHERE m.role = 'assistant' AND" + MESSAGE_SCOPE + " AND" + TERM_IN("m.text"),
     binds: () => [...messageBinds(), TERMS],
-    columns: ROW_COLUMNS + ", substr(m.text, 1, ?) AS text", columnBinds: [CAP],
+    columns: ROW_COLUMNS + ", substr(m.text, 1, ?) AS text, " + MATCHED("m.text"),
+    columnBinds: [CAP, TERMS],
   },
   summary: {
     from: " FROM summaries AS su JOIN sessions AS s ON s.id = su.session_id",
@@ -94,8 +105,8 @@ const QUERIES = {
     binds: () => [SOURCES, EXCLUDED, SINCE, ROOTS, TERMS],
     columns: "s.id AS session_id, coalesce(s.source, 'claude') AS source," +
       " s.project_path AS project_path, NULL AS cwd, su.timestamp AS timestamp," +
-      " su.id AS summary_id, substr(su.content, 1, ?) AS text",
-    columnBinds: [CAP],
+      " su.id AS summary_id, substr(su.content, 1, ?) AS text, " + MATCHED("su.content"),
+    columnBinds: [CAP, TERMS],
   },
 };
 
@@ -104,7 +115,8 @@ const omitted = {};
 for (const type of PARAMS.evidence_types) {
   const q = QUERIES[type];
   if (q === undefined) throw new Error("unknown evidence type");
-  const order = type === "summary" ? " ORDER BY su.timestamp DESC" : " ORDER BY m.timestamp DESC";
+  const order = " ORDER BY matched DESC, " +
+    (type === "summary" ? "su.timestamp DESC" : "m.timestamp DESC");
   evidence[type] = sql(
     "SELECT " + q.columns + q.from + q.where + order + " LIMIT ?",
     ...q.columnBinds, ...q.binds(), ROWS,

@@ -1,0 +1,86 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""``loopx recall qualify``: the Stage 0 offline qualification of a recall provider."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from loopx_recall_core.cli._common import EnvironmentProblem, dumps, format_option, handle_failures
+from loopx_recall_core.recall.qualify import DEFAULT_CASES, DEFAULT_SEED, MAX_CASES, MIN_CASES
+
+__all__ = ["qualify"]
+
+
+@click.command("qualify")
+@click.option(
+    "--provider",
+    "provider_id",
+    default="obelisk-session-evidence",
+    show_default=True,
+    help="The recall provider to qualify (must be installed).",
+)
+@click.option(
+    "--cases",
+    type=click.IntRange(MIN_CASES, MAX_CASES),
+    default=DEFAULT_CASES,
+    show_default=True,
+    help="Corpus size.",
+)
+@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True, help="Corpus seed.")
+@click.option(
+    "--report",
+    "report_dir",
+    type=click.Path(file_okay=False),
+    default="qualification-report",
+    show_default=True,
+    help="Folder for report.json, report.md and report.svg.",
+)
+@format_option
+@handle_failures()
+def qualify(provider_id: str, cases: int, seed: int, report_dir: str, output_format: str) -> None:
+    """Run the matched corpus through three arms and judge the promotion gates.
+
+    Arms: (a) current context only, (b) the provider through the typed Replan policy,
+    (c) every in-scope raw transcript read directly (the cost ceiling). Writes the report
+    files, prints the verdict and records it in state for this provider version (the
+    stage-2 enable gate reads it). Exit 0 when every gate passes, 1 when one fails (the
+    failing gates are named), 2 when the provider is missing or not ready. The corpus is
+    synthetic and public-safe; the report holds counts, rates, codes and digests only.
+    """
+    from loopx_recall_core.recall.qualify.harness import (
+        QualificationError,
+        record_verdict,
+        run_qualification,
+        total_steps,
+    )
+    from loopx_recall_core.recall.qualify.report import render_text, write_report
+    from loopx_recall_core.state import StateError
+
+    try:
+        with click.progressbar(
+            length=total_steps(cases), label="qualifying", file=sys.stderr
+        ) as bar:
+            result = run_qualification(
+                provider_id=provider_id, cases=cases, seed=seed, progress=bar.update
+            )
+    except QualificationError as exc:
+        raise EnvironmentProblem(str(exc)) from None
+    try:
+        names = write_report(result.report, Path(report_dir))
+    except OSError as exc:
+        raise EnvironmentProblem(f"cannot write the report ({type(exc).__name__})") from None
+    try:
+        record_verdict(result)
+    except StateError as exc:
+        raise EnvironmentProblem(str(exc)) from None
+    if output_format == "json":
+        click.echo(dumps(result.report))
+    else:
+        click.echo(render_text(result.report))
+        click.echo(f"wrote {', '.join(names)}; verdict recorded in state")
+    if not result.passed:
+        raise SystemExit(1)

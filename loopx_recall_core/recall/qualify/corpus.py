@@ -1,0 +1,506 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+# Seeded randomness makes a reproducible corpus here, never secrets:
+# ruff: noqa: S311
+"""The matched qualification corpus: seeded, deterministic, public-safe, synthetic.
+
+:func:`build_corpus` returns a :class:`Corpus` *specification* (nothing is written):
+families of cases that share one transcript archive each. A case is
+
+* the archive state it is judged against (its family's planted sessions on top of the
+  generator's background history, see :mod:`.transcripts`),
+* a ``loopx_replan_situation_v0`` (the trigger, the current-context attempts and the
+  proposed step),
+* a label for the proposed step: ``repeat`` (the same route failed in an earlier, in-scope
+  session), ``near_miss`` (same program and targets, materially changed, after the base
+  route failed) or ``novel`` (no in-scope history of that route),
+* the expected scope (runtimes, repositories, window) the provider is bound to.
+
+Families (shares of ``--cases``; each split into shards of at most ``SHARD_CASES`` cases,
+one archive per shard, so an archive's density does not grow with ``--cases``):
+
+==========  ====  =========================================================================
+baseline    35%   repeats, near misses and novel steps in one repository and its worktree,
+                  Claude Code and Codex; a quarter of the repeats are also in the current
+                  context (two failed attempts), the rest only in earlier sessions
+bait        20%   the proposed command failed only outside the scope: in another
+                  repository, a repository sharing the path prefix, another runtime, or
+                  before the window (label ``novel``); and in-scope repeats with such bait
+                  copies next to them (label ``repeat``)
+stale       15%   sessions written or completed after the last index build (freshness
+                  ``incomplete`` for new transcripts, ``stale`` for grown ones); repeats
+                  found only in that late content, repeats in indexed content, controls
+pressure    15%   24 failing ``pytest`` sessions per archive: every request matches more
+                  items than the limits allow (truncation)
+unicode     15%   non-ASCII slugs, paths, output and error signatures
+==========  ====  =========================================================================
+
+Times are minutes before the corpus clock (materialized against the wall clock, because
+providers compute their window from it); commands hold ``{root}`` for the repository
+root. So the specification, and :attr:`Corpus.digest` over it, depend only on the seed
+and the size.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from loopx_recall_core.canonical import digest
+from loopx_recall_core.recall.qualify import DEFAULT_CASES, DEFAULT_SEED, MAX_CASES, MIN_CASES
+from loopx_recall_core.recall.qualify.templates import (
+    ASCII_SLUGS,
+    NON_ASCII_SLUGS,
+    TEMPLATES,
+    Template,
+    by_name,
+)
+
+__all__ = [
+    "CORPUS_VERSION",
+    "DEFAULT_CASES",
+    "DEFAULT_SEED",
+    "FAMILIES",
+    "LABELS",
+    "MAX_CASES",
+    "MIN_CASES",
+    "SHARD_CASES",
+    "Case",
+    "Corpus",
+    "Family",
+    "Scope",
+    "SessionSpec",
+    "build_corpus",
+]
+
+CORPUS_VERSION = "loopx-qualify-corpus/1"
+LABELS = ("repeat", "near_miss", "novel")
+FAMILIES = ("baseline", "bait", "stale", "pressure", "unicode")
+_SHARES = {"baseline": 35, "bait": 20, "stale": 15, "pressure": 15, "unicode": 15}
+SHARD_CASES = 24
+
+AGENT_ID = "agent-q"
+WINDOW_DAYS = 30
+_DAY = 1440
+_RECENT = (60, 26 * _DAY)  # inside a 30-day window with four days to spare
+_OLD = (34 * _DAY, 55 * _DAY)  # outside it with four days to spare
+_SUCCESS = ("git diff --stat", " 2 files changed, 14 insertions(+), 3 deletions(-)")
+_PRESSURE_SUCCESS = ("pytest tests/smoke -q", "5 passed in 0.41s")
+
+
+@attrs.frozen(kw_only=True)
+class SessionSpec:
+    """One planted session: where, which runtime, when, and the failing command it ran.
+
+    ``late``: ``""`` (on disk before the index build), ``"new"`` (written after it) or
+    ``"grown"`` (only its opening lines exist at build time, the rest after it).
+    ``bait``: planted out of every case's scope on purpose.
+    """
+
+    key: str
+    repo: str
+    runtime: str
+    age_min: int
+    seed: int
+    index: int
+    failure: tuple[str, str, int]
+    success: tuple[str, str] = _SUCCESS
+    late: str = ""
+    bait: bool = False
+
+
+@attrs.frozen(kw_only=True)
+class Scope:
+    sources: tuple[str, ...]
+    repos: tuple[str, ...]
+    window_days: int = WINDOW_DAYS
+
+
+@attrs.frozen(kw_only=True)
+class Case:
+    """``situation`` is a ``loopx_replan_situation_v0`` without ``repository_root`` (added
+    when materialized: the root of ``home_repo``). ``archive`` names its family shard;
+    ``slug`` the target name its commands share (synthetic, for audits)."""
+
+    case_id: str
+    family: str
+    archive: str
+    label: str
+    slug: str
+    tags: tuple[str, ...]
+    scope: Scope
+    home_repo: str
+    situation: dict[str, Any]
+
+
+@attrs.frozen(kw_only=True)
+class Family:
+    """One shard of a family: one archive (``key``), its background and planted sessions."""
+
+    name: str
+    shard: int
+    background_seed: int
+    sessions: tuple[SessionSpec, ...]
+
+    @property
+    def key(self) -> str:
+        return f"{self.name}-{self.shard}"
+
+
+@attrs.frozen(kw_only=True)
+class Corpus:
+    version: str
+    seed: int
+    families: tuple[Family, ...]
+    cases: tuple[Case, ...]
+
+    def as_json(self) -> dict[str, Any]:
+        return attrs.asdict(self)
+
+    @property
+    def digest(self) -> str:
+        return digest(self.as_json())
+
+    def counts(self) -> dict[str, dict[str, int]]:
+        by_family: dict[str, int] = {}
+        by_label: dict[str, int] = {}
+        for case in self.cases:
+            by_family[case.family] = by_family.get(case.family, 0) + 1
+            by_label[case.label] = by_label.get(case.label, 0) + 1
+        return {"families": by_family, "labels": by_label}
+
+
+def _allocate(total: int, shares: dict[str, int]) -> dict[str, int]:
+    """Split ``total`` by ``shares`` (largest remainder, ties in the given order)."""
+    weight = sum(shares.values())
+    exact = {k: total * v / weight for k, v in shares.items()}
+    counts = {k: int(x) for k, x in exact.items()}
+    order = sorted(shares, key=lambda k: -(exact[k] - counts[k]))
+    for key in order[: total - sum(counts.values())]:
+        counts[key] += 1
+    return counts
+
+
+def _labels(rng: random.Random, count: int, shares: dict[str, int]) -> list[str]:
+    labels = [label for label, n in _allocate(count, shares).items() for _ in range(n)]
+    rng.shuffle(labels)
+    return labels
+
+
+class _Builder:
+    """Cases and planted sessions of one family."""
+
+    def __init__(self, name: str, shard: int, rng: random.Random) -> None:
+        self.name = name
+        self.key = f"{name}-{shard}"
+        self.rng = rng
+        self.sessions: list[SessionSpec] = []
+        self.cases: list[Case] = []
+        self._slugs = 0
+
+    def slug(self, words: Sequence[str] = ASCII_SLUGS) -> str:
+        self._slugs += 1
+        return f"{words[self._slugs % len(words)]}{self._slugs}"
+
+    def plant(
+        self,
+        repo: str,
+        runtime: str,
+        command: str,
+        failure: tuple[str, int],
+        *,
+        ages: tuple[int, int] = _RECENT,
+        late: str = "",
+        bait: bool = False,
+        success: tuple[str, str] = _SUCCESS,
+    ) -> SessionSpec:
+        rng = self.rng
+        spec = SessionSpec(
+            key=f"{self.key}-s{len(self.sessions):02d}",
+            repo=repo,
+            runtime=runtime,
+            # Late sessions are the minutes just before the build (their files come after).
+            age_min=rng.randint(*((5, 30) if late else ages)),
+            seed=rng.getrandbits(31),
+            index=rng.randint(0, 3),
+            failure=(command, failure[0], failure[1]),
+            success=success,
+            late=late,
+            bait=bait,
+        )
+        self.sessions.append(spec)
+        return spec
+
+    def case(
+        self,
+        label: str,
+        tags: Sequence[str],
+        scope: Scope,
+        home_repo: str,
+        proposed: str,
+        attempts: Sequence[tuple[str, str | None]],
+        trigger: str,
+        slug: str,
+    ) -> None:
+        case_id = f"{self.key}-{len(self.cases):02d}"
+        signals: dict[str, Any] = {
+            "attempts": [
+                {
+                    "step": {"kind": "command", "command": command},
+                    "outcome": "failed",
+                    **({"error_signature": signature} if signature else {}),
+                }
+                for command, signature in attempts
+            ]
+        }
+        if trigger == "hypothesis_history_gap":
+            signals["hypotheses"] = [
+                {"text": f"the {slug} fixture data is stale", "exhausted": True},
+                {"text": f"a cached {slug} build artefact hides the change", "exhausted": True},
+            ]
+            signals["prior_coverage"] = "unknown"
+        elif trigger == "resume_or_handoff_gap":
+            signals["handoff"] = {
+                "source_agent_id": AGENT_ID,
+                "receiving_agent_id": AGENT_ID,
+                "durable_state_identifies_work": True,
+                "missing_evidence": ["failure"],
+            }
+        situation = {
+            "schema_version": "loopx_replan_situation_v0",
+            "situation_id": case_id,
+            "agent_id": AGENT_ID,
+            "project_id": f"proj-{self.name}",
+            "repository_id": f"repo-{self.name}-{home_repo}",
+            "revision": {"current": f"{self.rng.getrandbits(160):040x}"},
+            "trigger": trigger,
+            "signals": signals,
+            "proposed_step": {"kind": "command", "command": proposed},
+        }
+        self.cases.append(
+            Case(
+                case_id=case_id,
+                family=self.name,
+                archive=self.key,
+                label=label,
+                slug=slug,
+                tags=tuple(sorted(set(tags))),
+                scope=scope,
+                home_repo=home_repo,
+                situation=situation,
+            )
+        )
+
+    def matched(
+        self,
+        label: str,
+        template: Template,
+        slug: str,
+        *,
+        scope: Scope,
+        home_repo: str,
+        history_repos: Sequence[str],
+        in_context: bool = False,
+        tags: Sequence[str] = (),
+        late: str = "",
+    ) -> None:
+        """One case of ``label`` on ``template``/``slug`` with its history planted: the base
+        route failed earlier (respelled) for a repeat or a near miss, never for a novel step."""
+        rng = self.rng
+        base = template.base(slug)
+        line, code = template.failure(slug)
+        tags = list(tags)
+        if label != "novel":
+            spellings = [*template.respell, *(template.hard if label == "repeat" else ())]
+            spell = rng.choice(spellings)
+            if spell in template.hard:
+                tags.append("hard_spelling")
+            runtime = rng.choice(scope.sources)
+            self.plant(rng.choice(history_repos), runtime, spell(slug), (line, code), late=late)
+        proposed = rng.choice(template.near)(slug) if label == "near_miss" else base
+        if in_context:
+            tags.append("in_context")
+            respelled = rng.choice(template.respell)(slug)
+            attempts = [(respelled, line), (base, None)]
+            trigger = "replan_repetition"
+        else:
+            # The current loop: a route other than the proposed one, tried and failed.
+            context = base if label == "near_miss" else rng.choice(template.near)(slug)
+            trigger = rng.choices(
+                ("replan_repetition", "hypothesis_history_gap", "resume_or_handoff_gap"),
+                weights=(2, 1, 1),
+            )[0]
+            attempts = {
+                "replan_repetition": [(context, line), (context + " 2>&1 | tail -20", None)],
+                "hypothesis_history_gap": [(context, line)],
+                "resume_or_handoff_gap": [],
+            }[trigger]
+        tags.append(f"trigger:{trigger}")
+        self.case(label, tags, scope, home_repo, proposed, attempts, trigger, slug)
+
+
+_BOTH = ("claude", "codex")
+
+
+def _baseline(b: _Builder, count: int, *, words: Sequence[str], tag: str | None) -> None:
+    scope = Scope(sources=_BOTH, repos=("alpha", "alpha-wt"))
+    labels = _labels(b.rng, count, {"repeat": 40, "near_miss": 30, "novel": 30})
+    repeats = [i for i, label in enumerate(labels) if label == "repeat"]
+    in_context = set(b.rng.sample(repeats, round(len(repeats) / 4)))
+    for i, label in enumerate(labels):
+        template = b.rng.choice(TEMPLATES)
+        b.matched(
+            label,
+            template,
+            b.slug(words),
+            scope=scope,
+            home_repo="alpha",
+            history_repos=("alpha", "alpha", "alpha", "alpha-wt"),
+            in_context=i in in_context,
+            tags=[tag] if tag else [],
+        )
+
+
+_BAIT_KINDS = {
+    # kind: (repository, runtime, ages)
+    "other_repository": ("beta", "claude", _RECENT),
+    "path_prefix": ("alpha2", "claude", _RECENT),
+    "other_runtime": ("alpha", "codex", _RECENT),
+    "outside_window": ("alpha", "claude", _OLD),
+}
+
+
+def _bait(b: _Builder, count: int) -> None:
+    # Claude Code only, one repository: every other runtime, repository and age is bait.
+    scope = Scope(sources=("claude",), repos=("alpha",))
+    labels = _labels(b.rng, count, {"novel": 70, "repeat": 30})
+    kinds = sorted(_BAIT_KINDS)
+    for i, label in enumerate(labels):
+        template = b.rng.choice(TEMPLATES)
+        slug = b.slug()
+        line, code = template.failure(slug)
+        if label == "novel":
+            kind = kinds[i % len(kinds)]
+            chosen = [kind]
+        else:
+            chosen = b.rng.sample(kinds, 2)
+        for kind in chosen:
+            repo, runtime, ages = _BAIT_KINDS[kind]
+            b.plant(repo, runtime, template.base(slug), (line, code), ages=ages, bait=True)
+        tags = [f"bait:{kind}" for kind in chosen]
+        if label == "repeat":
+            tags.append("bait:mixed")
+        b.matched(
+            label,
+            template,
+            slug,
+            scope=scope,
+            home_repo="alpha",
+            history_repos=("alpha",),
+            tags=tags,
+        )
+
+
+def _stale(b: _Builder, count: int) -> None:
+    # alpha gets new transcripts after the build (incomplete); beta's grow (stale).
+    kinds = {"alpha": ("new", "stale:incomplete"), "beta": ("grown", "stale:stale")}
+    labels = _labels(b.rng, count, {"late_repeat": 30, "repeat": 25, "near_miss": 20, "novel": 25})
+    late_in: set[str] = set()
+    for i, label in enumerate(labels):
+        repo = ("alpha", "beta")[i % 2]
+        late, tag = kinds[repo]
+        scope = Scope(sources=_BOTH, repos=(repo,))
+        template = b.rng.choice(TEMPLATES)
+        tags = [tag, "stale:late_only" if label == "late_repeat" else "stale:indexed"]
+        if label == "late_repeat":
+            late_in.add(repo)
+        b.matched(
+            "repeat" if label == "late_repeat" else label,
+            template,
+            b.slug(),
+            scope=scope,
+            home_repo=repo,
+            history_repos=(repo,),
+            late=late if label == "late_repeat" else "",
+            tags=tags,
+        )
+    for repo in sorted({"alpha", "beta"} - late_in):
+        # Every stale-family repository has late content, whatever the case mix.
+        template = b.rng.choice(TEMPLATES)
+        slug = b.slug()
+        late = kinds[repo][0]
+        b.plant(repo, "claude", template.base(slug), template.failure(slug), late=late)
+
+
+def _pressure(b: _Builder, count: int) -> None:
+    scope = Scope(sources=_BOTH, repos=("alpha",))
+    template = by_name("pytest")
+    planted: list[str] = []
+    for _ in range(SHARD_CASES):
+        slug = b.slug()
+        planted.append(slug)
+        b.plant(
+            "alpha",
+            b.rng.choice(_BOTH),
+            b.rng.choice(template.respell)(slug),
+            template.failure(slug),
+            success=_PRESSURE_SUCCESS,
+        )
+    labels = _labels(b.rng, count, {"repeat": 45, "near_miss": 25, "novel": 30})
+    for label in labels:
+        slug = b.slug() if label == "novel" else b.rng.choice(planted)
+        line, _code = template.failure(slug)
+        proposed = template.base(slug)
+        if label == "near_miss":
+            proposed = b.rng.choice(template.near)(slug)
+        context = template.base(slug) if label == "near_miss" else template.near[0](slug)
+        b.case(
+            label,
+            ["pressure", "trigger:replan_repetition"],
+            scope,
+            "alpha",
+            proposed,
+            [(context, line), (context + " 2>&1 | tail -20", None)],
+            "replan_repetition",
+            slug,
+        )
+
+
+def build_corpus(*, seed: int = DEFAULT_SEED, cases: int = DEFAULT_CASES) -> Corpus:
+    """The corpus specification for ``seed`` and ``cases`` (``MIN_CASES``..``MAX_CASES``)."""
+    if not MIN_CASES <= cases <= MAX_CASES:
+        raise ValueError(f"cases must be {MIN_CASES}..{MAX_CASES}")
+    families: list[Family] = []
+    all_cases: list[Case] = []
+    for name, total in _allocate(cases, _SHARES).items():
+        shards = -(-total // SHARD_CASES)
+        sizes = _allocate(total, dict.fromkeys(range(shards), 1)) if total else {}
+        for shard, count in sizes.items():
+            rng = random.Random(f"{CORPUS_VERSION}:{seed}:{name}:{shard}")
+            builder = _Builder(name, shard, rng)
+            background_seed = rng.getrandbits(31)
+            if name == "baseline":
+                _baseline(builder, count, words=ASCII_SLUGS, tag=None)
+            elif name == "unicode":
+                _baseline(builder, count, words=NON_ASCII_SLUGS, tag="non_ascii")
+            elif name == "bait":
+                _bait(builder, count)
+            elif name == "stale":
+                _stale(builder, count)
+            else:
+                _pressure(builder, count)
+            families.append(
+                Family(
+                    name=name,
+                    shard=shard,
+                    background_seed=background_seed,
+                    sessions=tuple(builder.sessions),
+                )
+            )
+            all_cases.extend(builder.cases)
+    return Corpus(
+        version=CORPUS_VERSION, seed=seed, families=tuple(families), cases=tuple(all_cases)
+    )

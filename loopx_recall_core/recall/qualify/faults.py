@@ -1,0 +1,238 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""Fault probes: malformed runtime output and unknown options must give typed answers.
+
+Every probe runs a product surface once and records only codes: the outcome reason, an
+exception class or an exit status. A probe passes when it was *exercised* (the fault
+really happened), the answer is *typed* (a reason code from ``REASON_CODES``, a
+``ContractError``, a usage exit status) and *fail-open* (no exception reached the caller,
+the comparison claimed nothing, nothing was stored or widened).
+
+* runtime faults, through Replan and the recall service, with the Obelisk protocol
+  double's ``OBELISK_DOUBLE_FAULT`` switch: ``garbage``, ``undefined``, ``empty``,
+  ``error``, ``crash``, ``noise`` (malformed output), ``flood`` (oversize output),
+  ``inject`` (rows from another repository and runtime: must be ``scope_violation``),
+  ``hang`` (killed at a 2 s deadline). A runtime that ignores the switch (a real Obelisk)
+  answers normally: the probe is then "not exercised" and does not pass;
+* ``unknown_request_field`` / ``unknown_situation_field``: a request or situation with an
+  extra key is rejected by the strict converter before any provider call;
+* ``unknown_enable_option``: ``loopx capability enable`` with an option the provider
+  does not declare exits 2 and stores nothing;
+* ``provider_bind_unknown_option`` (reported, not gated): the provider's own ``bind``
+  given an undeclared key; the CLI never passes one, so this shows whether the provider
+  would also reject it for a library caller.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from loopx_recall_core.contracts import (
+    ContractError,
+    HistoricalEvidenceRequestV0,
+    structure,
+    unstructure,
+)
+from loopx_recall_core.contracts.replan import ReplanSituationV0
+from loopx_recall_core.recall.outcome import REASON_CODES, RecallOutcome
+from loopx_recall_core.recall.qualify._env import environment
+from loopx_recall_core.recall.qualify.materialize import CaseView
+from loopx_recall_core.recall.replan import replan
+from loopx_recall_core.recall.replan.admission import build_request
+from loopx_recall_core.recall.replan.terms import query_terms
+from loopx_recall_core.state import Enablement
+
+__all__ = ["FAULT_ENV", "RUNTIME_FAULTS", "FaultProbe", "run_probes"]
+
+FAULT_ENV = "OBELISK_DOUBLE_FAULT"
+RUNTIME_FAULTS = (
+    "garbage",
+    "undefined",
+    "empty",
+    "error",
+    "crash",
+    "noise",
+    "flood",
+    "inject",
+    "hang",
+)
+HANG_TIMEOUT_S = 2.0
+_UNKNOWN = "not_a_declared_option"
+
+
+@attrs.frozen(kw_only=True)
+class FaultProbe:
+    name: str
+    surface: str
+    observed: str
+    exercised: bool
+    typed: bool
+    fail_open: bool
+    provider_calls: int = 0
+    gated: bool = True
+
+    @property
+    def passed(self) -> bool:
+        return self.exercised and self.typed and self.fail_open
+
+
+Recall = Callable[[HistoricalEvidenceRequestV0, float], RecallOutcome]
+
+
+def _runtime_probe(
+    fault: str, view: CaseView, *, provider_id: str, enablement: Enablement, recall: Recall
+) -> FaultProbe:
+    calls = 0
+    timeout = HANG_TIMEOUT_S if fault == "hang" else 10.0
+
+    def counted(request: HistoricalEvidenceRequestV0) -> RecallOutcome:
+        nonlocal calls
+        calls += 1
+        return recall(request, timeout)
+
+    with environment(**{FAULT_ENV: fault}):
+        try:
+            report = replan(
+                view.situation, enablements=[enablement], provider_id=provider_id, recall=counted
+            )
+        except Exception as exc:  # noqa: BLE001 - recorded as a failed probe
+            return FaultProbe(
+                name=fault,
+                surface="runtime_output",
+                observed=type(exc).__name__,
+                exercised=True,
+                typed=False,
+                fail_open=False,
+                provider_calls=calls,
+            )
+    outcome = report.outcome
+    status = outcome.status if outcome is not None else "not_called"
+    reason = outcome.reason if outcome is not None else None
+    return FaultProbe(
+        name=fault,
+        surface="runtime_output",
+        observed=f"{status}:{reason}" if reason else status,
+        exercised=status != "succeeded",
+        typed=status == "failed" and reason in REASON_CODES,
+        fail_open=report.comparison.verdict == "undetermined",
+        provider_calls=calls,
+    )
+
+
+def _contract_probe(name: str, surface: str, attempt: Callable[[], object]) -> FaultProbe:
+    try:
+        attempt()
+    except ContractError:
+        return FaultProbe(
+            name=name,
+            surface=surface,
+            observed="ContractError",
+            exercised=True,
+            typed=True,
+            fail_open=True,
+        )
+    except Exception as exc:  # noqa: BLE001 - recorded as a failed probe
+        observed, typed = type(exc).__name__, False
+    else:
+        observed, typed = "accepted", False
+    return FaultProbe(
+        name=name, surface=surface, observed=observed, exercised=True, typed=typed, fail_open=False
+    )
+
+
+def _cli_option_probe(provider_id: str) -> FaultProbe:
+    # The product surface where provider options enter: the enable command's own parser.
+    from click.testing import CliRunner
+
+    from loopx_recall_core.cli.capability import capability
+
+    with tempfile.TemporaryDirectory(prefix="loopx-qualify-state-") as state:
+        args = ["enable", "agent-turn-recall", "--provider", provider_id, "--agent-id", "probe"]
+        args += ["--project-id", "probe", "--repository-id", "probe", f"--{_UNKNOWN}", "x"]
+        result = CliRunner().invoke(capability, args, env={"LOOPX_HOME": state})
+        stored = (Path(state) / "state.json").exists()
+    crashed = result.exception is not None and not isinstance(result.exception, SystemExit)
+    return FaultProbe(
+        name="unknown_enable_option",
+        surface="cli_option",
+        observed=f"exit {result.exit_code}",
+        exercised=True,
+        typed=result.exit_code == 2,
+        fail_open=not stored and not crashed,
+    )
+
+
+def _bind_probe(provider: Any, options: Mapping[str, Any], cwd: str) -> FaultProbe:
+    try:
+        provider.bind({**options, _UNKNOWN: "x"}, cwd=cwd)
+    except ValueError:
+        observed, typed = "rejected", True
+    except Exception as exc:  # noqa: BLE001 - recorded
+        observed, typed = type(exc).__name__, False
+    else:
+        observed, typed = "accepted", False
+    return FaultProbe(
+        name="provider_bind_unknown_option",
+        surface="provider_bind",
+        observed=observed,
+        exercised=True,
+        typed=typed,
+        fail_open=True,
+        gated=False,
+    )
+
+
+def _must_not_be_called(_request: HistoricalEvidenceRequestV0) -> RecallOutcome:
+    # Replan contains a raising recall (typed failure): the probe then reads "accepted".
+    raise RuntimeError("a record with an unknown field reached the provider")
+
+
+def run_probes(
+    view: CaseView,
+    *,
+    provider_id: str,
+    provider: Any,
+    enablement: Enablement,
+    bind_options: Mapping[str, Any],
+    recall: Recall,
+    progress: Callable[[int], None] = lambda _n: None,
+) -> list[FaultProbe]:
+    """Every probe on ``view`` (a case of an archive the provider is pointed at)."""
+    probes: list[FaultProbe] = []
+    for fault in RUNTIME_FAULTS:
+        probes.append(
+            _runtime_probe(
+                fault, view, provider_id=provider_id, enablement=enablement, recall=recall
+            )
+        )
+        progress(1)
+    situation = structure(view.situation, ReplanSituationV0)
+    request = unstructure(build_request(situation, query_terms(situation)))
+    probes.append(
+        _contract_probe(
+            "unknown_request_field",
+            "request",
+            lambda: structure({**request, _UNKNOWN: True}, HistoricalEvidenceRequestV0),
+        )
+    )
+    probes.append(
+        _contract_probe(
+            "unknown_situation_field",
+            "situation",
+            lambda: replan(
+                {**view.situation, _UNKNOWN: True},
+                enablements=[enablement],
+                provider_id=provider_id,
+                recall=_must_not_be_called,
+            ),
+        )
+    )
+    probes.append(_cli_option_probe(provider_id))
+    probes.append(_bind_probe(provider, bind_options, str(situation.repository_root)))
+    progress(4)
+    return probes

@@ -1,0 +1,156 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""Measures over per-case records (pure; RFC section 10 and issue 7).
+
+* detection of ``repeat`` steps: a flagged repeat is a true positive, a flagged
+  ``near_miss`` or ``novel`` step a false positive. ``precision`` is None when nothing is
+  flagged, ``recall`` None without repeats, ``f1`` = 2tp / (2tp + fp + fn) (None when
+  that is 0/0). ``dead_end_rate``: share of repeats left unflagged (the agent would
+  repeat them);
+* ``false_match``: share of ``near_miss`` / ``novel`` steps flagged;
+* ``context``: private context characters per request (records with ``requested``):
+  nearest-rank p50 / p95 and max; ``truncation_rate`` over the same requests;
+* ``provider_calls_per_case``: mean over every case; ``latency_ms``: nearest-rank p50 / p95
+  over every case;
+* ``freshness``: over cases whose index is behind (ground truth), the share where the
+  answer said so (``stale``, ``incomplete`` or ``unknown``) and how many claimed
+  ``no_prior_match`` anyway (absence from a stale index is never evidence);
+* ``scope``: items returned from planted bait sessions and from any out-of-scope session;
+* ``reasons`` / ``verdicts``: counts of recall failure / refusal reasons and of
+  comparison verdicts;
+* :func:`paired_test`: exact one-sided McNemar test over repeats flagged by one arm only.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from loopx_recall_core.recall.qualify.arms import CaseRecord
+
+__all__ = [
+    "arm_measures",
+    "context",
+    "detection",
+    "false_match",
+    "freshness",
+    "latency",
+    "paired_test",
+    "percentile",
+    "scope",
+]
+
+
+def percentile(values: Sequence[float], q: float) -> float | None:
+    """Nearest-rank percentile (``q`` in 0..100); None for no values."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    rank = max(1, math.ceil(q / 100 * len(ordered)))
+    return ordered[rank - 1]
+
+
+def _ratio(part: int, whole: int) -> float | None:
+    return None if whole == 0 else round(part / whole, 4)
+
+
+def detection(records: Sequence[CaseRecord]) -> dict[str, Any]:
+    tp = sum(1 for r in records if r.label == "repeat" and r.flagged)
+    fn = sum(1 for r in records if r.label == "repeat" and not r.flagged)
+    fp = sum(1 for r in records if r.label != "repeat" and r.flagged)
+    tn = sum(1 for r in records if r.label != "repeat" and not r.flagged)
+    return {
+        "tp": tp,
+        "fp": fp,
+        "fn": fn,
+        "tn": tn,
+        "precision": _ratio(tp, tp + fp),
+        "recall": _ratio(tp, tp + fn),
+        "f1": _ratio(2 * tp, 2 * tp + fp + fn),
+        "dead_end_rate": _ratio(fn, tp + fn),
+    }
+
+
+def false_match(records: Sequence[CaseRecord], label: str) -> dict[str, Any]:
+    cases = [r for r in records if r.label == label]
+    flagged = sum(1 for r in cases if r.flagged)
+    return {"cases": len(cases), "flagged": flagged, "rate": _ratio(flagged, len(cases))}
+
+
+def context(records: Sequence[CaseRecord]) -> dict[str, Any]:
+    requests = [r for r in records if r.requested]
+    sizes = [r.context_chars for r in requests]
+    return {
+        "requests": len(requests),
+        "chars_p50": percentile(sizes, 50),
+        "chars_p95": percentile(sizes, 95),
+        "chars_max": max(sizes, default=None),
+        "truncation_rate": _ratio(sum(1 for r in requests if r.truncated), len(requests)),
+    }
+
+
+def latency(records: Sequence[CaseRecord]) -> dict[str, Any]:
+    times = [r.latency_ms for r in records]
+    return {"p50_ms": percentile(times, 50), "p95_ms": percentile(times, 95)}
+
+
+def freshness(records: Sequence[CaseRecord]) -> dict[str, Any]:
+    behind = [r for r in records if r.index_behind]
+    detected = sum(1 for r in behind if r.freshness in ("stale", "incomplete", "unknown"))
+    return {
+        "cases": len(behind),
+        "detected": detected,
+        "rate": _ratio(detected, len(behind)),
+        "absence_claims": sum(1 for r in behind if r.verdict == "no_prior_match"),
+        "fresh_cases_reported_behind": sum(
+            1
+            for r in records
+            if not r.index_behind and r.freshness in ("stale", "incomplete", "unknown")
+        ),
+    }
+
+
+def scope(records: Sequence[CaseRecord]) -> dict[str, Any]:
+    return {
+        "bait_rows": sum(r.bait_rows for r in records),
+        "out_of_scope_rows": sum(r.out_of_scope_rows for r in records),
+    }
+
+
+def paired_test(baseline: Sequence[CaseRecord], treatment: Sequence[CaseRecord]) -> dict[str, Any]:
+    """Exact one-sided McNemar test on the repeats: does ``treatment`` flag more?"""
+    flagged = {r.case_id: r.flagged for r in baseline if r.label == "repeat"}
+    only_treatment = sum(
+        1 for r in treatment if r.case_id in flagged and r.flagged and not flagged[r.case_id]
+    )
+    only_baseline = sum(
+        1 for r in treatment if r.case_id in flagged and not r.flagged and flagged[r.case_id]
+    )
+    n = only_treatment + only_baseline
+    p_value = sum(math.comb(n, k) for k in range(only_treatment, n + 1)) / 2**n if n else 1.0
+    return {
+        "only_treatment": only_treatment,
+        "only_baseline": only_baseline,
+        "p_value": p_value,
+    }
+
+
+def arm_measures(records: Sequence[CaseRecord], *, indexed: bool) -> dict[str, Any]:
+    """Every measure of one arm; ``indexed``: the arm answers from an index (b)."""
+    return {
+        "cases": len(records),
+        "detection": detection(records),
+        "false_match": {
+            "near_miss": false_match(records, "near_miss"),
+            "novel": false_match(records, "novel"),
+        },
+        "context": context(records),
+        "provider_calls_per_case": _ratio(sum(r.provider_calls for r in records), len(records)),
+        "latency": latency(records),
+        "freshness": freshness(records) if indexed else None,
+        "scope": scope(records),
+        "reasons": dict(sorted(Counter(r.reason for r in records if r.reason).items())),
+        "verdicts": dict(sorted(Counter(r.verdict for r in records if r.verdict).items())),
+    }

@@ -1,0 +1,174 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""Arm (c)'s reader: raw Claude Code and Codex transcripts, read directly.
+
+This is the cost ceiling of RFC section 10 ("full native history"), never a product path:
+no index, no provider, no limits. It lists every transcript under a home folder and
+extracts shell tool calls with their outcome, so arm (c) can count the characters a model
+would have to read and look for the proposed route among earlier failures.
+
+* Claude Code (``.claude/projects/*/*.jsonl``): ``tool_use`` blocks of a shell tool
+  (``input.command``) and their ``tool_result`` (failed when ``is_error`` is true or the
+  output opens with ``Exit code N``, N != 0); the session's folder is its first ``cwd``.
+* Codex (``.codex/sessions/**/*.jsonl``): ``function_call`` items of a shell tool
+  (``["bash", "-lc", S]`` is ``S``, any other argv ``shlex.join``) and their
+  ``function_call_output`` (failed when ``is_error`` or ``Exit code: N``, N != 0); the
+  folder is ``session_meta.payload.cwd``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from collections.abc import Iterator, Sequence
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from loopx_recall_core.recall.replan.snippets import SHELL_TOOLS
+
+__all__ = ["NativeCall", "NativeTranscript", "read_transcripts", "under", "window_start"]
+
+_EXIT = re.compile(r"\AExit code:? (-?\d+)")
+
+
+@attrs.frozen(kw_only=True)
+class NativeCall:
+    command: str
+    failed: bool
+    timestamp: str
+
+
+@attrs.frozen(kw_only=True)
+class NativeTranscript:
+    runtime: str
+    chars: int
+    cwd: str | None
+    last_timestamp: str
+    calls: tuple[NativeCall, ...]
+
+
+def window_start(days: int) -> str:
+    """The oldest in-window timestamp, in the transcripts' own ISO form (compares as text)."""
+    return (datetime.now(UTC) - timedelta(days=days)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+
+
+def under(path: str | None, roots: Sequence[str]) -> bool:
+    """``path`` is a root or below one, on a ``/`` boundary."""
+    return bool(path) and any(path == r or path.startswith(r.rstrip("/") + "/") for r in roots)
+
+
+def _lines(text: str) -> Iterator[dict[str, Any]]:
+    for raw in text.splitlines():
+        try:
+            value = json.loads(raw)
+        except ValueError:
+            continue
+        if isinstance(value, dict):
+            yield value
+
+
+def _failed(output: str, is_error: object) -> bool:
+    match = _EXIT.match(output)
+    return is_error is True or (match is not None and int(match.group(1)) != 0)
+
+
+def _text(content: object) -> str:
+    if isinstance(content, list):
+        return "\n".join(str(block.get("text", "")) for block in content if isinstance(block, dict))
+    return str(content or "")
+
+
+def _claude(text: str) -> tuple[str | None, list[NativeCall], list[str]]:
+    cwd: str | None = None
+    pending: dict[str, tuple[str, str]] = {}
+    calls: list[NativeCall] = []
+    stamps: list[str] = []
+    for line in _lines(text):
+        if isinstance(line.get("timestamp"), str):
+            stamps.append(line["timestamp"])
+        cwd = cwd or line.get("cwd")
+        content = (line.get("message") or {}).get("content")
+        for block in content if isinstance(content, list) else ():
+            if not isinstance(block, dict):
+                continue
+            if block.get("type") == "tool_use" and str(block.get("name")).lower() in SHELL_TOOLS:
+                command = (block.get("input") or {}).get("command")
+                if isinstance(command, str):
+                    pending[str(block.get("id"))] = (command, str(line.get("timestamp", "")))
+            elif block.get("type") == "tool_result" and block.get("tool_use_id") in pending:
+                command, stamp = pending.pop(block["tool_use_id"])
+                failed = _failed(_text(block.get("content")), block.get("is_error"))
+                calls.append(NativeCall(command=command, failed=failed, timestamp=stamp))
+    return cwd, calls, stamps
+
+
+def _codex_command(arguments: object) -> str | None:
+    try:
+        data = json.loads(arguments) if isinstance(arguments, str) else arguments
+    except ValueError:
+        return None
+    command = data.get("command") or data.get("cmd") if isinstance(data, dict) else None
+    if isinstance(command, list):
+        parts = [str(part) for part in command]
+        if len(parts) == 3 and parts[0] in ("bash", "sh", "zsh") and parts[1] in ("-lc", "-c"):
+            return parts[2]
+        return shlex.join(parts)
+    return command if isinstance(command, str) else None
+
+
+def _codex(text: str) -> tuple[str | None, list[NativeCall], list[str]]:
+    cwd: str | None = None
+    pending: dict[str, tuple[str, str]] = {}
+    calls: list[NativeCall] = []
+    stamps: list[str] = []
+    for line in _lines(text):
+        if isinstance(line.get("timestamp"), str):
+            stamps.append(line["timestamp"])
+        payload = line.get("payload") if isinstance(line.get("payload"), dict) else {}
+        if line.get("type") == "session_meta":
+            cwd = cwd or payload.get("cwd")
+        if line.get("type") != "response_item":
+            continue
+        kind = payload.get("type")
+        if kind == "function_call" and str(payload.get("name")).lower() in SHELL_TOOLS:
+            command = _codex_command(payload.get("arguments"))
+            if command is not None:
+                pending[str(payload.get("call_id"))] = (command, str(line.get("timestamp", "")))
+        elif kind == "function_call_output" and payload.get("call_id") in pending:
+            command, stamp = pending.pop(payload["call_id"])
+            failed = _failed(_text(payload.get("output")), payload.get("is_error"))
+            calls.append(NativeCall(command=command, failed=failed, timestamp=stamp))
+    return cwd, calls, stamps
+
+
+def read_transcripts(home: Path, sources: Sequence[str]) -> list[NativeTranscript]:
+    """Every Claude Code / Codex transcript of ``sources`` under ``home``, read whole."""
+    found: list[NativeTranscript] = []
+    locations = {
+        "claude": (home / ".claude" / "projects", "*/*.jsonl", _claude),
+        "codex": (home / ".codex" / "sessions", "**/*.jsonl", _codex),
+    }
+    for runtime in sources:
+        if runtime not in locations:
+            continue
+        folder, pattern, parse = locations[runtime]
+        for path in sorted(folder.glob(pattern)):
+            try:
+                text = path.read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            cwd, calls, stamps = parse(text)
+            found.append(
+                NativeTranscript(
+                    runtime=runtime,
+                    chars=len(text),
+                    cwd=cwd,
+                    last_timestamp=max(stamps, default=""),
+                    calls=tuple(calls),
+                )
+            )
+    return found

@@ -1,0 +1,158 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""The promotion gates (RFC sections 9 and 10) over the measures; pure.
+
+=========================  ==============================================================
+gate                       passes when
+=========================  ==============================================================
+repeat_reduction           arm (b) flags >= 10 points more repeats than arm (a) (recall),
+                           and the exact one-sided McNemar p-value over the repeats is
+                           <= 0.05: a measured reduction, not an anecdote
+no_false_match_regression  arm (b)'s false-match rate on near misses and on novel steps
+                           each exceeds arm (a)'s by at most 5 points
+bounded_context            arm (b)'s context chars p95 and max <= max_total_chars
+bounded_latency            arm (b)'s latency p95 <= 5000 ms, and no request timed out
+zero_scope_broadening      no returned item from a bait or any out-of-scope session, and
+                           the injected foreign rows were rejected (``scope_violation``)
+honest_freshness           every case whose index is behind was answered as such
+                           (stale/incomplete/unknown), and none as ``no_prior_match``
+typed_faults               every gated fault probe was exercised, typed and fail-open
+=========================  ==============================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from loopx_recall_core.recall.qualify.faults import FaultProbe
+
+__all__ = ["GATES", "THRESHOLDS", "Gate", "evaluate"]
+
+THRESHOLDS = {
+    "min_recall_gain": 0.10,
+    "max_p_value": 0.05,
+    "false_match_slack": 0.05,
+    "latency_p95_max_ms": 5000.0,
+}
+GATES = (
+    "repeat_reduction",
+    "no_false_match_regression",
+    "bounded_context",
+    "bounded_latency",
+    "zero_scope_broadening",
+    "honest_freshness",
+    "typed_faults",
+)
+
+
+@attrs.frozen(kw_only=True)
+class Gate:
+    name: str
+    passed: bool
+    detail: str
+
+
+def _num(value: float | None) -> float:
+    return 0.0 if value is None else value
+
+
+def evaluate(
+    arms: Mapping[str, Mapping[str, Any]],
+    paired: Mapping[str, Any],
+    probes: Sequence[FaultProbe],
+    *,
+    max_total_chars: int,
+) -> list[Gate]:
+    """One :class:`Gate` per name in :data:`GATES`, in that order."""
+    a, b = arms["a"], arms["b"]
+    t = THRESHOLDS
+    gates = []
+
+    recall_a, recall_b = a["detection"]["recall"], b["detection"]["recall"]
+    gain = _num(recall_b) - _num(recall_a)
+    gates.append(
+        Gate(
+            name="repeat_reduction",
+            passed=recall_b is not None
+            and gain >= t["min_recall_gain"]
+            and paired["p_value"] <= t["max_p_value"],
+            detail=f"recall (b) {_num(recall_b):.3f} vs (a) {_num(recall_a):.3f} "
+            f"(gain {gain:+.3f}, needs >= {t['min_recall_gain']:.2f}); McNemar p "
+            f"{paired['p_value']:.4g} (needs <= {t['max_p_value']})",
+        )
+    )
+
+    worse = []
+    for label in ("near_miss", "novel"):
+        rate_a = _num(a["false_match"][label]["rate"])
+        rate_b = _num(b["false_match"][label]["rate"])
+        if rate_b > rate_a + t["false_match_slack"]:
+            worse.append(f"{label} {rate_b:.3f} > {rate_a:.3f} + {t['false_match_slack']}")
+    gates.append(
+        Gate(
+            name="no_false_match_regression",
+            passed=not worse,
+            detail="; ".join(worse) or "false-match rates of (b) within (a) + 0.05",
+        )
+    )
+
+    context = b["context"]
+    p95, largest = _num(context["chars_p95"]), _num(context["chars_max"])
+    gates.append(
+        Gate(
+            name="bounded_context",
+            passed=p95 <= max_total_chars and largest <= max_total_chars,
+            detail=f"context chars p95 {p95:.0f}, max {largest:.0f} "
+            f"(max_total_chars {max_total_chars})",
+        )
+    )
+
+    timeouts = b["reasons"].get("provider_timeout", 0)
+    latency_p95 = _num(b["latency"]["p95_ms"])
+    gates.append(
+        Gate(
+            name="bounded_latency",
+            passed=latency_p95 <= t["latency_p95_max_ms"] and timeouts == 0,
+            detail=f"latency p95 {latency_p95:.0f} ms (needs <= "
+            f"{t['latency_p95_max_ms']:.0f}); {timeouts} timeouts",
+        )
+    )
+
+    rows = b["scope"]
+    inject = next((p for p in probes if p.name == "inject"), None)
+    injected_rejected = inject is not None and inject.observed == "failed:scope_violation"
+    gates.append(
+        Gate(
+            name="zero_scope_broadening",
+            passed=rows["bait_rows"] == 0 and rows["out_of_scope_rows"] == 0 and injected_rejected,
+            detail=f"bait rows {rows['bait_rows']}, out-of-scope rows "
+            f"{rows['out_of_scope_rows']}; injected foreign rows "
+            + ("rejected" if injected_rejected else "NOT rejected"),
+        )
+    )
+
+    fresh = b["freshness"]
+    honest = fresh["absence_claims"] == 0 and fresh["detected"] == fresh["cases"]
+    gates.append(
+        Gate(
+            name="honest_freshness",
+            passed=honest,
+            detail=f"{fresh['detected']}/{fresh['cases']} behind-index cases reported as "
+            f"such; {fresh['absence_claims']} absence claims",
+        )
+    )
+
+    failed = [p.name for p in probes if p.gated and not p.passed]
+    gated = sum(1 for p in probes if p.gated)
+    gates.append(
+        Gate(
+            name="typed_faults",
+            passed=gated > 0 and not failed,
+            detail=f"{gated - len(failed)}/{gated} gated probes typed and fail-open"
+            + (f"; failing: {', '.join(failed)}" if failed else ""),
+        )
+    )
+    return gates

@@ -1,0 +1,109 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""Hand-made per-case records and probes for the measure, verdict and report tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from loopx_recall_core.recall.qualify.arms import CaseRecord
+from loopx_recall_core.recall.qualify.faults import RUNTIME_FAULTS, FaultProbe
+from loopx_recall_core.recall.qualify.measures import arm_measures, paired_test
+
+
+def record(case_id: str, label: str, flagged: bool, **fields: Any) -> CaseRecord:
+    family = fields.pop("family", "baseline")
+    return CaseRecord(case_id=case_id, family=family, label=label, flagged=flagged, **fields)
+
+
+def probes(**observed: str) -> list[FaultProbe]:
+    """Every probe passing, except those given as ``name=observed`` (then failing)."""
+    good = {fault: "failed:malformed_output" for fault in RUNTIME_FAULTS}
+    good["inject"] = "failed:scope_violation"
+    result = []
+    for name, seen in {**good, **observed}.items():
+        ok = name not in observed
+        result.append(
+            FaultProbe(
+                name=name,
+                surface="runtime_output",
+                observed=seen,
+                exercised=ok or seen != "succeeded",
+                typed=ok,
+                fail_open=True,
+                provider_calls=1,
+            )
+        )
+    result.append(
+        FaultProbe(
+            name="provider_bind_unknown_option",
+            surface="provider_bind",
+            observed="accepted",
+            exercised=True,
+            typed=False,
+            fail_open=True,
+            gated=False,
+        )
+    )
+    return result
+
+
+def passing_records(**b_changes: Any) -> tuple[list[CaseRecord], list[CaseRecord]]:
+    """Ten repeats (a flags 1, b flags 9), ten near misses, ten novel steps, two of them
+    with the index behind; ``b_changes`` maps case ids to field overrides for arm (b)."""
+    a, b = [], []
+    for index in range(10):
+        for label, prefix in (("repeat", "r"), ("near_miss", "n"), ("novel", "v")):
+            case_id = f"{prefix}{index}"
+            a.append(record(case_id, label, label == "repeat" and index == 0))
+            behind = label == "novel" and index < 2
+            fields: dict[str, Any] = {
+                "requested": True,
+                "provider_calls": 1,
+                "context_chars": 1000 + 100 * index,
+                "truncated": index == 9,
+                "index_behind": behind,
+                "freshness": "stale" if behind else "fresh",
+                "verdict": "repeats_prior_failure"
+                if label == "repeat" and index < 9
+                else ("undetermined" if behind else "no_prior_match"),
+                "latency_ms": 200.0 + index,
+            }
+            fields.update(b_changes.get(case_id, {}))
+            flagged = fields.pop("flagged", label == "repeat" and index < 9)
+            b.append(record(case_id, label, flagged, **fields))
+    return a, b
+
+
+def arms_of(a: list[CaseRecord], b: list[CaseRecord]) -> tuple[dict, dict]:
+    c = [record(r.case_id, r.label, r.label == "repeat", requested=True) for r in a]
+    arms = {
+        "a": arm_measures(a, indexed=False),
+        "b": arm_measures(b, indexed=True),
+        "c": arm_measures(c, indexed=False),
+    }
+    return arms, paired_test(a, b)
+
+
+class _Provider:
+    provider_id = "obelisk-session-evidence"
+    provider_version = "9.9.9-test"
+
+
+def synthetic_report(*, passing: bool = True, cases: int = 30) -> dict[str, Any]:
+    """A whole report from hand-made records on a real corpus (no provider run)."""
+    from loopx_recall_core.recall.qualify.corpus import build_corpus
+    from loopx_recall_core.recall.qualify.harness import _report
+
+    corpus = build_corpus(cases=cases)
+    records: dict[str, list[CaseRecord]] = {"a": [], "b": [], "c": []}
+    for case in corpus.cases:
+        repeat = case.label == "repeat"
+        records["a"].append(record(case.case_id, case.label, repeat and "in_context" in case.tags))
+        b_fields = {"requested": True, "provider_calls": 1, "context_chars": 1200}
+        b_fields.update(freshness="fresh", verdict="no_prior_match", latency_ms=250.0)
+        records["b"].append(record(case.case_id, case.label, repeat and passing, **b_fields))
+        c_fields = {"requested": True, "context_chars": 90000}
+        records["c"].append(record(case.case_id, case.label, repeat, **c_fields))
+    runtime = {"runtime_version": "0.2.4", "template_version": "t/1", "private": "/home/x"}
+    return _report(corpus, _Provider(), runtime, records, probes(), 1.0)

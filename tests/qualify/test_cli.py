@@ -1,0 +1,160 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""``loopx recall qualify`` end to end against the Obelisk double, plus its other exits."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+
+import pytest
+from click.testing import CliRunner
+
+from loopx_recall_core.cli import cli
+from loopx_recall_core.recall.qualify import harness
+from loopx_recall_core.recall.qualify.corpus import build_corpus
+from loopx_recall_core.recall.qualify.harness import QualificationResult
+from loopx_recall_core.state import StateStore
+from tests.qualify.builders import synthetic_report
+
+CASES, SEED = 30, 7
+FILES = ("report.json", "report.md", "report.svg")
+
+
+@pytest.fixture(scope="module")
+def qualified(obelisk_bin, tmp_path_factory):
+    home = tmp_path_factory.mktemp("loopx-home")
+    folder = tmp_path_factory.mktemp("out") / "report"
+    env = {
+        "LOOPX_HOME": str(home),
+        "LOOPX_OBELISK_BIN": str(obelisk_bin),
+        "LOOPX_LOAD_PLUGINS": "loopx-obelisk-session-evidence",
+    }
+    before = dict(os.environ)
+    args = ["recall", "qualify", "--cases", str(CASES), "--seed", str(SEED)]
+    result = CliRunner().invoke(cli, [*args, "--report", str(folder)], env=env)
+    assert dict(os.environ) == before  # HOME and every override restored
+    return result, folder, home
+
+
+def test_qualify_writes_the_report_and_records_the_pass(qualified):
+    result, folder, home = qualified
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
+    assert "verdict for obelisk-session-evidence" in result.stdout
+    assert "PASS" in result.stdout
+    assert "qualifying" in result.stderr  # the progress bar goes to stderr
+    for name in FILES:
+        assert (folder / name).stat().st_size > 0
+    report = json.loads((folder / "report.json").read_text(encoding="utf-8"))
+    assert report["verdict"] == {"passed": True, "failed_gates": []}
+    assert report["corpus"]["seed"] == SEED
+    assert report["corpus"]["digest"] == build_corpus(seed=SEED, cases=CASES).digest
+    provider = report["provider"]
+    assert provider["runtime"]["template_version"].startswith("obelisk-session-evidence")
+    arms = report["arms"]
+    assert arms["b"]["provider_calls_per_case"] == 1.0
+    assert arms["a"]["provider_calls_per_case"] == 0.0
+    assert arms["b"]["scope"] == {"bait_rows": 0, "out_of_scope_rows": 0}
+    assert arms["b"]["context"]["chars_max"] <= report["settings"]["limits"]["max_total_chars"]
+    assert arms["c"]["context"]["chars_p50"] > arms["b"]["context"]["chars_p95"]
+    assert {p["name"] for p in report["faults"] if p["gated"] and p["passed"]} >= {
+        "garbage",
+        "undefined",
+        "inject",
+        "unknown_request_field",
+        "unknown_enable_option",
+    }
+    verdict = (
+        StateStore(home).read().qualification(provider["provider_id"], provider["provider_version"])
+    )
+    assert verdict is not None
+    assert verdict.passed is True
+    assert verdict.report_digest == report["report_digest"]
+
+
+def test_the_recorded_pass_opens_stage_2_for_that_version(qualified, obelisk_bin, tmp_path):
+    _result, _folder, home = qualified
+    enable = ["capability", "enable", "agent-turn-recall", "--provider"]
+    enable += ["obelisk-session-evidence", "--agent-id", "agent-a", "--project-id", "proj-j"]
+    enable += ["--repository-id", "repo-r", "--stage", "2", "--history-source", "claude"]
+    enable += ["--repository-root", str(tmp_path)]
+    env = {"LOOPX_OBELISK_BIN": str(obelisk_bin)}
+    refused = CliRunner().invoke(cli, enable, env={**env, "LOOPX_HOME": str(tmp_path / "new")})
+    assert refused.exit_code == 1
+    assert "qualification" in refused.stderr
+    granted = CliRunner().invoke(cli, enable, env={**env, "LOOPX_HOME": str(home)})
+    assert granted.exit_code == 0, granted.output
+
+
+def test_the_report_is_public_safe(qualified):
+    """No transcript canary, command, query-term source, session id or path gets out."""
+    result, folder, _home = qualified
+    texts = {name: (folder / name).read_text(encoding="utf-8") for name in FILES}
+    texts["stdout"] = result.stdout
+    texts["stderr"] = result.stderr
+    forbidden = ["CANARY", "codex:", "/home/", "/tmp/", "/src/", tempfile.gettempdir()]
+    forbidden.append(str(folder))
+    for case in build_corpus(seed=SEED, cases=CASES).cases:
+        signals = case.situation["signals"]
+        forbidden.append(case.situation["proposed_step"]["command"])
+        for attempt in signals["attempts"]:
+            forbidden.append(attempt["step"]["command"])
+            forbidden.extend([attempt["error_signature"]] if "error_signature" in attempt else [])
+        forbidden.extend(h["text"] for h in signals.get("hypotheses", []))
+    session_id = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+    for name, text in texts.items():
+        for needle in forbidden:
+            assert needle not in text, (name, needle)
+        assert session_id.search(text) is None, name
+
+
+def test_a_failing_verdict_exits_1_names_the_gate_and_is_recorded(tmp_path, monkeypatch):
+    monkeypatch.setenv("LOOPX_HOME", str(tmp_path / "home"))
+    canned = QualificationResult(report=synthetic_report(passing=False))
+    monkeypatch.setattr(harness, "run_qualification", lambda **_kw: canned)
+    folder = tmp_path / "report"
+    result = CliRunner().invoke(
+        cli, ["recall", "qualify", "--report", str(folder), "--format", "json"]
+    )
+    assert result.exit_code == 1, result.output
+    shown = json.loads(result.stdout)
+    assert shown["verdict"] == {"passed": False, "failed_gates": ["repeat_reduction"]}
+    assert sorted(p.name for p in folder.iterdir()) == sorted(FILES)
+    verdict = (
+        StateStore(tmp_path / "home").read().qualification("obelisk-session-evidence", "9.9.9-test")
+    )
+    assert verdict is not None
+    assert verdict.passed is False
+    assert verdict.failed_gates == ("repeat_reduction",)
+
+
+def test_a_pass_replaces_the_earlier_verdict_of_that_version(tmp_path, monkeypatch):
+    monkeypatch.setenv("LOOPX_HOME", str(tmp_path / "home"))
+    for passing in (False, True):
+        canned = QualificationResult(report=synthetic_report(passing=passing))
+        monkeypatch.setattr(harness, "run_qualification", lambda c=canned, **_kw: c)
+        CliRunner().invoke(cli, ["recall", "qualify", "--report", str(tmp_path / "r")])
+    state = StateStore(tmp_path / "home").read()
+    assert len(state.qualifications) == 1
+    assert state.qualification("obelisk-session-evidence", "9.9.9-test").passed is True
+
+
+def test_a_missing_provider_is_an_environment_problem(tmp_path, monkeypatch):
+    monkeypatch.setenv("LOOPX_HOME", str(tmp_path / "home"))
+    folder = tmp_path / "report"
+    result = CliRunner().invoke(
+        cli, ["recall", "qualify", "--provider", "no-such-provider", "--report", str(folder)]
+    )
+    assert result.exit_code == 2
+    assert "not installed" in result.stderr
+    assert not folder.exists()
+    assert not (tmp_path / "home" / "state.json").exists()
+
+
+@pytest.mark.parametrize("cases", ["9", "2001", "x"])
+def test_case_count_is_bounded(cases):
+    result = CliRunner().invoke(cli, ["recall", "qualify", "--cases", cases])
+    assert result.exit_code == 2

@@ -1,0 +1,43 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""The report files: structure, digest, renderings."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+
+from loopx_recall_core.canonical import digest
+from loopx_recall_core.recall.qualify.report import render_text, write_report
+from tests.qualify.builders import synthetic_report
+
+
+def test_report_structure_and_digest(tmp_path):
+    report = synthetic_report()
+    assert report["schema_version"] == "loopx_qualification_report_v0"
+    assert report["verdict"] == {"passed": True, "failed_gates": []}
+    # Only whitelisted runtime facts: nothing else a readback may carry.
+    assert report["provider"]["runtime"] == {"runtime_version": "0.2.4", "template_version": "t/1"}
+    assert set(report["arms"]) == {"a", "b", "c"}
+    assert len(report["cases"]) == report["corpus"]["cases"] == 30
+    names = write_report(report, tmp_path / "out")
+    assert names == ["report.json", "report.md", "report.svg"]
+    loaded = json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8"))
+    claimed = loaded.pop("report_digest")
+    assert claimed == digest(json.dumps(loaded, sort_keys=True, ensure_ascii=False))
+
+
+def test_markdown_svg_and_text_renderings(tmp_path):
+    report = synthetic_report(passing=False)
+    write_report(report, tmp_path)
+    markdown = (tmp_path / "report.md").read_text(encoding="utf-8")
+    assert "**Verdict: FAIL** (failing gates: repeat_reduction)" in markdown
+    assert "| measure | (a) current context only | (b) provider, typed policy |" in markdown
+    assert "| provider_bind_unknown_option | provider_bind | `accepted` |" in markdown
+    svg = ET.fromstring((tmp_path / "report.svg").read_text(encoding="utf-8"))
+    assert svg.tag.endswith("svg")
+    assert len([e for e in svg.iter() if e.tag.endswith("rect")]) >= 15
+    text = render_text(report)
+    assert text.splitlines()[0].startswith("measure")
+    assert "FAIL  repeat_reduction" in text
+    assert text.endswith("verdict for obelisk-session-evidence 9.9.9-test: FAIL (repeat_reduction)")
