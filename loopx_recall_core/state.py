@@ -23,9 +23,9 @@ import attrs
 import filelock
 import platformdirs
 
-from loopx_recall_core.contracts.converter import ContractError, int_range, structure, text
+from loopx_recall_core.contracts.converter import ContractError, structure, text
 from loopx_recall_core.contracts.converter import unstructure as _unstructure
-from loopx_recall_core.contracts.historical import LIMIT_CEILINGS
+from loopx_recall_core.contracts.historical import Limits
 
 __all__ = [
     "DEFAULT_CEILINGS",
@@ -67,14 +67,8 @@ def ensure_private_dir(path: Path) -> Path:
     return path
 
 
-@attrs.frozen(kw_only=True)
-class LimitCeilings:
-    max_sessions: int = attrs.field(validator=int_range(1, LIMIT_CEILINGS["max_sessions"]))
-    max_items: int = attrs.field(validator=int_range(1, LIMIT_CEILINGS["max_items"]))
-    max_snippet_chars: int = attrs.field(
-        validator=int_range(1, LIMIT_CEILINGS["max_snippet_chars"])
-    )
-    max_total_chars: int = attrs.field(validator=int_range(1, LIMIT_CEILINGS["max_total_chars"]))
+#: An enablement's ceilings have exactly the shape and bounds of a request's limits.
+LimitCeilings = Limits
 
 
 @attrs.frozen(kw_only=True)

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import re
-import shlex
 from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -28,7 +27,7 @@ from typing import Any
 
 import attrs
 
-from loopx_recall_core.recall.replan.snippets import SHELL_TOOLS
+from loopx_recall_core.recall.replan.snippets import SHELL_TOOLS, shell_command
 
 __all__ = ["NativeCall", "NativeTranscript", "read_transcripts", "under", "window_start"]
 
@@ -111,13 +110,7 @@ def _codex_command(arguments: object) -> str | None:
         data = json.loads(arguments) if isinstance(arguments, str) else arguments
     except ValueError:
         return None
-    command = data.get("command") or data.get("cmd") if isinstance(data, dict) else None
-    if isinstance(command, list):
-        parts = [str(part) for part in command]
-        if len(parts) == 3 and parts[0] in ("bash", "sh", "zsh") and parts[1] in ("-lc", "-c"):
-            return parts[2]
-        return shlex.join(parts)
-    return command if isinstance(command, str) else None
+    return shell_command(data)
 
 
 def _codex(text: str) -> tuple[str | None, list[NativeCall], list[str]]:

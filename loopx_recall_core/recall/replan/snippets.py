@@ -53,6 +53,7 @@ __all__ = [
     "format_tool_snippet",
     "one_line_command",
     "parse_snippet",
+    "shell_command",
 ]
 
 #: Tool names (case-folded) whose input is a shell command.
@@ -100,6 +101,24 @@ def _paths(summary: str) -> list[str]:
         return shlex.split(summary)
     except ValueError:
         return summary.split()
+
+
+def shell_command(tool_input: object) -> str | None:
+    """The command a shell tool call ran, from its input object, or None.
+
+    ``{"command": "..."}`` (Claude ``Bash``) gives the string; ``{"command": [argv]}``
+    (Codex ``shell``/``exec_command``) gives ``S`` for ``["bash", "-lc", S]`` and
+    ``shlex.join(argv)`` otherwise.
+    """
+    command = (
+        tool_input.get("command") or tool_input.get("cmd") if isinstance(tool_input, dict) else None
+    )
+    if isinstance(command, list):
+        parts = [str(part) for part in command]
+        if len(parts) == 3 and parts[0] in ("bash", "sh", "zsh") and parts[1] in ("-lc", "-c"):
+            return parts[2]
+        return shlex.join(parts)
+    return command if isinstance(command, str) else None
 
 
 def one_line_command(command: str) -> str:

@@ -21,6 +21,7 @@ from loopx_recall_core.recall.replan.snippets import (
     SHELL_TOOLS,
     format_tool_snippet,
     one_line_command,
+    shell_command,
 )
 
 __all__ = ["freshness", "row_in_scope", "snippet_for", "verify_rows"]
@@ -76,16 +77,6 @@ def _tool_input(raw: str | None) -> Any:
         return raw or ""
 
 
-def _shell_command(data: Any) -> str:
-    command = data.get("command") or data.get("cmd") if isinstance(data, dict) else data
-    if isinstance(command, list):
-        parts = [str(p) for p in command]
-        if len(parts) == 3 and parts[0] in ("bash", "sh", "zsh") and parts[1] in ("-lc", "-c"):
-            return parts[2]
-        return shlex.join(parts)
-    return str(command or "")
-
-
 def _paths_of(row: Mapping[str, Any], data: Any) -> list[str]:
     if row.get("file_path"):
         return [str(row["file_path"])]
@@ -104,7 +95,7 @@ def snippet_for(evidence_type: str, row: Mapping[str, Any], max_chars: int) -> s
     tool = str(row["tool"])
     data = _tool_input(row.get("input"))
     if tool.casefold() in SHELL_TOOLS:
-        summary = one_line_command(_shell_command(data))
+        summary = one_line_command(shell_command(data) or (data if isinstance(data, str) else ""))
     else:
         summary = " ".join(shlex.quote(p) for p in _paths_of(row, data))
     output = str(row.get("output") or "")
