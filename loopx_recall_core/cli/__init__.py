@@ -1,21 +1,41 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""The ``loopx`` command line: thin click groups over the library."""
+"""The ``loopx`` command line: thin click groups over the library.
+
+Command groups are imported only when invoked (or listed in ``--help``), so
+``loopx capability status`` does not pay for the external-evidence contracts.
+"""
 
 from __future__ import annotations
+
+import importlib
 
 import click
 
 from loopx_recall_core import __version__
-from loopx_recall_core.cli.capability import capability
-from loopx_recall_core.cli.extension import extension
-from loopx_recall_core.cli.external_evidence import external_evidence
-from loopx_recall_core.cli.recall import recall
 
 __all__ = ["cli", "main"]
 
+_GROUPS = {
+    "capability": ("loopx_recall_core.cli.capability", "capability"),
+    "extension": ("loopx_recall_core.cli.extension", "extension"),
+    "external-evidence": ("loopx_recall_core.cli.external_evidence", "external_evidence"),
+    "recall": ("loopx_recall_core.cli.recall", "recall"),
+}
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+
+class _LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *_GROUPS})
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in _GROUPS and name not in self.commands:
+            module, attribute = _GROUPS[name]
+            self.add_command(getattr(importlib.import_module(module), attribute), name)
+        return super().get_command(ctx, name)
+
+
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="loopx")
 def cli() -> None:
     """LoopX recall core: agent-turn-recall and external-evidence-research.
@@ -23,12 +43,6 @@ def cli() -> None:
     Exit status: 0 ok, 1 rejected input or refused operation, 2 usage or environment
     problem.
     """
-
-
-cli.add_command(capability)
-cli.add_command(extension)
-cli.add_command(external_evidence)
-cli.add_command(recall)
 
 
 def main() -> None:
