@@ -34,7 +34,7 @@ __all__ = ["DEFAULT_TIMEOUT_S", "find_recall_provider", "recall"]
 
 log = logging.getLogger(__name__)
 
-DEFAULT_TIMEOUT_S = 25.0
+DEFAULT_TIMEOUT_S = 20.0
 _HOST_GRACE_S = 1.0
 
 T = TypeVar("T")

@@ -24,7 +24,13 @@ from loopx_recall_core.recall.replan.snippets import (
     shell_command,
 )
 
-__all__ = ["freshness", "row_in_scope", "snippet_for", "verify_rows"]
+__all__ = [
+    "freshness",
+    "in_scope_transcripts",
+    "row_in_scope",
+    "snippet_for",
+    "verify_rows",
+]
 
 _STALE_GRACE_MS = 2000
 _FIRST_LINE_CAP = 65536
@@ -120,6 +126,12 @@ def _claude_dir_name(root: str) -> str:
     return re.sub(r"[^A-Za-z0-9]", "-", root)
 
 
+def in_scope_transcripts(binding: Mapping[str, Any]) -> list[str]:
+    """Transcript files on disk of the bound runtimes under the bound roots, sorted."""
+    home = Path(os.environ.get("HOME", "~")).expanduser()
+    return sorted(str(path) for path in _transcripts(home, binding))
+
+
 def _transcripts(home: Path, binding: Mapping[str, Any]) -> list[Path]:
     roots = binding["private"]["repository_roots"]
     found: list[Path] = []
@@ -143,8 +155,12 @@ def _transcripts(home: Path, binding: Mapping[str, Any]) -> list[Path]:
     return found
 
 
-def freshness(result: Mapping[str, Any], binding: Mapping[str, Any], max_files: int) -> str:
-    """fresh | stale | incomplete | unknown, from index markers vs transcripts on disk."""
+def freshness(result: Mapping[str, Any], transcripts: Sequence[str], *, complete: bool) -> str:
+    """fresh | stale | incomplete | unknown, from index markers vs transcripts on disk.
+
+    ``transcripts`` are the in-scope files whose index rows were asked for; ``complete``
+    is False when there were more than could be asked for (then "fresh" cannot be said).
+    """
     markers = {
         m.get("jsonl_path"): m.get("mtime")
         for m in result.get("markers", [])
@@ -158,17 +174,14 @@ def freshness(result: Mapping[str, Any], binding: Mapping[str, Any], max_files: 
         for f in result.get("indexed_files", [])
         if isinstance(f, Mapping)
     }
-    capped = len(indexed) >= max_files
-    state = "fresh"
-    for path in _transcripts(Path(os.environ.get("HOME", "~")).expanduser(), binding):
+    state = "fresh" if complete else "unknown"
+    for path in transcripts:
         try:
-            mtime_ms = int(path.stat().st_mtime * 1000)
+            mtime_ms = int(os.stat(path).st_mtime * 1000)
         except OSError:
             continue
-        if str(path) not in indexed:
-            if capped:
-                return "unknown"
+        if path not in indexed:
             return "incomplete"
-        if mtime_ms > last_build + _STALE_GRACE_MS and mtime_ms > (indexed[str(path)] or 0):
+        if mtime_ms > last_build + _STALE_GRACE_MS and mtime_ms > (indexed[path] or 0):
             state = "stale"
     return state

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -18,7 +19,12 @@ from loopx_obelisk_session_evidence.adapter import (
     window_start,
 )
 from loopx_obelisk_session_evidence.binding import BINDING_OPTIONS, DEFAULT_WINDOW_DAYS, bind
-from loopx_obelisk_session_evidence.evidence import freshness, snippet_for, verify_rows
+from loopx_obelisk_session_evidence.evidence import (
+    freshness,
+    in_scope_transcripts,
+    snippet_for,
+    verify_rows,
+)
 from loopx_recall_core.canonical import digest
 from loopx_recall_core.contracts import (
     EvidenceItem,
@@ -30,7 +36,8 @@ from loopx_recall_core.providers_api import BindingOption, ProviderFailure, Prov
 
 OBELISK_BIN_ENV = "LOOPX_OBELISK_BIN"
 STDOUT_CAP = 2 * 1024 * 1024
-MAX_INDEXED_FILES = 20000
+#: In-scope transcripts checked for freshness; beyond this the index cannot be called fresh.
+MAX_TRANSCRIPTS = 2000
 _READBACK_TIMEOUT_S = 20.0
 
 
@@ -48,17 +55,21 @@ def _executable(binding: Mapping[str, Any] | None) -> str:
     return found
 
 
-def _params(
+def _query(
+    executable: str,
     binding: Mapping[str, Any],
     *,
+    timeout: float,
     terms: list[str],
     types: list[str],
     since: str,
     max_snippet_chars: int,
     max_rows: int,
     excluded: list[str],
-) -> dict[str, Any]:
-    return {
+) -> tuple[dict[str, Any], str]:
+    """One template run for ``binding``; returns the parsed result and its freshness."""
+    transcripts = in_scope_transcripts(binding)
+    params = {
         "sources": list(binding["history_sources"]),
         "roots": [r.rstrip("/") or "/" for r in binding["private"]["repository_roots"]],
         "terms": terms,
@@ -67,9 +78,12 @@ def _params(
         "since": since,
         "max_snippet_chars": max_snippet_chars,
         "max_rows": max_rows,
-        "max_indexed_files": MAX_INDEXED_FILES,
+        "transcripts": transcripts[:MAX_TRANSCRIPTS],
         "echo": False,
     }
+    result = call_template(executable, params, timeout=timeout, stdout_cap=STDOUT_CAP)
+    complete = len(transcripts) <= MAX_TRANSCRIPTS
+    return result, freshness(result, transcripts[:MAX_TRANSCRIPTS], complete=complete)
 
 
 def _index_revision(result: Mapping[str, Any]) -> str:
@@ -107,19 +121,16 @@ class ObeliskSessionEvidence:
             runtime["runtime_version"] = ".".join(map(str, version))
             if binding is None:
                 return ProviderReadback(**base, ready=True, runtime=runtime)
-            result = call_template(
+            result, index_freshness = _query(
                 executable,
-                _params(
-                    binding,
-                    terms=[],
-                    types=[],
-                    since=window_start(1),
-                    max_snippet_chars=1,
-                    max_rows=1,
-                    excluded=[],
-                ),
+                binding,
                 timeout=_READBACK_TIMEOUT_S,
-                stdout_cap=STDOUT_CAP,
+                terms=[],
+                types=[],
+                since=window_start(1),
+                max_snippet_chars=1,
+                max_rows=1,
+                excluded=[],
             )
         except ProviderFailure as failure:
             return ProviderReadback(
@@ -130,7 +141,7 @@ class ObeliskSessionEvidence:
             **base,
             ready=True,
             runtime=runtime,
-            freshness=freshness(result, binding, MAX_INDEXED_FILES),
+            freshness=index_freshness,
         )
 
     def retrieve(
@@ -142,24 +153,26 @@ class ObeliskSessionEvidence:
         exclude_sessions: tuple[str, ...] = (),
     ) -> HistoricalEvidenceResultV0:
         executable = _executable(binding)
+        # One wall-clock budget for the version check and the query together.
+        deadline = time.monotonic() + timeout
         obelisk_version(executable, min(timeout, 10.0))
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise ProviderFailure("provider_timeout")
         limits = request.limits
         since = window_start(int(binding.get("window_days", DEFAULT_WINDOW_DAYS)))
         excluded = list(exclude_sessions) + list(binding.get("current_sessions", []))
         types = list(request.evidence_types)
-        result = call_template(
+        result, index_freshness = _query(
             executable,
-            _params(
-                binding,
-                terms=list(request.query_terms),
-                types=types,
-                since=since,
-                max_snippet_chars=limits.max_snippet_chars,
-                max_rows=limits.max_items,
-                excluded=excluded,
-            ),
-            timeout=timeout,
-            stdout_cap=STDOUT_CAP,
+            binding,
+            timeout=remaining,
+            terms=list(request.query_terms),
+            types=types,
+            since=since,
+            max_snippet_chars=limits.max_snippet_chars,
+            max_rows=limits.max_items,
+            excluded=excluded,
         )
         verify_rows(result["evidence"], types, binding, since, excluded)
         omitted = sum(int(v) for v in result["omitted"].values() if isinstance(v, int))
@@ -207,7 +220,7 @@ class ObeliskSessionEvidence:
                 repository_id=scope.repository_id,
                 cross_agent_used=False,
             ),
-            freshness=freshness(result, binding, MAX_INDEXED_FILES),
+            freshness=index_freshness,
             items=tuple(items),
             truncated=omitted > 0,
             omitted_count=omitted,

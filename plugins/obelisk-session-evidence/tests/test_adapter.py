@@ -285,7 +285,7 @@ def test_terms_reach_the_double_as_data(double, terms):
         "since": window_start(30),
         "max_snippet_chars": 100,
         "max_rows": 3,
-        "max_indexed_files": 100,
+        "transcripts": [],
         "echo": True,
     }
     result = call_template(os.environ["LOOPX_OBELISK_BIN"], params, timeout=30, stdout_cap=2**21)
@@ -307,3 +307,24 @@ def test_bind_rejects_unknown_options(tmp_path):
         ObeliskSessionEvidence().bind(
             {"history_source": ("codex",), "allow_cross_agent": True}, cwd=str(tmp_path)
         )
+
+
+def test_freshness_rules(tmp_path):
+    from loopx_obelisk_session_evidence.evidence import freshness
+
+    transcript = tmp_path / "s.jsonl"
+    transcript.write_text("{}\n")
+    mtime = int(transcript.stat().st_mtime * 1000)
+    built = {"markers": [{"jsonl_path": "__last_build__", "mtime": mtime}]}
+    indexed = {**built, "indexed_files": [{"jsonl_path": str(transcript), "mtime": mtime}]}
+    assert freshness(indexed, [str(transcript)], complete=True) == "fresh"
+    assert freshness(indexed, [str(transcript)], complete=False) == "unknown"
+    assert freshness({**built, "indexed_files": []}, [str(transcript)], complete=True) == (
+        "incomplete"
+    )
+    assert freshness({"markers": [], "indexed_files": []}, [], complete=True) == "unknown"
+    old = {
+        "markers": [{"jsonl_path": "__last_build__", "mtime": mtime - 60_000}],
+        "indexed_files": [{"jsonl_path": str(transcript), "mtime": mtime - 60_000}],
+    }
+    assert freshness(old, [str(transcript)], complete=True) == "stale"

@@ -129,10 +129,11 @@ const markers = sql(
   "SELECT jsonl_path, mtime FROM index_state WHERE substr(jsonl_path, 1, 2) = '__'" +
   " ORDER BY jsonl_path LIMIT 64",
 );
+// Only the in-scope transcripts the adapter found on disk: bounded, whatever the index size.
 const indexed = sql(
-  "SELECT jsonl_path, mtime FROM index_state WHERE substr(jsonl_path, 1, 2) <> '__'" +
-  " ORDER BY jsonl_path LIMIT ?",
-  PARAMS.max_indexed_files,
+  "SELECT jsonl_path, mtime FROM index_state" +
+  " WHERE jsonl_path IN (SELECT value FROM json_each(?)) ORDER BY jsonl_path",
+  JSON.stringify(PARAMS.transcripts),
 );
 
 return {
