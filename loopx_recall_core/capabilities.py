@@ -9,7 +9,7 @@ from typing import Any
 
 import attrs
 
-from loopx_recall_core.extensions import find_known, safe_readback
+from loopx_recall_core.extensions import find_known, find_recall_entry, safe_readback
 from loopx_recall_core.hookspecs import RecallProvider
 from loopx_recall_core.plugins import PluginHost
 from loopx_recall_core.state import Enablement, LimitCeilings, StateStore
@@ -156,28 +156,24 @@ def status_record(
         and (agent_id is None or e.agent_id == agent_id)
     ]
     known = find_known(provider_id)
-    loaded = [
-        (key, p)
-        for key, p in host.providers("loopx_recall_providers", lambda p: hasattr(p, "readback"))
-        if getattr(p, "provider_id", None) == provider_id
-    ]
+    entry = find_recall_entry(host, provider_id)
     provider_row: dict[str, Any] = {
         "provider_id": provider_id,
         "distribution": known.distribution if known else None,
         "version": None,
-        "declared": bool(loaded) or known is not None,
-        "installed": bool(loaded),
+        "declared": entry is not None or known is not None,
+        "installed": entry is not None,
         "enabled": bool(enablements),
         "ready": False,
-        "unavailable_reason": "provider not installed" if not loaded else None,
+        "unavailable_reason": "provider not installed" if entry is None else None,
     }
     runtime: dict[str, Any] = {}
     freshness = None
-    if loaded:
-        key, provider = loaded[0]
+    if entry is not None:
+        key, provider = entry
         binding = enablements[0].binding if enablements else None
         readback = safe_readback(host, key, provider, binding)
-        record = next((r for r in host.records if f"{r.distribution}:{r.entry_point}" == key), None)
+        record = host.record(key)
         provider_row.update(
             distribution=record.distribution if record else provider_row["distribution"],
             version=readback.version,

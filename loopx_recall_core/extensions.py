@@ -13,7 +13,15 @@ from loopx_recall_core.hookspecs import RecallProvider
 from loopx_recall_core.plugins import PluginHost, normalize_dist_name
 from loopx_recall_core.providers_api import ProviderReadback
 
-__all__ = ["CATALOGUE", "KnownExtension", "find_known", "installed_view", "safe_readback"]
+__all__ = [
+    "CATALOGUE",
+    "KnownExtension",
+    "find_known",
+    "find_recall_entry",
+    "installed_view",
+    "recall_providers",
+    "safe_readback",
+]
 
 
 @attrs.frozen(kw_only=True)
@@ -50,6 +58,19 @@ def find_known(name: str) -> KnownExtension | None:
     return None
 
 
+def recall_providers(host: PluginHost) -> list[tuple[str, RecallProvider]]:
+    """``(plugin key, provider)`` for every loaded agent-turn-recall provider."""
+    return host.providers("loopx_recall_providers", lambda p: isinstance(p, RecallProvider))
+
+
+def find_recall_entry(host: PluginHost, provider_id: str) -> tuple[str, RecallProvider] | None:
+    """The first loaded recall provider with ``provider_id`` and its plugin key."""
+    for key, provider in recall_providers(host):
+        if getattr(provider, "provider_id", None) == provider_id:
+            return key, provider
+    return None
+
+
 def safe_readback(
     host: PluginHost, key: str, provider: RecallProvider, binding: Mapping[str, Any] | None
 ) -> ProviderReadback:
@@ -72,16 +93,14 @@ def safe_readback(
 
 def installed_view(host: PluginHost) -> list[dict[str, Any]]:
     """One row per entry point: its distribution, status and providers' readbacks."""
-    providers = host.providers("loopx_recall_providers", lambda p: isinstance(p, RecallProvider))
     readbacks: dict[str, list[dict[str, Any]]] = {}
-    for key, provider in providers:
+    for key, provider in recall_providers(host):
         readback = safe_readback(host, key, provider, None)
         readbacks.setdefault(key, []).append(
             {"capability": "agent-turn-recall", **readback.as_json()}
         )
     rows = []
-    for record in host.records:
-        key = f"{record.distribution}:{record.entry_point}"
+    for key, record in host.keyed_records():
         known = find_known(record.distribution)
         found = readbacks.get(key, []) if record.status == "loaded" else []
         rows.append(

@@ -66,6 +66,13 @@ class PluginHost:
     def records(self) -> list[PluginRecord]:
         return list(self._records.values())
 
+    def keyed_records(self) -> list[tuple[str, PluginRecord]]:
+        """``(plugin key, record)`` pairs; the key is what hook results are tagged with."""
+        return list(self._records.items())
+
+    def record(self, key: str) -> PluginRecord | None:
+        return self._records.get(key)
+
     def load_entry_points(self, only: Iterable[str] | None = None) -> None:
         """Load every entry point of our group, or only those of the named distributions.
 

@@ -198,3 +198,19 @@ def test_hook_calling_sys_exit_is_contained():
     host.register(mod, distribution="exits", version="1")
     (row,) = installed_view(host)
     assert (row["status"], row["error_class"]) == ("broken", "SystemExit")
+
+
+def test_in_process_plugin_rows_carry_their_providers():
+    host = PluginHost()
+    mod = _module("in_process_good")
+
+    @hookimpl(specname="loopx_recall_providers")
+    def providers():
+        return [GoodProvider()]
+
+    mod.providers = providers
+    host.register(mod, distribution="embedded", version="2")
+    (row,) = installed_view(host)
+    assert row["status"] == "loaded"
+    assert [p["provider_id"] for p in row["providers"]] == ["obelisk-session-evidence"]
+    assert row["ready"] is True

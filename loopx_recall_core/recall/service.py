@@ -21,6 +21,7 @@ from loopx_recall_core.contracts import (
     structure,
     unstructure,
 )
+from loopx_recall_core.extensions import find_recall_entry
 from loopx_recall_core.hookspecs import RecallProvider
 from loopx_recall_core.plugins import PluginHost
 from loopx_recall_core.providers_api import ProviderFailure
@@ -46,12 +47,8 @@ class _DeadlineExceeded(Exception):
 
 def find_recall_provider(host: PluginHost, provider_id: str) -> RecallProvider | None:
     """The loaded recall provider with ``provider_id``, if any plugin contributes it."""
-    for _key, provider in host.providers(
-        "loopx_recall_providers", lambda p: isinstance(p, RecallProvider)
-    ):
-        if getattr(provider, "provider_id", None) == provider_id:
-            return provider
-    return None
+    entry = find_recall_entry(host, provider_id)
+    return entry[1] if entry is not None else None
 
 
 def _call_with_deadline(function: Callable[[], T], seconds: float) -> T:
