@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 from loopx_recall_core.contracts import (
     ContractError,
+    HistoricalEvidenceReceiptV0,
     HistoricalEvidenceRequestV0,
     HistoricalEvidenceResultV0,
     result_problems,
@@ -135,23 +136,8 @@ def recall(
     result, rejection = _verify(request, returned)
     if result is None:
         return _finish(request, provider_id, version, "failed", rejection, store)
-    receipt = result_receipt(request, result)
-    private_ref = store.save(
-        request.scope.agent_id,
-        request.request_id,
-        {
-            "schema_version": "loopx_private_recall_v0",
-            "stored_at": datetime.now(UTC).isoformat(),
-            "status": "succeeded",
-            "request": unstructure(request),
-            "result": unstructure(result),
-            "receipt": unstructure(receipt),
-        },
-    )
     log.info("recall succeeded: %d items", len(result.items))
-    return RecallOutcome(
-        status="succeeded", reason=None, receipt=receipt, result=result, private_ref=private_ref
-    )
+    return _outcome(store, request, "succeeded", None, result_receipt(request, result), result)
 
 
 def _finish(
@@ -170,19 +156,31 @@ def _finish(
         status=status,
         reason=reason,
     )
-    private_ref = store.save(
-        request.scope.agent_id,
-        request.request_id,
-        {
-            "schema_version": "loopx_private_recall_v0",
-            "stored_at": datetime.now(UTC).isoformat(),
-            "status": status,
-            "reason": reason,
-            "request": unstructure(request),
-            "receipt": unstructure(receipt),
-        },
-    )
     log.info("recall %s: %s", status, reason)
+    return _outcome(store, request, status, reason, receipt, None)
+
+
+def _outcome(
+    store: PrivateStore,
+    request: HistoricalEvidenceRequestV0,
+    status: str,
+    reason: str | None,
+    receipt: HistoricalEvidenceReceiptV0,
+    result: HistoricalEvidenceResultV0 | None,
+) -> RecallOutcome:
+    """Keep the full record owner-local, hand back status, reason, receipt and its ref."""
+    record: dict[str, Any] = {
+        "schema_version": "loopx_private_recall_v0",
+        "stored_at": datetime.now(UTC).isoformat(),
+        "status": status,
+        "request": unstructure(request),
+        "receipt": unstructure(receipt),
+    }
+    if reason is not None:
+        record["reason"] = reason
+    if result is not None:
+        record["result"] = unstructure(result)
+    private_ref = store.save(request.scope.agent_id, request.request_id, record)
     return RecallOutcome(
-        status=status, reason=reason, receipt=receipt, result=None, private_ref=private_ref
+        status=status, reason=reason, receipt=receipt, result=result, private_ref=private_ref
     )
