@@ -62,7 +62,12 @@ def state_root() -> Path:
 
 
 def ensure_private_dir(path: Path) -> Path:
-    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    """Create ``path`` and every missing parent as 0700 (``mkdir(parents=True)`` would give
+    the parents the umask's mode), and make ``path`` itself 0700."""
+    for folder in reversed([path, *path.parents]):
+        if not folder.exists():
+            folder.mkdir(mode=0o700, exist_ok=True)
+            folder.chmod(0o700)
     path.chmod(0o700)
     return path
 

@@ -184,3 +184,11 @@ def test_receipt_digests_bind_query_and_scope(request_obj, tmp_path):
     assert first.receipt.query_digest != second.receipt.query_digest
     assert first.receipt.scope_digest == second.receipt.scope_digest
     assert unstructure(first.receipt)["raw_content_captured"] is False
+
+
+def test_every_private_folder_is_0700(request_obj, tmp_path):
+    root = tmp_path / "fresh-root"
+    PrivateStore(root).save("agent-a", "req-1", {"n": 1})
+    folders = [p for p in root.rglob("*") if p.is_dir()] + [root]
+    assert len(folders) == 4  # root, private, results, the agent's folder
+    assert all(p.stat().st_mode & 0o777 == 0o700 for p in folders)

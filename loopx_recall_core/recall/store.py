@@ -35,7 +35,6 @@ class PrivateStore:
     def save(self, agent_id: str, request_id: str, record: dict[str, Any]) -> str:
         """Write one record; returns the private reference (``private:<request key>``)."""
         folder = ensure_private_dir(self.base / _key(agent_id))
-        ensure_private_dir(self.base)
         target = folder / f"{_key(request_id)}.json"
         descriptor, temp = tempfile.mkstemp(prefix=".r-", dir=folder)
         with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
