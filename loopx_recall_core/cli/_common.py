@@ -31,10 +31,6 @@ format_option = click.option(
 class Rejected(Exception):
     """Bad input or a refused operation: exit status 1, message safe to print."""
 
-    def __init__(self, message: str, *, record: dict[str, Any] | None = None) -> None:
-        super().__init__(message)
-        self.record = record
-
 
 class EnvironmentProblem(Exception):
     """The environment cannot do what was asked (pip missing, ...): exit status 2."""
@@ -89,7 +85,7 @@ def handle_failures(render_error: Callable[[str], Any] | None = None) -> Callabl
                 return command(*args, **kwargs)
             except Rejected as exc:
                 if render_error is not None:
-                    click.echo(dumps(exc.record or render_error(str(exc))))
+                    click.echo(dumps(render_error(str(exc))))
                 else:
                     click.echo(f"error: {exc}", err=True)
                 raise SystemExit(1) from None
