@@ -10,7 +10,12 @@ from typing import Any
 import attrs
 
 from loopx_recall_core.hookspecs import RecallProvider
-from loopx_recall_core.plugins import PluginHost, normalize_dist_name
+from loopx_recall_core.plugins import (
+    DeadlineExceeded,
+    PluginHost,
+    call_with_deadline,
+    normalize_dist_name,
+)
 from loopx_recall_core.providers_api import ProviderReadback
 
 __all__ = [
@@ -71,15 +76,32 @@ def find_recall_entry(host: PluginHost, provider_id: str) -> tuple[str, RecallPr
     return None
 
 
+#: A readback gets the same budget as a recall (20 s) plus the host's grace.
+READBACK_DEADLINE_S = 21.0
+
+
 def safe_readback(
-    host: PluginHost, key: str, provider: RecallProvider, binding: Mapping[str, Any] | None
+    host: PluginHost,
+    key: str,
+    provider: RecallProvider,
+    binding: Mapping[str, Any] | None,
+    *,
+    deadline: float = READBACK_DEADLINE_S,
 ) -> ProviderReadback:
-    """A provider's readback; a raising or malformed one is contained and reported."""
+    """A provider's readback within ``deadline`` seconds; a raising, malformed or hanging
+    one is contained and reported."""
     provider_id = str(getattr(provider, "provider_id", "unknown"))
     try:
-        readback = provider.readback(binding)
+        readback = call_with_deadline(lambda: provider.readback(binding), deadline)
         if not isinstance(readback, ProviderReadback):
             raise TypeError("readback is not a ProviderReadback")
+    except DeadlineExceeded:
+        return ProviderReadback(
+            provider_id=provider_id if provider_id.strip() else "unknown",
+            version="unknown",
+            ready=False,
+            unavailable_reason="provider readback timed out",
+        )
     except Exception as exc:  # noqa: BLE001 - a broken provider must not break status
         host.mark_broken(key, "readback", exc)
         return ProviderReadback(

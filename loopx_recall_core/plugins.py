@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from importlib import metadata
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import attrs
 import pluggy
@@ -22,7 +23,16 @@ import pluggy
 from loopx_recall_core import hookspecs
 from loopx_recall_core.hookspecs import ENTRY_POINT_GROUP, PROJECT_NAME
 
-__all__ = ["LOAD_PLUGINS_ENV", "PluginHost", "PluginRecord", "normalize_dist_name"]
+__all__ = [
+    "LOAD_PLUGINS_ENV",
+    "DeadlineExceeded",
+    "PluginHost",
+    "PluginRecord",
+    "call_with_deadline",
+    "normalize_dist_name",
+]
+
+T = TypeVar("T")
 
 LOAD_PLUGINS_ENV = "LOOPX_LOAD_PLUGINS"
 
@@ -44,6 +54,34 @@ class PluginRecord:
     status: Literal["loaded", "broken", "not_loaded"]
     error_class: str | None = None
     error: str | None = None
+
+
+class DeadlineExceeded(Exception):
+    """A provider call did not return in time (it goes on in a daemon thread)."""
+
+
+def call_with_deadline(function: Callable[[], T], seconds: float) -> T:
+    """``function()`` in a daemon thread, waited for ``seconds`` at most.
+
+    Every provider call the host makes (retrieve, readback) goes through here: a provider
+    that never returns cannot hang a command or keep the process alive.
+    """
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["value"] = function()
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
+            box["error"] = exc
+
+    worker = threading.Thread(target=run, name="loopx-recall-provider", daemon=True)
+    worker.start()
+    worker.join(seconds)
+    if worker.is_alive():
+        raise DeadlineExceeded
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
 
 
 def _describe_failure(phase: Phase, exc: BaseException) -> str:

@@ -9,6 +9,8 @@ Command groups are imported only when invoked (or listed in ``--help``), so
 from __future__ import annotations
 
 import importlib
+import signal
+import sys
 
 import click
 
@@ -45,5 +47,14 @@ def cli() -> None:
     """
 
 
+def _stop(signum: int, _frame: object) -> None:
+    # Unwind instead of dying on the spot: `finally` blocks and atexit handlers then kill
+    # provider process groups and remove private scratch files (a bare SIGTERM would not).
+    sys.stderr.write(f"loopx: stopped by {signal.Signals(signum).name}\n")
+    raise SystemExit(128 + signum)
+
+
 def main() -> None:
+    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(signum, _stop)
     cli(prog_name="loopx")

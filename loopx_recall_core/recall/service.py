@@ -8,10 +8,9 @@ typed empty outcome with a receipt, and the work lane continues.
 from __future__ import annotations
 
 import logging
-import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any
 
 from loopx_recall_core.contracts import (
     ContractError,
@@ -24,7 +23,7 @@ from loopx_recall_core.contracts import (
 )
 from loopx_recall_core.extensions import find_recall_entry
 from loopx_recall_core.hookspecs import RecallProvider
-from loopx_recall_core.plugins import PluginHost
+from loopx_recall_core.plugins import DeadlineExceeded, PluginHost, call_with_deadline
 from loopx_recall_core.providers_api import ProviderFailure
 from loopx_recall_core.recall.admission import Admitted, admit
 from loopx_recall_core.recall.outcome import REASON_CODES, RecallOutcome
@@ -39,37 +38,11 @@ log = logging.getLogger(__name__)
 DEFAULT_TIMEOUT_S = 20.0
 _HOST_GRACE_S = 1.0
 
-T = TypeVar("T")
-
-
-class _DeadlineExceeded(Exception):
-    pass
-
 
 def find_recall_provider(host: PluginHost, provider_id: str) -> RecallProvider | None:
     """The loaded recall provider with ``provider_id``, if any plugin contributes it."""
     entry = find_recall_entry(host, provider_id)
     return entry[1] if entry is not None else None
-
-
-def _call_with_deadline(function: Callable[[], T], seconds: float) -> T:
-    # A daemon thread: a provider that never returns cannot keep the process alive.
-    box: dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            box["value"] = function()
-        except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
-            box["error"] = exc
-
-    worker = threading.Thread(target=run, name="loopx-recall-provider", daemon=True)
-    worker.start()
-    worker.join(seconds)
-    if worker.is_alive():
-        raise _DeadlineExceeded
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
 
 
 def _verify(
@@ -121,11 +94,11 @@ def recall(
     if current_sessions:
         binding["current_sessions"] = list(current_sessions)
     try:
-        returned = _call_with_deadline(
+        returned = call_with_deadline(
             lambda: provider.retrieve(request, binding, timeout=timeout),
             timeout + _HOST_GRACE_S,
         )
-    except _DeadlineExceeded:
+    except DeadlineExceeded:
         return _finish(request, provider_id, version, "failed", "provider_timeout", store)
     except ProviderFailure as failure:
         reason = failure.reason if failure.reason in REASON_CODES else "provider_failed"

@@ -12,15 +12,13 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
-import tempfile
 from collections.abc import Mapping
-from datetime import UTC, datetime, timedelta
 from importlib import resources
 from typing import Any
 
-from loopx_obelisk_session_evidence.runner import RunResult, run
+from loopx_obelisk_session_evidence.runner import RunResult, private_folder, run
 from loopx_recall_core.canonical import digest
+from loopx_recall_core.jsonio import JsonInputError, loads
 from loopx_recall_core.providers_api import ProviderFailure
 
 __all__ = [
@@ -30,12 +28,13 @@ __all__ = [
     "call_template",
     "obelisk_env",
     "obelisk_version",
+    "render",
 ]
 
-TEMPLATE_VERSION = "obelisk-session-evidence-template/2"
+TEMPLATE_VERSION = "obelisk-session-evidence-template/3"
 _TEMPLATE_TEXT = (
     resources.files("loopx_obelisk_session_evidence")
-    .joinpath("templates/session_evidence.v2.js")
+    .joinpath("templates/session_evidence.v3.js")
     .read_text(encoding="utf-8")
 )
 TEMPLATE_DIGEST = digest(_TEMPLATE_TEXT)
@@ -98,8 +97,8 @@ def _classify_failure(result: RunResult) -> ProviderFailure:
     text = result.stdout.decode("utf-8", "replace").strip()
     if result.returncode == 1 and text.startswith("{"):
         try:
-            envelope = json.loads(text)
-        except json.JSONDecodeError:
+            envelope = loads(text)
+        except JsonInputError:
             envelope = None
         if isinstance(envelope, dict) and _SCHEMA_MISMATCH.search(str(envelope.get("error"))):
             return ProviderFailure("unsupported_obelisk_version")
@@ -109,11 +108,14 @@ def _classify_failure(result: RunResult) -> ProviderFailure:
 def call_template(
     executable: str, params: Mapping[str, Any], *, timeout: float, stdout_cap: int
 ) -> dict[str, Any]:
-    """Run the template once; the parsed object, or a typed ProviderFailure."""
-    folder = tempfile.mkdtemp(prefix="loopx-obelisk-")
-    script = os.path.join(folder, "query.js")
-    try:
-        with open(script, "w", encoding="ascii") as handle:
+    """Run the template once; the parsed object, or a typed ProviderFailure.
+
+    The script holds the terms and roots: it lives in a 0700 folder as a 0600 file and is
+    removed on every exit path (the runner also removes it at interpreter exit)."""
+    with private_folder("loopx-obelisk-") as folder:
+        script = os.path.join(folder, "query.js")
+        descriptor = os.open(script, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        with os.fdopen(descriptor, "w", encoding="ascii") as handle:
             handle.write(render(params))
         try:
             result = run(
@@ -124,13 +126,11 @@ def call_template(
             )
         except OSError:
             raise ProviderFailure("provider_unavailable") from None
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
     if not result.ok:
         raise _classify_failure(result)
     try:
-        value = json.loads(result.stdout.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
+        value = loads(result.stdout)
+    except JsonInputError:
         raise ProviderFailure("malformed_output") from None  # undefined, noise, empty, ...
     if not isinstance(value, dict) or value.get("template_version") != TEMPLATE_VERSION:
         raise ProviderFailure("malformed_output")
@@ -138,9 +138,3 @@ def call_template(
         if key not in value:
             raise ProviderFailure("malformed_output")
     return value
-
-
-def window_start(window_days: int, now: datetime | None = None) -> str:
-    """ISO 8601 UTC with milliseconds, the transcripts' own timestamp form."""
-    start = (now or datetime.now(UTC)) - timedelta(days=window_days)
-    return start.strftime("%Y-%m-%dT%H:%M:%S.") + f"{start.microsecond // 1000:03d}Z"

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from loopx_obelisk_session_evidence.runner import run
+from loopx_obelisk_session_evidence.scope import resolved_roots
 from loopx_recall_core.canonical import digest
 from loopx_recall_core.providers_api import BindingOption
 
@@ -101,7 +102,12 @@ def bind(options: Mapping[str, Any], *, cwd: str) -> dict[str, Any]:
         roots = identity[1]
     else:
         raise ValueError("not inside a git repository: pass --repository-root and --repository-id")
-    private: dict[str, Any] = {"repository_roots": sorted(dict.fromkeys(roots))}
+    given_roots = sorted(dict.fromkeys(os.path.normpath(root) for root in roots))
+    # Stored as given and as resolved now: a symlink swapped in later cannot widen scope.
+    private: dict[str, Any] = {
+        "repository_roots": given_roots,
+        "resolved_roots": resolved_roots(given_roots),
+    }
     if options.get("obelisk_bin"):
         private["obelisk_bin"] = os.path.abspath(os.path.join(cwd, options["obelisk_bin"]))
     binding: dict[str, Any] = {

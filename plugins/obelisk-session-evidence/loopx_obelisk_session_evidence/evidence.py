@@ -12,10 +12,13 @@ import json
 import os
 import re
 import shlex
-from collections.abc import Mapping, Sequence
+import stat
+import time
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from loopx_obelisk_session_evidence.scope import Window, path_in_scope, roots_of, row_problem
 from loopx_recall_core.providers_api import ProviderFailure
 from loopx_recall_core.recall.replan.snippets import (
     SHELL_TOOLS,
@@ -27,7 +30,6 @@ from loopx_recall_core.recall.replan.snippets import (
 __all__ = [
     "freshness",
     "in_scope_transcripts",
-    "row_in_scope",
     "snippet_for",
     "verify_rows",
 ]
@@ -36,29 +38,11 @@ _STALE_GRACE_MS = 2000
 _FIRST_LINE_CAP = 65536
 
 
-def _under(path: str | None, roots: Sequence[str]) -> bool:
-    return bool(path) and any(path == r or path.startswith(r.rstrip("/") + "/") for r in roots)
-
-
-def row_in_scope(
-    row: Mapping[str, Any], binding: Mapping[str, Any], since: str, excluded: Sequence[str]
-) -> bool:
-    roots = binding["private"]["repository_roots"]
-    path = row.get("cwd") or row.get("project_path")
-    return (
-        row.get("source") in binding["history_sources"]
-        and _under(path, roots)
-        and isinstance(row.get("timestamp"), str)
-        and row["timestamp"] >= since
-        and row.get("session_id") not in excluded
-    )
-
-
 def verify_rows(
     evidence: Mapping[str, Any],
     types: Sequence[str],
     binding: Mapping[str, Any],
-    since: str,
+    window: Window,
     excluded: Sequence[str],
 ) -> None:
     """One row outside the binding (or an unrequested type) rejects the entire result."""
@@ -68,8 +52,9 @@ def verify_rows(
         if not isinstance(rows, list):
             raise ProviderFailure("malformed_output")
         for row in rows:
-            if not isinstance(row, Mapping) or not row_in_scope(row, binding, since, excluded):
-                raise ProviderFailure("scope_violation")
+            problem = row_problem(row, binding, window, excluded)
+            if problem is not None:
+                raise ProviderFailure(problem)
 
 
 _EXIT_CODE = re.compile(r"\AExit code:? (-?\d+)")
@@ -126,33 +111,58 @@ def _claude_dir_name(root: str) -> str:
     return re.sub(r"[^A-Za-z0-9]", "-", root)
 
 
-def in_scope_transcripts(binding: Mapping[str, Any]) -> list[str]:
-    """Transcript files on disk of the bound runtimes under the bound roots, sorted."""
+def in_scope_transcripts(binding: Mapping[str, Any], deadline: float) -> list[str]:
+    """Transcript files on disk of the bound runtimes under the bound roots, sorted.
+
+    Regular files only (a FIFO or device named ``*.jsonl`` is never opened), at most the
+    first line of a Codex file read, and the scan counts against the request's
+    ``deadline`` (``time.monotonic()``): past it, a ``provider_timeout``.
+    """
     home = Path(os.environ.get("HOME", "~")).expanduser()
-    return sorted(str(path) for path in _transcripts(home, binding))
+    found = []
+    for path in _transcripts(home, binding):
+        if time.monotonic() > deadline:
+            raise ProviderFailure("provider_timeout")
+        found.append(str(path))
+    return sorted(found)
 
 
-def _transcripts(home: Path, binding: Mapping[str, Any]) -> list[Path]:
-    roots = binding["private"]["repository_roots"]
-    found: list[Path] = []
+def _regular_files(folder: Path, pattern: str) -> Iterator[Path]:
+    for path in folder.glob(pattern):  # lazily: the caller checks its deadline per file
+        try:
+            if stat.S_ISREG(path.stat().st_mode):
+                yield path
+        except OSError:
+            continue
+
+
+def _first_line(path: Path) -> bytes:
+    # O_NONBLOCK: a file swapped for a FIFO after the stat check cannot block the open.
+    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
+    with os.fdopen(descriptor, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            return b""
+        return handle.readline(_FIRST_LINE_CAP)
+
+
+def _transcripts(home: Path, binding: Mapping[str, Any]) -> Iterator[Path]:
+    roots, resolved = roots_of(binding["private"])
     if "claude" in binding["history_sources"]:
         projects = home / ".claude" / "projects"
-        names = [_claude_dir_name(r) for r in roots]
+        names = [_claude_dir_name(r) for r in {*roots, *resolved}]
         if projects.is_dir():
             for folder in projects.iterdir():
                 if any(folder.name == n or folder.name.startswith(n + "-") for n in names):
-                    found.extend(folder.glob("*.jsonl"))
+                    yield from _regular_files(folder, "*.jsonl")
     if "codex" in binding["history_sources"]:
-        for path in (home / ".codex" / "sessions").rglob("*.jsonl"):
+        for path in _regular_files(home / ".codex" / "sessions", "**/*.jsonl"):
             try:
-                with path.open("rb") as handle:
-                    first = json.loads(handle.readline(_FIRST_LINE_CAP) or b"{}")
+                first = json.loads(_first_line(path) or b"{}")
                 cwd = first.get("payload", {}).get("cwd")
             except (OSError, ValueError, AttributeError):
                 continue
-            if _under(cwd, roots):
-                found.append(path)
-    return found
+            if path_in_scope(cwd, roots, resolved):
+                yield path
 
 
 def freshness(result: Mapping[str, Any], transcripts: Sequence[str], *, complete: bool) -> str:

@@ -16,7 +16,6 @@ from loopx_obelisk_session_evidence.adapter import (
     TEMPLATE_VERSION,
     call_template,
     obelisk_version,
-    window_start,
 )
 from loopx_obelisk_session_evidence.binding import BINDING_OPTIONS, DEFAULT_WINDOW_DAYS, bind
 from loopx_obelisk_session_evidence.evidence import (
@@ -24,6 +23,12 @@ from loopx_obelisk_session_evidence.evidence import (
     in_scope_transcripts,
     snippet_for,
     verify_rows,
+)
+from loopx_obelisk_session_evidence.scope import (
+    Window,
+    instant_ms,
+    roots_of,
+    session_aliases,
 )
 from loopx_recall_core.canonical import digest
 from loopx_recall_core.contracts import (
@@ -39,6 +44,8 @@ STDOUT_CAP = 2 * 1024 * 1024
 #: In-scope transcripts checked for freshness; beyond this the index cannot be called fresh.
 MAX_TRANSCRIPTS = 2000
 _READBACK_TIMEOUT_S = 20.0
+#: No index of one user's sessions holds more matching rows than this.
+_MAX_COUNT = 2**31
 
 
 def find_obelisk(configured: str | None = None) -> str | None:
@@ -59,31 +66,50 @@ def _query(
     executable: str,
     binding: Mapping[str, Any],
     *,
-    timeout: float,
+    deadline: float,
     terms: list[str],
     types: list[str],
-    since: str,
+    window: Window,
     max_snippet_chars: int,
     max_rows: int,
     excluded: list[str],
 ) -> tuple[dict[str, Any], str]:
-    """One template run for ``binding``; returns the parsed result and its freshness."""
-    transcripts = in_scope_transcripts(binding)
+    """One template run for ``binding``; returns the parsed result and its freshness.
+
+    The transcript scan and the query share ``deadline`` (``time.monotonic()``).
+    """
+    transcripts = in_scope_transcripts(binding, deadline)
+    given, resolved = roots_of(binding["private"])
+    roots = {*given, *resolved}
     params = {
         "sources": list(binding["history_sources"]),
-        "roots": [r.rstrip("/") or "/" for r in binding["private"]["repository_roots"]],
+        "roots": sorted(r.rstrip("/") or "/" for r in roots),
         "terms": terms,
         "evidence_types": types,
         "exclude_sessions": excluded,
-        "since": since,
+        "since_ms": window.since_ms,
+        "until_ms": window.until_ms,
         "max_snippet_chars": max_snippet_chars,
         "max_rows": max_rows,
         "transcripts": transcripts[:MAX_TRANSCRIPTS],
         "echo": False,
     }
-    result = call_template(executable, params, timeout=timeout, stdout_cap=STDOUT_CAP)
+    remaining = deadline - time.monotonic()
+    if remaining <= 0:
+        raise ProviderFailure("provider_timeout")
+    result = call_template(executable, params, timeout=remaining, stdout_cap=STDOUT_CAP)
     complete = len(transcripts) <= MAX_TRANSCRIPTS
     return result, freshness(result, transcripts[:MAX_TRANSCRIPTS], complete=complete)
+
+
+def _omitted(counts: object, types: list[str]) -> int:
+    """The rows the template counted but did not return: one bounded count per type."""
+    if not isinstance(counts, Mapping) or set(counts) - set(types):
+        raise ProviderFailure("malformed_output")
+    values = list(counts.values())
+    if any(type(v) is not int or not 0 <= v <= _MAX_COUNT for v in values):
+        raise ProviderFailure("malformed_output")
+    return sum(values)
 
 
 def _index_revision(result: Mapping[str, Any]) -> str:
@@ -116,6 +142,8 @@ class ObeliskSessionEvidence:
                 runtime=runtime,
                 unavailable_reason="obelisk executable not found",
             )
+        # One deadline for the version check, the transcript scan and the query.
+        deadline = time.monotonic() + _READBACK_TIMEOUT_S
         try:
             version = obelisk_version(executable, _READBACK_TIMEOUT_S)
             runtime["runtime_version"] = ".".join(map(str, version))
@@ -124,10 +152,10 @@ class ObeliskSessionEvidence:
             result, index_freshness = _query(
                 executable,
                 binding,
-                timeout=_READBACK_TIMEOUT_S,
+                deadline=deadline,
                 terms=[],
                 types=[],
-                since=window_start(1),
+                window=Window.last_days(1),
                 max_snippet_chars=1,
                 max_rows=1,
                 excluded=[],
@@ -152,34 +180,33 @@ class ObeliskSessionEvidence:
         timeout: float,
         exclude_sessions: tuple[str, ...] = (),
     ) -> HistoricalEvidenceResultV0:
-        executable = _executable(binding)
-        # One wall-clock budget for the version check and the query together.
+        # One wall-clock budget for the version check, the transcript scan and the query.
         deadline = time.monotonic() + timeout
+        executable = _executable(binding)
         obelisk_version(executable, min(timeout, 10.0))
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            raise ProviderFailure("provider_timeout")
         limits = request.limits
-        since = window_start(int(binding.get("window_days", DEFAULT_WINDOW_DAYS)))
-        excluded = list(exclude_sessions) + list(binding.get("current_sessions", []))
+        window = Window.last_days(int(binding.get("window_days", DEFAULT_WINDOW_DAYS)))
+        excluded = session_aliases(
+            [*exclude_sessions, *binding.get("current_sessions", [])], binding["history_sources"]
+        )
         types = list(request.evidence_types)
         result, index_freshness = _query(
             executable,
             binding,
-            timeout=remaining,
+            deadline=deadline,
             terms=list(request.query_terms),
             types=types,
-            since=since,
+            window=window,
             max_snippet_chars=limits.max_snippet_chars,
             max_rows=limits.max_items,
             excluded=excluded,
         )
-        verify_rows(result["evidence"], types, binding, since, excluded)
-        omitted = sum(int(v) for v in result["omitted"].values() if isinstance(v, int))
+        verify_rows(result["evidence"], types, binding, window, excluded)
+        omitted = _omitted(result["omitted"], types)
         # Most matched terms first, then newest: what survives the caps is the most specific.
         rows = sorted(
             ((t, row) for t in types for row in result["evidence"].get(t, [])),
-            key=lambda pair: (int(pair[1].get("matched") or 0), pair[1]["timestamp"]),
+            key=lambda pair: (int(pair[1].get("matched") or 0), instant_ms(pair[1]["timestamp"])),
             reverse=True,
         )
         items: list[EvidenceItem] = []

@@ -6,24 +6,48 @@ argv only, never a shell; its own process group, killed whole on timeout, on ove
 output and after exit (a grandchild cannot linger); stdout capped WHILE reading; stderr
 read and capped, for classification only. Output is returned as bytes to the caller and
 never logged or put into an exception message.
+
+Nothing outlives the caller: every child's environment carries a run marker, so after a
+run (and at interpreter exit, which SIGTERM/SIGINT/SIGHUP reach through the host CLI) the
+group is killed and so is any descendant that left it with ``setsid``, found on Linux by
+the marker in ``/proc/<pid>/environ``. The exact limit: a descendant that leaves the
+group AND starts with an environment scrubbed of the marker, or any process still alive
+after ``kill -9`` of the caller itself, is out of reach. Private scratch folders made with
+:func:`private_folder` are removed on every exit path the same way.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import itertools
 import os
+import secrets
 import selectors
+import shutil
 import signal
 import subprocess
+import tempfile
+import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
 
 import attrs
 
-__all__ = ["RunResult", "run"]
+__all__ = ["RunResult", "private_folder", "run"]
 
 _CHUNK = 65536
 _EXIT_GRACE_S = 0.25
+#: Environment variable naming the run, inherited by every descendant:
+#: ``<this process's prefix>.<run number>``.
+MARKER_VARIABLE = "LOOPX_RECALL_RUN"
+_PREFIX = f"{os.getpid()}-{secrets.token_hex(8)}"
+_runs = itertools.count(1)
+
+_lock = threading.Lock()
+_live_groups: set[int] = set()
+_live_folders: set[str] = set()
 
 
 @attrs.frozen
@@ -40,9 +64,68 @@ class RunResult:
         return self.returncode == 0 and not self.timed_out and not self.overflowed
 
 
-def _kill_group(process: subprocess.Popen[bytes]) -> None:
+def _kill_group(pgid: int) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(process.pid, signal.SIGKILL)
+        os.killpg(pgid, signal.SIGKILL)
+
+
+def _marked_processes(marker: str) -> list[int]:
+    """Live processes (other than this one) whose environment starts with ``marker``:
+    one run's (``prefix.N\0``) or every run's of this process (``prefix.``)."""
+    needle = f"\0{MARKER_VARIABLE}={marker}".encode()
+    found = []
+    with contextlib.suppress(OSError):
+        for entry in os.scandir("/proc"):
+            if not entry.name.isdigit() or int(entry.name) == os.getpid():
+                continue
+            try:
+                environ = Path(entry.path, "environ").read_bytes()
+            except OSError:
+                continue
+            if needle in b"\0" + environ:
+                found.append(int(entry.name))
+    return found
+
+
+def _reap_escaped(marker: str) -> None:
+    # A descendant that called setsid left our group; kill it and whatever group it leads.
+    for _ in range(3):  # a killed escapee's own children may be found on the next pass
+        pids = _marked_processes(marker)
+        if not pids:
+            return
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+            _kill_group(pid)
+        time.sleep(0.01)
+
+
+def _cleanup_at_exit() -> None:
+    with _lock:
+        groups, folders = list(_live_groups), list(_live_folders)
+    for pgid in groups:
+        _kill_group(pgid)
+    if groups:
+        _reap_escaped(f"{_PREFIX}.")
+    for folder in folders:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+atexit.register(_cleanup_at_exit)
+
+
+@contextlib.contextmanager
+def private_folder(prefix: str) -> Iterator[str]:
+    """A 0700 scratch folder, removed when the block ends and at interpreter exit."""
+    folder = tempfile.mkdtemp(prefix=prefix)
+    with _lock:
+        _live_folders.add(folder)
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+        with _lock:
+            _live_folders.discard(folder)
 
 
 def run(
@@ -59,15 +142,20 @@ def run(
     Raises ``OSError`` only when the program cannot be started at all.
     """
     started = time.monotonic()
+    if timeout <= 0:
+        return RunResult(None, b"", b"", timed_out=True, overflowed=False, elapsed=0.0)
+    marker = f"{_PREFIX}.{next(_runs)}"
     process = subprocess.Popen(
         list(argv),
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        env=dict(env),
+        env={**env, MARKER_VARIABLE: marker},
         cwd=cwd,
         start_new_session=True,
     )
+    with _lock:
+        _live_groups.add(process.pid)
     buffers = {"stdout": bytearray(), "stderr": bytearray()}
     caps = {"stdout": stdout_cap, "stderr": stderr_cap}
     timed_out = overflowed = False
@@ -100,8 +188,11 @@ def run(
                 if overflowed:
                     break
         finally:
-            _kill_group(process)
+            _kill_group(process.pid)
             process.wait()
+            with _lock:
+                _live_groups.discard(process.pid)
+            _reap_escaped(marker + "\0")
             for stream in (process.stdout, process.stderr):
                 if stream is not None:
                     stream.close()

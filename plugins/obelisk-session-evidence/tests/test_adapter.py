@@ -13,8 +13,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from loopx_obelisk_session_evidence.adapter import call_template, window_start
+from loopx_obelisk_session_evidence.adapter import call_template
 from loopx_obelisk_session_evidence.provider import ObeliskSessionEvidence
+from loopx_obelisk_session_evidence.scope import Window
 
 from loopx_recall_core.contracts import HistoricalEvidenceRequestV0, structure
 from loopx_recall_core.contracts.historical import EVIDENCE_TYPES
@@ -90,7 +91,7 @@ def test_scope_is_exactly_the_binding(double):
     for item in result.items:
         assert item.session_ref in allowed
         assert item.session_ref.startswith("codex:")
-        assert item.observed_at >= window_start(30)
+        assert Window.last_days(30).contains(item.observed_at)
     hidden = [e.text for e in archive.events if not e.visible]
     for item in result.items:
         assert not any(h and h in item.snippet for h in hidden)
@@ -282,7 +283,8 @@ def test_terms_reach_the_double_as_data(double, terms):
         "terms": terms,
         "evidence_types": list(EVIDENCE_TYPES),
         "exclude_sessions": [],
-        "since": window_start(30),
+        "since_ms": Window.last_days(30).since_ms,
+        "until_ms": Window.last_days(30).until_ms,
         "max_snippet_chars": 100,
         "max_rows": 3,
         "transcripts": [],

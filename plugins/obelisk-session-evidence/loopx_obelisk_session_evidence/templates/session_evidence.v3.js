@@ -1,15 +1,18 @@
 // SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 // SPDX-License-Identifier: Apache-2.0
 //
-// loopx obelisk-session-evidence query template, version 2 (rows ranked by matched terms). Run by `obelisk --query`
+// loopx obelisk-session-evidence query template, version 3. Run by `obelisk --query`
 // as the body of an async function. The ONLY variable part is the PARAMS data literal
 // below (ASCII-only JSON written by the adapter); everything else is fixed text whose
 // digest is recorded in every result. SQL uses `?` binds only, explicit columns,
 // substr() caps and LIMITs. Scope is applied in SQL and verified again by the adapter
-// from the columns every row carries (source, project_path, cwd, timestamp, session).
+// (scope.py, the same rules) from the columns every row carries (source, project_path,
+// cwd, timestamp, and the session of each joined piece).
+// Version 3: paths must be normalized absolute paths, instants RFC 3339 inside the window
+// (compared as instants, not text), tool results joined within their own session.
 const PARAMS = /*LOOPX_PARAMS*/ null;
 
-const VERSION = "obelisk-session-evidence-template/2";
+const VERSION = "obelisk-session-evidence-template/3";
 if (PARAMS === null || PARAMS.template_version !== VERSION) {
   throw new Error("template parameters missing or for another template version");
 }
@@ -17,7 +20,8 @@ const SOURCES = JSON.stringify(PARAMS.sources);
 const ROOTS = JSON.stringify(PARAMS.roots);
 const TERMS = JSON.stringify(PARAMS.terms);
 const EXCLUDED = JSON.stringify(PARAMS.exclude_sessions);
-const SINCE = PARAMS.since;
+const SINCE_MS = PARAMS.since_ms;
+const UNTIL_MS = PARAMS.until_ms;
 const CAP = PARAMS.max_snippet_chars;
 const ROWS = PARAMS.max_rows;
 
@@ -26,10 +30,28 @@ const ROWS = PARAMS.max_rows;
 const SESSION_SCOPE =
   " coalesce(s.source, 'claude') IN (SELECT value FROM json_each(?))" +
   " AND s.id NOT IN (SELECT value FROM json_each(?))";
-// Equal to a root or under it on a path-separator boundary; no LIKE, so no wildcards.
+// An absolute, normalized path (no '.' or '..' segment, no '//', no trailing '/') equal
+// to a root or under it on a path-separator boundary; no LIKE, so no wildcards.
 const PATH_UNDER_ROOT = (path) =>
-  " EXISTS (SELECT 1 FROM json_each(?) AS r WHERE " + path + " = r.value" +
-  " OR substr(" + path + ", 1, length(r.value) + 1) = r.value || '/')";
+  " (substr(" + path + ", 1, 1) = '/' AND instr(" + path + ", '//') = 0" +
+  " AND instr(" + path + " || '/', '/./') = 0 AND instr(" + path + " || '/', '/../') = 0" +
+  " AND (" + path + " = '/' OR substr(" + path + ", -1) <> '/')" +
+  " AND EXISTS (SELECT 1 FROM json_each(?) AS r WHERE " + path + " = r.value" +
+  " OR substr(" + path + ", 1, length(r.value) + 1) = r.value || '/'))";
+// An RFC 3339 date-time (upper-case T and Z, optional fraction, Z or +HH:MM) whose
+// instant lies in [since, until] epoch ms. Shape by GLOB, a real calendar date and time
+// by strftime round trip (it normalizes Feb 30 and 24:00), the instant by julianday.
+const ZONE = (ts) =>
+  "(CASE WHEN substr(" + ts + ", 20, 1) = '.' THEN ltrim(substr(" + ts + ", 21), '0123456789')" +
+  " ELSE substr(" + ts + ", 20) END)";
+const EPOCH_MS = (ts) =>
+  "CAST(round((julianday(" + ts + ") - 2440587.5) * 86400000.0) AS INTEGER)";
+const INSTANT_IN_WINDOW = (ts) =>
+  " (" + ts + " GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]*'" +
+  " AND strftime('%Y-%m-%dT%H:%M:%S', substr(" + ts + ", 1, 19)) = substr(" + ts + ", 1, 19)" +
+  " AND (substr(" + ts + ", 20, 1) <> '.' OR substr(" + ts + ", 21, 1) GLOB '[0-9]')" +
+  " AND (" + ZONE(ts) + " = 'Z' OR " + ZONE(ts) + " GLOB '[+-][0-2][0-9]:[0-5][0-9]')" +
+  " AND " + EPOCH_MS(ts) + " BETWEEN ? AND ?)";
 const MESSAGE_PATH = "coalesce(m.cwd, s.project_path)";
 const TERM_IN = (column) =>
   " EXISTS (SELECT 1 FROM json_each(?) AS t WHERE instr(lower(" + column + "), lower(t.value)) > 0)";
@@ -40,24 +62,29 @@ const MATCHED = (text) =>
   " AS matched";
 const MESSAGE_SCOPE =
   SESSION_SCOPE + " AND m.visibility = 'visible' AND coalesce(m.is_meta, 0) = 0" +
-  " AND m.timestamp >= ? AND" + PATH_UNDER_ROOT(MESSAGE_PATH);
-const messageBinds = () => [SOURCES, EXCLUDED, SINCE, ROOTS];
+  " AND" + INSTANT_IN_WINDOW("m.timestamp") + " AND" + PATH_UNDER_ROOT(MESSAGE_PATH);
+const messageBinds = () => [SOURCES, EXCLUDED, SINCE_MS, UNTIL_MS, ROOTS];
 
 const ROW_COLUMNS =
   "s.id AS session_id, coalesce(s.source, 'claude') AS source, s.project_path AS project_path," +
-  " m.cwd AS cwd, m.timestamp AS timestamp, m.uuid AS message_uuid";
+  " m.cwd AS cwd, m.timestamp AS timestamp, m.uuid AS message_uuid," +
+  " m.session_id AS message_session_id";
 
 const FAILED =
   "(tr.is_error = 1 OR (substr(tr.content, 1, 10) = 'Exit code ' AND substr(tr.content, 11, 1)" +
   " BETWEEN '1' AND '9') OR (substr(tr.content, 1, 11) = 'Exit code: ' AND" +
   " substr(tr.content, 12, 1) BETWEEN '1' AND '9'))";
 
+// Ids are unique only within a session (a call id can recur in another session), so every
+// join stays inside the call's session, and each piece reports its session for the check.
 const TOOL_FROM =
-  " FROM tool_calls AS tc JOIN messages AS m ON m.uuid = tc.message_uuid" +
+  " FROM tool_calls AS tc" +
+  " JOIN messages AS m ON m.uuid = tc.message_uuid AND m.session_id = tc.session_id" +
   " JOIN sessions AS s ON s.id = tc.session_id" +
-  " LEFT JOIN tool_results AS tr ON tr.tool_use_id = tc.id";
+  " LEFT JOIN tool_results AS tr ON tr.tool_use_id = tc.id AND tr.session_id = tc.session_id";
 const TOOL_COLUMNS =
-  ROW_COLUMNS + ", tc.id AS call_id, tc.name AS tool, substr(tc.input_json, 1, ?) AS input," +
+  ROW_COLUMNS + ", tc.session_id AS call_session_id, tr.session_id AS result_session_id," +
+  " tc.id AS call_id, tc.name AS tool, substr(tc.input_json, 1, ?) AS input," +
   " tc.file_path AS file_path, substr(tr.content, 1, ?) AS output, tr.is_error AS is_error," +
   " CASE WHEN tr.tool_use_id IS NULL THEN NULL WHEN " + FAILED + " THEN 1 ELSE 0 END AS failed";
 
@@ -100,12 +127,12 @@ const QUERIES = {
   summary: {
     from: " FROM summaries AS su JOIN sessions AS s ON s.id = su.session_id",
     where: " WHERE su.visibility = 'visible' AND" + SESSION_SCOPE +
-      " AND su.timestamp >= ? AND" + PATH_UNDER_ROOT("s.project_path") + " AND" +
-      TERM_IN("su.content"),
-    binds: () => [SOURCES, EXCLUDED, SINCE, ROOTS, TERMS],
+      " AND" + INSTANT_IN_WINDOW("su.timestamp") + " AND" + PATH_UNDER_ROOT("s.project_path") +
+      " AND" + TERM_IN("su.content"),
+    binds: () => [SOURCES, EXCLUDED, SINCE_MS, UNTIL_MS, ROOTS, TERMS],
     columns: "s.id AS session_id, coalesce(s.source, 'claude') AS source," +
       " s.project_path AS project_path, NULL AS cwd, su.timestamp AS timestamp," +
-      " su.id AS summary_id, substr(su.content, 1, ?) AS text, " + MATCHED("su.content"),
+      " su.session_id AS message_session_id, su.id AS summary_id, substr(su.content, 1, ?) AS text, " + MATCHED("su.content"),
     columnBinds: [CAP, TERMS],
   },
 };
@@ -116,7 +143,7 @@ for (const type of PARAMS.evidence_types) {
   const q = QUERIES[type];
   if (q === undefined) throw new Error("unknown evidence type");
   const order = " ORDER BY matched DESC, " +
-    (type === "summary" ? "su.timestamp DESC" : "m.timestamp DESC");
+    EPOCH_MS(type === "summary" ? "su.timestamp" : "m.timestamp") + " DESC";
   evidence[type] = sql(
     "SELECT " + q.columns + q.from + q.where + order + " LIMIT ?",
     ...q.columnBinds, ...q.binds(), ROWS,

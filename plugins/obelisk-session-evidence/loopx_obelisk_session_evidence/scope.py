@@ -1,0 +1,180 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""What one binding puts in scope: sessions, paths and instants, each by ONE rule.
+
+The query template applies the same rules in SQL (``templates/session_evidence.v3.js``)
+so that nothing out of scope is selected; :func:`row_problem` applies them again to every
+row that comes back, because the host trusts no provider output. Text is never compared
+as text where it means something else:
+
+* a path is in scope only when it is absolute and normalized (no ``.``/``..`` segment,
+  no ``//``, no trailing ``/``), under a bound root at a separator boundary, and, resolved
+  on disk (symlinks followed), still under a bound root as given or as resolved at enable
+  time;
+* an instant is in scope only when it is an RFC 3339 date-time (``T`` and ``Z`` upper
+  case, any fraction, ``Z`` or a ``+HH:MM`` offset) inside ``[now - window, now + 5 min]``;
+* a session is named by the index (``codex:<thread id>``) or by its runtime
+  (the Codex thread id, Claude's ``sessionId``): exclusion accepts both.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import attrs
+
+__all__ = [
+    "FUTURE_SKEW",
+    "Window",
+    "instant_ms",
+    "path_in_scope",
+    "resolved_roots",
+    "roots_of",
+    "row_problem",
+    "session_aliases",
+]
+
+#: How far past now an instant may be (clock skew between the runtime and this host).
+FUTURE_SKEW = timedelta(minutes=5)
+#: SQLite computes epoch milliseconds through a floating-point Julian day; a row the SQL
+#: selected at a window edge must not be rejected here for a rounding difference.
+_EDGE_MS = 1
+
+_INSTANT = re.compile(
+    r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})"
+    r"(?:\.([0-9]+))?(Z|[+-][0-2][0-9]:[0-5][0-9])\Z"
+)
+
+#: How the index names a session of each runtime, given the runtime's own id. Claude's
+#: index id is the transcript's ``sessionId`` unchanged; the others are prefixed with the
+#: runtime (``codex:<session_meta.payload.id>``; see tests/obelisk_double/README.md).
+_INDEX_PREFIX = {"claude": "", "codex": "codex:", "kimi": "kimi:", "pi": "pi:"}
+
+
+def instant_ms(text: object) -> int | None:
+    """Epoch milliseconds of an RFC 3339 date-time, or None for anything else."""
+    if not isinstance(text, str):
+        return None
+    match = _INSTANT.match(text)
+    if match is None:
+        return None
+    year, month, day, hour, minute, second = (int(g) for g in match.groups()[:6])
+    fraction, zone = match[7] or "", match[8]
+    offset = timedelta(0)
+    if zone != "Z":
+        sign = 1 if zone[0] == "+" else -1
+        offset = sign * timedelta(hours=int(zone[1:3]), minutes=int(zone[4:6]))
+        if offset >= timedelta(days=1):
+            return None
+    try:
+        moment = datetime(year, month, day, hour, minute, second, tzinfo=UTC) - offset
+    except ValueError:
+        return None
+    millis = int(fraction[:3].ljust(3, "0")) + (1 if fraction[3:4] >= "5" else 0)
+    return int(moment.timestamp()) * 1000 + millis
+
+
+@attrs.frozen
+class Window:
+    """``[now - days, now + FUTURE_SKEW]`` in epoch milliseconds."""
+
+    since_ms: int
+    until_ms: int
+
+    @classmethod
+    def last_days(cls, days: int, now: datetime | None = None) -> Window:
+        now = now or datetime.now(UTC)
+        to_ms = lambda moment: int(moment.timestamp() * 1000)  # noqa: E731
+        return cls(to_ms(now - timedelta(days=days)), to_ms(now + FUTURE_SKEW))
+
+    def contains(self, text: object) -> bool:
+        millis = instant_ms(text)
+        return millis is not None and (
+            self.since_ms - _EDGE_MS <= millis <= self.until_ms + _EDGE_MS
+        )
+
+
+def _normalized_absolute(path: str) -> bool:
+    return path.startswith("/") and "//" not in path and posixpath.normpath(path) == path
+
+
+def _under(path: str, roots: Iterable[str]) -> bool:
+    return any(path == r or path.startswith(r.rstrip("/") + "/") for r in roots)
+
+
+def resolved_roots(roots: Sequence[str]) -> list[str]:
+    """The bound roots with symlinks resolved (stored at enable time beside the given ones)."""
+    return sorted({os.path.realpath(root) for root in roots})
+
+
+def path_in_scope(path: object, roots: Sequence[str], resolved: Sequence[str] = ()) -> bool:
+    """True when ``path`` is a normalized absolute path under a root, also once resolved."""
+    if not isinstance(path, str) or not _normalized_absolute(path):
+        return False
+    allowed = [*roots, *resolved]
+    if not _under(path, allowed):
+        return False
+    try:
+        real = os.path.realpath(path)
+    except (OSError, ValueError):  # NUL byte, symlink loop on some platforms
+        return False
+    return _under(real, allowed)
+
+
+def session_aliases(session_ids: Iterable[str], sources: Iterable[str]) -> list[str]:
+    """Every name the index may use for these sessions (runtime ids and index ids alike)."""
+    names: set[str] = set()
+    prefixes = {_INDEX_PREFIX.get(source, f"{source}:") for source in sources}
+    for session_id in session_ids:
+        names.add(session_id)
+        for prefix in prefixes - {""}:
+            names.add(prefix + session_id)
+            if session_id.startswith(prefix):
+                names.add(session_id.removeprefix(prefix))
+    return sorted(names)
+
+
+def row_problem(
+    row: object,
+    binding: Mapping[str, Any],
+    window: Window,
+    excluded: Sequence[str],
+) -> str | None:
+    """None for a row inside the binding, else ``malformed_output`` or ``scope_violation``.
+
+    Every piece of an item (the message, the tool call, the tool result) carries its own
+    session id; all must be the row's session, so content joined from another session
+    can never ride along with an in-scope one.
+    """
+    if not isinstance(row, Mapping):
+        return "malformed_output"
+    session = row.get("session_id")
+    if not isinstance(session, str) or not session:
+        return "malformed_output"
+    for piece in ("message_session_id", "call_session_id", "result_session_id"):
+        if piece in row and row[piece] is not None and row[piece] != session:
+            return "scope_violation"
+    if row.get("output") is not None and row.get("result_session_id") != session:
+        return "scope_violation"
+    private = binding["private"]
+    path = row["cwd"] if row.get("cwd") is not None else row.get("project_path")
+    in_scope = (
+        row.get("source") in binding["history_sources"]
+        and path_in_scope(path, *roots_of(private))
+        and window.contains(row.get("timestamp"))
+        and session not in excluded
+    )
+    return None if in_scope else "scope_violation"
+
+
+def roots_of(private: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+    """A binding's roots as given and as resolved at enable time (resolved now for an
+    enablement made before roots were resolved at enable time)."""
+    given = list(private["repository_roots"])
+    stored = private.get("resolved_roots")
+    return given, list(stored) if stored is not None else resolved_roots(given)

@@ -1,0 +1,210 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""Hostile worlds for the adversarial tests: a malicious ``obelisk`` stand-in that prints
+crafted JSON (or hangs and spawns escaping grandchildren), and raw Codex transcripts with
+odd paths, timestamps and colliding call ids for the protocol double to index."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import textwrap
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from loopx_obelisk_session_evidence.adapter import TEMPLATE_VERSION
+
+from loopx_recall_core.contracts import HistoricalEvidenceRequestV0, structure
+
+CANARY_OTHER = "CANARY-OTHER-SESSION-OUTPUT-5b7e"
+
+_STANDIN = """\
+#!{python}
+# A malicious obelisk: answers --version, and for --query does what standin.json says.
+import json, os, subprocess, sys, time
+home = os.environ["HOME"]
+with open(os.path.join(home, "standin.json")) as handle:
+    config = json.load(handle)
+def log(entry):
+    with open(os.path.join(home, "standin.log"), "a") as handle:
+        handle.write(json.dumps(entry) + "\\n")
+log({{"argv": sys.argv[1:], "marker": os.environ.get("LOOPX_RECALL_RUN")}})
+if sys.argv[1:2] in (["--version"], ["-v"]):
+    print(config.get("version", "0.2.4"))
+    sys.exit(0)
+if sys.argv[1:2] == ["--query"]:
+    script = sys.argv[2]
+    log({{"script": script,
+          "script_mode": os.stat(script).st_mode & 0o777,
+          "folder_mode": os.stat(os.path.dirname(script)).st_mode & 0o777}})
+    if config.get("mode") == "hang":
+        subprocess.Popen(["sleep", "300"])
+        subprocess.Popen(["sleep", "300"], start_new_session=True)  # leaves the group
+        open(os.path.join(home, "ready"), "w").close()
+        while True:
+            time.sleep(1)
+    print(json.dumps(config["answer"], indent=2))
+    sys.exit(0)
+sys.exit(1)
+"""
+
+
+def install_standin(home: Path) -> Path:
+    """Write the stand-in executable into ``home`` and return its path."""
+    path = home / "bin" / "obelisk"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(_STANDIN.format(python=sys.executable))
+    path.chmod(0o755)
+    return path
+
+
+def configure(home: Path, **config: Any) -> None:
+    (home / "standin.json").write_text(json.dumps(config))
+
+
+def standin_log(home: Path) -> list[dict[str, Any]]:
+    log = home / "standin.log"
+    if not log.exists():
+        return []
+    return [json.loads(line) for line in log.read_text().splitlines()]
+
+
+def iso(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+
+
+def now_iso(offset: timedelta = timedelta(0)) -> str:
+    return iso(datetime.now(UTC) + offset)
+
+
+def tool_row(root: str, session: str = "codex:thread-1", **changes: Any) -> dict[str, Any]:
+    """One in-scope prior_failure row as the template returns it."""
+    row = {
+        "session_id": session,
+        "source": "codex",
+        "project_path": root,
+        "cwd": root,
+        "timestamp": now_iso(-timedelta(hours=1)),
+        "message_uuid": f"{session}:7",
+        "message_session_id": session,
+        "call_session_id": session,
+        "result_session_id": session,
+        "call_id": f"{session}:call_1",
+        "tool": "exec_command",
+        "input": json.dumps({"cmd": "pytest tests/test_api.py"}),
+        "file_path": None,
+        "output": "Exit code: 1\nFAILED",
+        "is_error": None,
+        "failed": 1,
+        "matched": 1,
+    }
+    row.update(changes)
+    return row
+
+
+def answer(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """A template answer carrying ``rows`` as prior_failure evidence."""
+    return {
+        "template_version": TEMPLATE_VERSION,
+        "echo": None,
+        "markers": [{"jsonl_path": "__last_build__", "mtime": 1}],
+        "indexed_files": [],
+        "evidence": {"prior_failure": rows},
+        "omitted": {"prior_failure": 0},
+    }
+
+
+def binding(root: Path, obelisk: Path | None = None, sources=("codex",), **extra: Any):
+    """The binding the provider makes at enable time for ``root``."""
+    from loopx_obelisk_session_evidence.provider import ObeliskSessionEvidence
+
+    options: dict[str, Any] = {"history_source": sources, "repository_root": [str(root)]}
+    if obelisk is not None:
+        options["obelisk_bin"] = str(obelisk)
+    return {**ObeliskSessionEvidence().bind(options, cwd=str(root)), **extra}
+
+
+def request(terms=("pytest",), types=("prior_failure",)) -> HistoricalEvidenceRequestV0:
+    return structure(
+        {
+            "schema_version": "historical_evidence_request_v0",
+            "request_id": "rq-adversarial",
+            "situation_id": "sit-1",
+            "trigger": "operator_requested_history",
+            "scope": {
+                "agent_id": "agent-a",
+                "project_id": "proj-j",
+                "repository_id": "repo-r",
+                "allow_cross_agent": False,
+                "allow_cross_project": False,
+            },
+            "evidence_types": list(types),
+            "query_terms": list(terms),
+            "limits": {
+                "max_sessions": 50,
+                "max_items": 64,
+                "max_snippet_chars": 2000,
+                "max_total_chars": 32000,
+            },
+        },
+        HistoricalEvidenceRequestV0,
+    )
+
+
+def codex_transcript(
+    home: Path,
+    thread: str,
+    *,
+    cwd: str,
+    timestamp: str,
+    call_id: str = "call_1",
+    command: str = "pytest tests/test_api.py",
+    output: str = "Exit code: 1\nFAILED tests/test_api.py",
+) -> Path:
+    """One Codex session with one failed shell call, every line stamped ``timestamp``."""
+    folder = home / ".codex" / "sessions" / "2026" / "11" / "30"
+    folder.mkdir(parents=True, exist_ok=True)
+    lines = [
+        (
+            "session_meta",
+            {
+                "id": thread,
+                "timestamp": timestamp,
+                "cwd": cwd,
+                "cli_version": "0.50.0",
+                "git": {"branch": "main"},
+            },
+        ),
+        ("turn_context", {"cwd": cwd, "model": "gpt-5-codex"}),
+        ("event_msg", {"type": "user_message", "message": "run the tests"}),
+        (
+            "response_item",
+            {
+                "type": "function_call",
+                "name": "shell",
+                "call_id": call_id,
+                "arguments": json.dumps({"command": ["bash", "-lc", command]}),
+            },
+        ),
+        ("response_item", {"type": "function_call_output", "call_id": call_id, "output": output}),
+    ]
+    path = folder / f"rollout-{thread}.jsonl"
+    path.write_text(
+        "".join(
+            json.dumps({"timestamp": timestamp, "type": kind, "payload": payload}) + "\n"
+            for kind, payload in lines
+        )
+    )
+    return path
+
+
+def write_script(path: Path, body: str) -> Path:
+    path.write_text(f"#!{sys.executable}\n" + textwrap.dedent(body))
+    path.chmod(0o755)
+    return path
+
+
+def environ_without(*names: str) -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if k not in names}

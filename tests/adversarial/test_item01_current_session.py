@@ -1,0 +1,86 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""Item 1: a current session is excluded whether it is named by its runtime (the Codex
+thread id an agent knows) or by the index (``codex:<thread id>``); a row without a
+session id is malformed."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from loopx_obelisk_session_evidence.provider import ObeliskSessionEvidence
+from loopx_obelisk_session_evidence.scope import session_aliases
+
+from loopx_recall_core.providers_api import ProviderFailure
+
+from .hostile import (
+    answer,
+    binding,
+    codex_transcript,
+    configure,
+    install_standin,
+    now_iso,
+    request,
+    tool_row,
+)
+
+THREAD = "6e36aab0-4c1f-4d0e-9d52-1f2e3d4c5b6a"
+
+
+@pytest.fixture
+def world(tmp_path, monkeypatch):
+    home, root = tmp_path / "home", tmp_path / "repo"
+    root.mkdir(parents=True)
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    return home, root
+
+
+@pytest.mark.parametrize("named", [THREAD, f"codex:{THREAD}"])
+@pytest.mark.parametrize("how", ["argument", "binding"])
+def test_row_of_an_excluded_session_rejects_the_result(world, named, how):
+    home, root = world
+    configure(home, answer=answer([tool_row(str(root), session=f"codex:{THREAD}")]))
+    bound = binding(root, install_standin(home))
+    kwargs = {}
+    if how == "argument":
+        kwargs["exclude_sessions"] = (named,)
+    else:
+        bound["current_sessions"] = [named]
+    with pytest.raises(ProviderFailure) as failure:
+        ObeliskSessionEvidence().retrieve(request(), bound, timeout=10, **kwargs)
+    assert failure.value.reason == "scope_violation"
+
+
+@pytest.mark.parametrize("session", ["", None, 7, ["codex:x"]])
+def test_row_without_a_session_id_is_malformed(world, session):
+    home, root = world
+    row = tool_row(str(root))
+    row.update(session_id=session, message_session_id=None, call_session_id=None)
+    row.update(result_session_id=session)
+    configure(home, answer=answer([row]))
+    with pytest.raises(ProviderFailure) as failure:
+        ObeliskSessionEvidence().retrieve(
+            request(), binding(root, install_standin(home)), timeout=10
+        )
+    assert failure.value.reason == "malformed_output"
+
+
+def test_every_runtime_accepts_both_forms():
+    sources = ["claude", "codex", "kimi", "pi"]
+    assert set(session_aliases([THREAD], sources)) >= {THREAD, f"codex:{THREAD}"}
+    assert THREAD in session_aliases([f"codex:{THREAD}"], sources)
+    # Claude's index id is its sessionId unchanged.
+    assert session_aliases([THREAD], ["claude"]) == [THREAD]
+
+
+def test_the_double_excludes_a_session_named_by_its_thread_id(world, obelisk_bin, double_ready):
+    home, root = world
+    codex_transcript(home, THREAD, cwd=str(root), timestamp=now_iso(-timedelta(hours=2)))
+    bound = binding(root, obelisk_bin)
+    provider = ObeliskSessionEvidence()
+    control = provider.retrieve(request(), bound, timeout=30)
+    assert [item.session_ref for item in control.items] == [f"codex:{THREAD}"]
+    excluded = provider.retrieve(request(), bound, timeout=30, exclude_sessions=(THREAD,))
+    assert excluded.items == ()
