@@ -7,6 +7,7 @@ Run: .venv/bin/python benchmarks/adapter_overhead.py   (prints figures; not a te
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 import statistics
@@ -35,7 +36,10 @@ def main() -> None:
     os.environ["LOOPX_NODE22"] = node
     home = Path(tempfile.mkdtemp())
     archive = generate_archive(home, now=datetime.now(UTC).replace(microsecond=0))
-    os.environ.update(HOME=str(home), OBELISK_DOUBLE_BUILD_GRACE_MS="60000")
+    os.environ["HOME"] = str(home)
+    # The double's switches live in a settings file under its HOME (never in the env).
+    settings = home / ".obelisk-double.json"
+    settings.write_text(json.dumps({"build_grace_ms": 60000}))
     binary = str(ROOT / "tests" / "obelisk_double" / "obelisk")
     script = Path(tempfile.mkdtemp()) / "bare.js"
     script.write_text("return sql('SELECT count(*) AS n FROM messages');\n")
@@ -74,8 +78,8 @@ def main() -> None:
     print(f"adapter overhead ratio: {adapter_p50 / bare_p50:.2f}x")
 
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    flood_env = {**env, "OBELISK_DOUBLE_FAULT": "flood"}
-    result = run([binary, "--query", str(script)], env=flood_env, timeout=20)
+    settings.write_text(json.dumps({"build_grace_ms": 60000, "fault": "flood"}))
+    result = run([binary, "--query", str(script)], env=env, timeout=20)
     after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     print(f"flood: overflowed={result.overflowed} killed after {result.elapsed * 1000:.0f} ms, "
           f"captured {len(result.stdout)} bytes (cap 2 MiB), peak RSS {after / 1024:.1f} MiB "

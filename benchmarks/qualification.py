@@ -52,7 +52,7 @@ _FLOOD_CHILD = textwrap.dedent(
     provider = ObeliskSessionEvidence()
     provider.retrieve(request, binding, timeout=30)  # build the index, warm up
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    os.environ["OBELISK_DOUBLE_FAULT"] = "flood"
+    (home / ".obelisk-double.json").write_text(json.dumps({"fault": "flood"}))  # double's switch
     started = time.monotonic()
     try:
         provider.retrieve(request, binding, timeout=30)

@@ -18,7 +18,13 @@ Fixtures
                   use ``archive_home.home`` as HOME for the double.
 
 Helpers
-    double_env(home, **extra)   env overrides for a run against ``home`` (build grace 0)
+    double_settings(home, **values)
+                                write the double's settings file ``home/.obelisk-double.json``
+                                (build_grace_ms 0 unless given; fault, version, slow_ms,
+                                flood_max_bytes ...): its switches, replacing earlier ones
+    double_env(home, extra_env=None, **settings)
+                                env for a run against ``home`` (HOME plus ``extra_env``),
+                                after writing ``double_settings(home, **settings)``
     run_obelisk(args, ...)      spawn the wrapper in its own process group with a
                                 wall-clock deadline and an output cap, killing the whole
                                 group on either: the behaviour a real caller needs.
@@ -28,6 +34,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import json
 import os
 import selectors
 import signal
@@ -48,6 +55,8 @@ from tests.fixtures.transcripts import Archive, generate_archive  # noqa: E402
 
 OBELISK_WRAPPER = REPO_ROOT / "tests" / "obelisk_double" / "obelisk"
 ENSURE_NODE22 = REPO_ROOT / "scripts" / "ensure-node22"
+#: The double's settings file, relative to the HOME it runs with (see obelisk.mjs).
+DOUBLE_SETTINGS_FILE = ".obelisk-double.json"
 STDERR_CANARY = "CANARY-OBELISK-STDERR-7f3a"
 STDOUT_CANARY = "CANARY-OBELISK-STDOUT-91c2"
 
@@ -68,14 +77,31 @@ def node22() -> Path:
     return path
 
 
-def double_env(home: Path, **extra: str) -> dict[str, str]:
+def double_settings(home: Path, **values: object) -> Path:
+    """Write the double's settings file under ``home`` and return its path.
+
+    The double takes its switches (``fault``, ``version``, ``slow_ms``, ``build_grace_ms``,
+    ``flood_max_bytes``) only from this file, never from the environment, so the product
+    has no test-only variable to forward. ``build_grace_ms`` is 0 unless given, so every
+    query sees the transcripts as they are now. The file is replaced, not merged: switches
+    of an earlier call do not linger.
+    """
+    home.mkdir(parents=True, exist_ok=True)
+    path = home / DOUBLE_SETTINGS_FILE
+    path.write_text(json.dumps({"build_grace_ms": 0, **values}), encoding="utf-8")
+    return path
+
+
+def double_env(
+    home: Path, extra_env: dict[str, str] | None = None, **settings: object
+) -> dict[str, str]:
     """Environment overrides for running the double against ``home``.
 
-    The build grace window is 0 so every query sees the transcripts as they are now.
+    Writes ``double_settings(home, **settings)`` first, so each run gets exactly the
+    switches it names (build grace 0 by default) and none left from an earlier run.
     """
-    env = {"HOME": str(home), "OBELISK_DOUBLE_BUILD_GRACE_MS": "0"}
-    env.update(extra)
-    return env
+    double_settings(home, **settings)
+    return {"HOME": str(home), **(extra_env or {})}
 
 
 @dataclass(frozen=True)

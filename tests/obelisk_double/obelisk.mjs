@@ -1,22 +1,35 @@
 // SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 // SPDX-License-Identifier: Apache-2.0
 //
-// Protocol double of the `obelisk` CLI, written only from the interface description in
-// /work/shared/OBELISK_PROTOCOL.md (no Obelisk code, schema text or prose). It exists so
-// the session-evidence plugin can be tested against the documented process interface,
-// including the traps a caller must survive. It is NOT a security sandbox.
+// Protocol double of the `obelisk` CLI, written from the interface description in
+// /work/shared/OBELISK_PROTOCOL.md and from facts read in Obelisk's public source (each
+// one, with where it came from, is listed in tests/obelisk_double/README.md; no Obelisk
+// code, schema text or prose is copied). It exists so the session-evidence plugin can
+// be tested against the documented process interface, including the traps a caller
+// must survive. It is NOT a security sandbox.
 //
 // Verbs
-//   --version | -v     print the version (env OBELISK_DOUBLE_VERSION, default 0.2.4)
+//   --version | -v     print the version (setting "version", default 0.2.4)
 //   --build            forced full rebuild; prints {"ok":true,"db":"<path>"}
 //   --query FILE       incremental build (unless skipped), then run FILE's text as the body
 //                      of `(async () => { BODY })()` with the global `sql`; pretty JSON out
 //   --search TEXT...   small FTS helper, pretty JSON array of message hits (not relied on)
 //   anything else      usage on stderr, empty stdout, exit 1
 //
+// Settings: $HOME/.obelisk-double.json (HOME as the double sees it), a JSON object with
+// any of these keys; no file means every default. Read by every verb; a file that is not
+// a JSON object, an unknown key, a value of the wrong type or an unknown fault name is a
+// usage error (exit 1) so typos are never silently ignored. There are no environment
+// switches: the product passes the binary only an allowlist with nothing test-only in it.
+//   fault            fault names (list of strings, or one comma-separated string), below
+//   version          what --version prints and the version marker records ("0.2.4")
+//   slow_ms          sleep of the `slow` fault (3000)
+//   build_grace_ms   pre-query build skipped while __last_build__ is younger (30000)
+//   flood_max_bytes  safety stop of the `flood` fault (4 GiB)
+//
 // Index: $OBELISK_HOME/index.db, else $HOME/.obelisk/index.db. Writer lock: index.lock
 // next to it (holds the writer's pid). The pre-query build is skipped when
-//   * `__last_build__` is younger than OBELISK_DOUBLE_BUILD_GRACE_MS (default 30000),
+//   * `__last_build__` is younger than build_grace_ms,
 //   * an `__app_heartbeat__` row in index_state is younger than 60 s,
 //   * the writer lock is held by a live process, or
 //   * the `stale` fault is set;
@@ -31,32 +44,47 @@
 // lines_processed = non-empty lines read, cursor = file size in bytes. A file is
 // re-indexed when its mtime or size differs from its row; vanished files are dropped.
 //
-// Transcript mapping (our choices where the protocol page is silent)
-//   Claude  session id = file name; messages.uuid = line uuid; text = the text blocks
-//           joined by "\n" ('' for pure tool lines); content_type = first block's type;
-//           tool_results.file_path = the matching tool_use's file_path; summary lines
-//           {"type":"summary","summary","leafUuid"} take the leaf message's timestamp.
-//   Codex   session id = "codex:<session_meta.payload.id>"; messages.uuid =
-//           "<session id>:<0-based line number>"; event_msg user_message/agent_message
-//           -> role user/assistant; each function_call (and custom_tool_call) also gets
-//           a message row (role assistant, text '') and each output one (role tool,
-//           text '') so tool rows can be joined to messages for timestamp and cwd;
-//           response_item `message` lines are ignored (they repeat event_msg text);
-//           `compacted` lines {"payload":{"message"}} -> summaries.
-//   Both    visibility = the line's "visibility" field if valid, else "hidden" when
-//           isVisibleInTranscriptOnly is true, else "visible"; project_path = most
-//           frequent messages.cwd (ties: first seen); title = first visible user text.
-//           messages_fts holds every message with non-empty text (any visibility).
+// Identity of rows (as upstream; README.md gives the sources): sessions.id,
+// messages.uuid, tool_calls.id, tool_results.tool_use_id and summaries.id are each the
+// whole primary key, and a later row with the same key REPLACES the earlier one, from
+// whichever session or file it came. Claude ids are the transcript's own, so the same
+// tool_use id in two Claude sessions leaves one row; Codex ids are namespaced by thread,
+// so the same call_id in two Codex sessions gives two rows.
 //
-// Fault switches, env OBELISK_DOUBLE_FAULT (comma-separated list; applied to --query only).
+// Transcript mapping
+//   Claude  session id = file name; messages.uuid = line uuid; tool ids = the transcript's
+//           tool_use id; timestamp and cwd stored as the transcript wrote them. Our
+//           choices: text = the text blocks joined by "\n" ('' for pure tool lines);
+//           content_type = first block's type; tool_results.file_path = the matching
+//           tool_use's file_path; summary lines {"type":"summary","summary","leafUuid"}
+//           take the leaf message's timestamp.
+//   Codex   thread id = session_meta.payload.id (a leading "codex:" dropped); session id =
+//           "codex:<thread id>"; a file without one gives no rows. messages.uuid =
+//           "codex:<thread id>:<NNNNNN>", the 1-based ordinal of the non-empty line padded
+//           to six digits; tool_calls.id = tool_results.tool_use_id =
+//           "codex:<thread id>:<call_id>". cwd = the latest session_meta/turn_context cwd,
+//           absolute only and lexically normalized; timestamp = the line's, as written.
+//           event_msg user_message/agent_message -> role user/assistant; each
+//           function_call (and custom_tool_call) also gets a message row (role assistant,
+//           text '', content_type tool_use) so calls join messages for timestamp and cwd;
+//           an output gets NO message row: its message_uuid is its call's message.
+//           Our choices: response_item `message` lines are ignored (they repeat event_msg
+//           text); `compacted` lines {"payload":{"message"}} -> summaries.
+//   Both    project_path = the most frequent normalized absolute messages.cwd (ties: the
+//           earliest by timestamp). Our choices: visibility = the line's "visibility"
+//           field if valid, else "hidden" when isVisibleInTranscriptOnly is true, else
+//           "visible"; title = first visible user text; messages_fts holds every message
+//           with non-empty text (any visibility).
+//
+// Faults (setting "fault"; applied to --query only).
 // Every fault writes a line containing CANARY-OBELISK-STDERR-7f3a to stderr.
 //   hang       ignores SIGTERM/SIGINT/SIGHUP, starts a grandchild `sleep` (also ignoring
 //              them) in the same process group that inherits stdout/stderr, never exits:
 //              only SIGKILL to the whole group ends it and closes the pipes.
-//   slow       sleeps OBELISK_DOUBLE_SLOW_MS (default 3000) after the build, then answers.
+//   slow       sleeps slow_ms after the build, then answers.
 //   flood      writes "[\n" then 64 KiB lines (containing CANARY-OBELISK-STDOUT-91c2) to
-//              stdout without end (a safety stop at OBELISK_DOUBLE_FLOOD_MAX_BYTES, default
-//              4 GiB, after which it idles forever); never exits by itself.
+//              stdout without end (a safety stop at flood_max_bytes, after which it idles
+//              forever); never exits by itself.
 //   garbage    non-JSON text that starts like JSON (contains the stdout canary), exit 0.
 //   undefined  prints `undefined`, exit 0.
 //   empty      prints nothing, exit 0.
@@ -72,7 +100,6 @@
 //              "kimi:injected-7f3a" (only if the key exists) and cwd =
 //              "/elsewhere/other-repo" (only if the key exists). Empty arrays are untouched.
 //   stale      skips the pre-query incremental build.
-// An unknown fault name is a usage error (exit 1) so typos are not silently ignored.
 
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -81,10 +108,9 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import vm from 'node:vm';
 
-const VERSION = process.env.OBELISK_DOUBLE_VERSION || '0.2.4';
 // Bumped whenever the DDL or the transcript mapping below changes; a mismatch forces a
 // full rebuild so old fixture indexes never answer with a different shape.
-const INDEX_SCHEMA = 1;
+const INDEX_SCHEMA = 2;
 const STDERR_CANARY = 'CANARY-OBELISK-STDERR-7f3a';
 const STDOUT_CANARY = 'CANARY-OBELISK-STDOUT-91c2';
 const FOREIGN_PATH = '/elsewhere/other-repo';
@@ -104,6 +130,67 @@ const USAGE = `usage: obelisk --version | --build | --query FILE | --search TEXT
 
 class UsageError extends Error {}
 
+// ---------------------------------------------------------------- settings
+
+// The double's switches live in a file under its HOME, never in environment variables:
+// the product forwards no test-only variable to the binary, and a real Obelisk never
+// reads this file, so nothing here can leak into or steer a production run.
+const SETTINGS_FILE = '.obelisk-double.json';
+const DEFAULT_SETTINGS = Object.freeze({
+  fault: [],
+  version: '0.2.4',
+  slow_ms: 3000,
+  build_grace_ms: 30_000,
+  flood_max_bytes: 4 * 1024 ** 3,
+});
+
+function settingsPath() {
+  return path.join(os.homedir(), SETTINGS_FILE);
+}
+
+// A missing file means the defaults; anything unreadable, malformed or unknown is a
+// usage error, so a typo never silently runs the double without the intended switch.
+function loadSettings() {
+  const file = settingsPath();
+  let text;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    if (e.code === 'ENOENT') return { ...DEFAULT_SETTINGS };
+    throw new UsageError(`cannot read ${SETTINGS_FILE}: ${e.code || e.message}`);
+  }
+  let raw;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw new UsageError(`${SETTINGS_FILE} is not valid JSON`);
+  }
+  if (!isPlainObject(raw)) throw new UsageError(`${SETTINGS_FILE} must hold a JSON object`);
+  const settings = { ...DEFAULT_SETTINGS };
+  for (const [key, value] of Object.entries(raw)) {
+    if (key === 'fault') {
+      const names = typeof value === 'string' ? value.split(',')
+        : Array.isArray(value) && value.every((v) => typeof v === 'string') ? value : null;
+      if (names === null) throw new UsageError(`${SETTINGS_FILE}: "fault" must be a string or a list of strings`);
+      settings.fault = names.map((n) => n.trim()).filter(Boolean);
+      for (const f of settings.fault) if (!FAULTS.has(f)) throw new UsageError(`unknown fault "${f}" in ${SETTINGS_FILE}`);
+    } else if (key === 'version') {
+      if (typeof value !== 'string' || !value) throw new UsageError(`${SETTINGS_FILE}: "version" must be a non-empty string`);
+      settings.version = value;
+    } else if (key in DEFAULT_SETTINGS) {
+      if (!Number.isSafeInteger(value) || value < 0) {
+        throw new UsageError(`${SETTINGS_FILE}: "${key}" must be a non-negative integer`);
+      }
+      settings[key] = value;
+    } else {
+      throw new UsageError(`unknown setting "${key}" in ${SETTINGS_FILE}`);
+    }
+  }
+  return settings;
+}
+
+let SETTINGS = DEFAULT_SETTINGS; // replaced by main() before any verb runs
+
 // ---------------------------------------------------------------- locations
 
 function obeliskHome() {
@@ -112,13 +199,6 @@ function obeliskHome() {
 
 function dbPath() {
   return path.join(obeliskHome(), 'index.db');
-}
-
-function envInt(name, fallback) {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  return Number.isFinite(n) && n >= 0 ? n : fallback;
 }
 
 // ---------------------------------------------------------------- schema (our own DDL)
@@ -160,9 +240,9 @@ CREATE TABLE IF NOT EXISTS messages (
   skill TEXT,
   turn_duration_ms INTEGER,
   source TEXT,
-  PRIMARY KEY (session_id, uuid)
+  PRIMARY KEY (uuid)
 );
-CREATE INDEX IF NOT EXISTS messages_by_uuid ON messages(uuid);
+CREATE INDEX IF NOT EXISTS messages_by_session ON messages(session_id);
 CREATE INDEX IF NOT EXISTS messages_by_time ON messages(session_id, timestamp);
 
 CREATE TABLE IF NOT EXISTS tool_calls (
@@ -173,8 +253,9 @@ CREATE TABLE IF NOT EXISTS tool_calls (
   presentation TEXT,
   input_json TEXT,
   file_path TEXT,
-  PRIMARY KEY (session_id, id)
+  PRIMARY KEY (id)
 );
+CREATE INDEX IF NOT EXISTS tool_calls_by_session ON tool_calls(session_id);
 CREATE INDEX IF NOT EXISTS tool_calls_by_message ON tool_calls(message_uuid);
 
 CREATE TABLE IF NOT EXISTS tool_results (
@@ -184,8 +265,9 @@ CREATE TABLE IF NOT EXISTS tool_results (
   content TEXT,
   file_path TEXT,
   is_error INTEGER NOT NULL DEFAULT 0,
-  PRIMARY KEY (session_id, tool_use_id)
+  PRIMARY KEY (tool_use_id)
 );
+CREATE INDEX IF NOT EXISTS tool_results_by_session ON tool_results(session_id);
 CREATE INDEX IF NOT EXISTS tool_results_by_message ON tool_results(message_uuid);
 
 CREATE TABLE IF NOT EXISTS summaries (
@@ -255,7 +337,9 @@ function readJsonLines(file) {
   const lines = [];
   let malformed = 0;
   for (const raw of fs.readFileSync(file, 'utf8').split('\n')) {
-    if (!raw.trim()) continue;
+    // Only empty lines are skipped (a whitespace-only line still counts as a malformed
+    // one), so a line's ordinal is the one the Codex message uuid is built from.
+    if (!raw) continue;
     try {
       const obj = JSON.parse(raw);
       lines.push(obj && typeof obj === 'object' ? obj : null);
@@ -291,6 +375,29 @@ function mostFrequent(values) {
   return best;
 }
 
+// A cwd as the index compares it: absolute paths lexically normalized (no `.`/`..`
+// segments, no doubled separators, no trailing separator), anything else dropped.
+function normalizedCwd(cwd) {
+  if (typeof cwd !== 'string' || !cwd.trim() || !path.isAbsolute(cwd)) return null;
+  const normal = path.normalize(cwd);
+  return normal.length > 1 && normal.endsWith('/') ? normal.slice(0, -1) : normal;
+}
+
+// Messages' cwds ordered by timestamp (missing timestamps last), file order otherwise,
+// so a tie between two equally frequent cwds goes to the one seen earliest in time.
+function cwdsByTime(messages) {
+  return messages
+    .map((m, i) => ({ m, i }))
+    .sort((a, b) => {
+      const ta = a.m.timestamp;
+      const tb = b.m.timestamp;
+      if (!ta !== !tb) return ta ? -1 : 1;
+      if (ta && tb && ta !== tb) return ta < tb ? -1 : 1;
+      return a.i - b.i;
+    })
+    .map(({ m }) => m.cwd);
+}
+
 function asText(value) {
   if (value === undefined || value === null) return '';
   if (typeof value === 'string') return value;
@@ -313,7 +420,7 @@ function finishSession(parsed, base) {
   const session = {
     ...base,
     title: titleFrom(parsed.messages),
-    project_path: mostFrequent(parsed.messages.map((m) => m.cwd)),
+    project_path: mostFrequent(cwdsByTime(parsed.messages).map(normalizedCwd)),
     started_at: stamps[0] || null,
     ended_at: stamps[stamps.length - 1] || null,
     message_count: parsed.messages.length,
@@ -397,16 +504,25 @@ function parseClaude(file) {
 
 function parseCodex(file) {
   const lines = readJsonLines(file);
-  const meta = lines.find((l) => l && l.type === 'session_meta' && l.payload && l.payload.id);
-  const sessionId = `codex:${meta ? meta.payload.id : path.basename(file, '.jsonl')}`;
   const parsed = { lines: lines.length, messages: [], toolCalls: [], toolResults: [], summaries: [], extraStamps: [] };
+  const meta = lines.find((l) => l && l.type === 'session_meta' && l.payload && l.payload.id);
+  // Without a session_meta id there is no thread to name the session after: the file
+  // contributes no rows (its index_state row still records that it was read).
+  if (!meta) return parsed;
+  const threadId = String(meta.payload.id).replace(/^codex:/, '');
+  const sessionId = `codex:${threadId}`;
+  // Call ids are only unique within a thread, so they are namespaced by it; a call_id
+  // that already carries the prefix is not prefixed twice.
+  const callId = (raw) => `codex:${threadId}:${String(raw).replace(/^codex:/, '')}`;
+  const callMessage = new Map();
   let cwd = null;
   let model = null;
   let version = null;
   let gitBranch = null;
 
   const addMessage = (line, i, fields) => {
-    const uuid = `${sessionId}:${i}`;
+    // 1-based ordinal of the non-empty line, zero-padded to six digits.
+    const uuid = `${sessionId}:${String(i + 1).padStart(6, '0')}`;
     parsed.messages.push({
       uuid, session_id: sessionId, type: line.type, parent_uuid: null, timestamp: line.timestamp ?? null,
       is_meta: 0, visibility: visibilityOf(line), model, is_sidechain: 0, agent_id: null,
@@ -421,13 +537,13 @@ function parseCodex(file) {
     const p = line.payload && typeof line.payload === 'object' ? line.payload : {};
     switch (line.type) {
       case 'session_meta':
-        cwd = p.cwd ?? cwd;
+        cwd = normalizedCwd(p.cwd) ?? cwd;
         version = p.cli_version ?? version;
         gitBranch = (p.git && p.git.branch) ?? gitBranch;
         if (p.timestamp || line.timestamp) parsed.extraStamps.push(p.timestamp || line.timestamp);
         break;
       case 'turn_context':
-        cwd = p.cwd ?? cwd;
+        cwd = normalizedCwd(p.cwd) ?? cwd;
         model = p.model ?? model;
         break;
       case 'event_msg':
@@ -441,16 +557,20 @@ function parseCodex(file) {
         // response_item `message` entries repeat the event_msg text; indexing both
         // would double every message, so only tool traffic is taken from here.
         if ((p.type === 'function_call' || p.type === 'custom_tool_call') && p.call_id) {
-          const uuid = addMessage(line, i, { role: 'assistant', text: '', content_type: p.type });
+          const uuid = addMessage(line, i, { role: 'assistant', text: '', content_type: 'tool_use' });
           const input = p.type === 'function_call' ? p.arguments : p.input;
+          const id = callId(p.call_id);
+          callMessage.set(id, uuid);
           parsed.toolCalls.push({
-            id: p.call_id, message_uuid: uuid, session_id: sessionId, name: p.name ?? null, presentation: null,
+            id, message_uuid: uuid, session_id: sessionId, name: p.name ?? null, presentation: null,
             input_json: typeof input === 'string' ? input : JSON.stringify(input ?? null), file_path: null,
           });
         } else if ((p.type === 'function_call_output' || p.type === 'custom_tool_call_output') && p.call_id) {
-          const uuid = addMessage(line, i, { role: 'tool', text: '', content_type: p.type });
+          // An output gets no message row of its own: it points at its call's message
+          // ('' when the call was not seen earlier in the file).
+          const id = callId(p.call_id);
           parsed.toolResults.push({
-            tool_use_id: p.call_id, message_uuid: uuid, session_id: sessionId,
+            tool_use_id: id, message_uuid: callMessage.get(id) ?? '', session_id: sessionId,
             content: asText(p.output).slice(0, TOOL_RESULT_MAX), file_path: null,
             is_error: p.is_error === true || line.is_error === true ? 1 : 0,
           });
@@ -477,11 +597,24 @@ function parseCodex(file) {
 
 // ---------------------------------------------------------------- index writes
 
+// Rows are keyed by their id alone (see the DDL): a later row with the same id replaces
+// the earlier one, whichever session or file it came from.
 function insertAll(db, table, rows) {
   if (!rows.length) return;
   const cols = Object.keys(rows[0]);
-  const stmt = db.prepare(`INSERT OR IGNORE INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`);
+  const stmt = db.prepare(`INSERT OR REPLACE INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`);
   for (const r of rows) stmt.run(...cols.map((c) => (r[c] === undefined ? null : r[c])));
+}
+
+// messages_fts has no key: drop the entry of a message being replaced before adding the
+// new one, so the full-text table never holds two copies of one uuid.
+function insertFts(db, messages) {
+  const drop = db.prepare('DELETE FROM messages_fts WHERE uuid = ?');
+  const add = db.prepare('INSERT INTO messages_fts (uuid, session_id, text) VALUES (?, ?, ?)');
+  for (const m of messages) {
+    drop.run(m.uuid);
+    if (m.text) add.run(m.uuid, m.session_id, m.text);
+  }
 }
 
 function forgetFile(db, file) {
@@ -504,9 +637,7 @@ function indexFile(db, f) {
     insertAll(db, 'tool_calls', parsed.toolCalls);
     insertAll(db, 'tool_results', parsed.toolResults);
     insertAll(db, 'summaries', parsed.summaries);
-    insertAll(db, 'messages_fts', parsed.messages
-      .filter((m) => m.text)
-      .map((m) => ({ uuid: m.uuid, session_id: m.session_id, text: m.text })));
+    insertFts(db, parsed.messages);
   }
   db.prepare('INSERT OR REPLACE INTO index_state (jsonl_path, mtime, lines_processed, cursor) VALUES (?, ?, ?, ?)')
     .run(f.path, f.mtime, parsed.lines, f.size);
@@ -517,7 +648,7 @@ function writeMarkers(db, kind) {
   const total = db.prepare("SELECT coalesce(sum(lines_processed), 0) AS n FROM index_state WHERE jsonl_path NOT LIKE '\\_\\_%' ESCAPE '\\'").get().n;
   const put = db.prepare('INSERT OR REPLACE INTO index_state (jsonl_path, mtime, lines_processed, cursor) VALUES (?, ?, ?, ?)');
   put.run('__last_build__', now, total, kind);
-  put.run('__provider_version__', now, INDEX_SCHEMA, VERSION);
+  put.run('__provider_version__', now, INDEX_SCHEMA, SETTINGS.version);
 }
 
 function fullBuild(target) {
@@ -631,7 +762,7 @@ function build({ full }) {
     return { skipped: 'the desktop app owns index writes (heartbeat < 60 s old)' };
   }
   if (!full) {
-    const grace = envInt('OBELISK_DOUBLE_BUILD_GRACE_MS', 30_000);
+    const grace = SETTINGS.build_grace_ms;
     if (markers.__last_build__ && now - markers.__last_build__ < grace) {
       return { skipped: `last build ${now - markers.__last_build__} ms ago` };
     }
@@ -784,7 +915,7 @@ function hangForever() {
 }
 
 function floodForever() {
-  const maxBytes = envInt('OBELISK_DOUBLE_FLOOD_MAX_BYTES', 4 * 1024 ** 3);
+  const maxBytes = SETTINGS.flood_max_bytes;
   const line = `  "${STDOUT_CANARY} ${'x'.repeat(64 * 1024 - STDOUT_CANARY.length - 8)}",\n`;
   let written = 0;
   process.stdout.on('error', () => process.exit(0));
@@ -806,8 +937,7 @@ function floodForever() {
 // ---------------------------------------------------------------- verbs
 
 async function cmdQuery(file) {
-  const faults = new Set((process.env.OBELISK_DOUBLE_FAULT || '').split(',').map((s) => s.trim()).filter(Boolean));
-  for (const f of faults) if (!FAULTS.has(f)) throw new UsageError(`unknown OBELISK_DOUBLE_FAULT "${f}"`);
+  const faults = new Set(SETTINGS.fault);
   if (faults.size) process.stderr.write(`obelisk: fault injection [${[...faults].join(',')}] ${STDERR_CANARY}\n`);
 
   if (faults.has('hang')) return hangForever();
@@ -835,7 +965,7 @@ async function cmdQuery(file) {
   } catch (e) {
     return finish(errorLine(e), 1);
   }
-  if (faults.has('slow')) await sleep(envInt('OBELISK_DOUBLE_SLOW_MS', 3000));
+  if (faults.has('slow')) await sleep(SETTINGS.slow_ms);
   if (faults.has('noise')) {
     console.log(`[obelisk] session lookup: no agent session matched ${STDOUT_CANARY}`);
     console.log('[obelisk] 0 subagents, 0 workflows');
@@ -879,8 +1009,9 @@ function cmdSearch(terms) {
 }
 
 function main(argv) {
+  SETTINGS = loadSettings();
   const [verb, ...rest] = argv;
-  if ((verb === '--version' || verb === '-v') && rest.length === 0) return finish(`${VERSION}\n`, 0);
+  if ((verb === '--version' || verb === '-v') && rest.length === 0) return finish(`${SETTINGS.version}\n`, 0);
   if (verb === '--build' && rest.length === 0) return cmdBuild();
   if (verb === '--query' && rest.length === 1) return cmdQuery(rest[0]);
   if (verb === '--search' && rest.length > 0) return cmdSearch(rest);

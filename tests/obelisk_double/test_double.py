@@ -25,24 +25,27 @@ import pytest
 
 from tests.fixtures.transcripts import Archive, append_session, generate_archive
 from tests.obelisk_double.fixtures import (
+    DOUBLE_SETTINGS_FILE,
     ENSURE_NODE22,
     OBELISK_WRAPPER,
     STDERR_CANARY,
     STDOUT_CANARY,
     double_env,
+    double_settings,
     kill_group,
     run_obelisk,
 )
 
 
-def query(tmp_path: Path, home: Path, body: str, *, timeout: float = 60.0, **env: str):
+def query(tmp_path: Path, home: Path, body: str, *, timeout: float = 60.0, **settings: object):
+    """Run ``body`` with exactly the double ``settings`` given (build grace 0 by default)."""
     script = tmp_path / f"q{time.monotonic_ns()}.js"
     script.write_text(body, encoding="utf-8")
-    return run_obelisk(["--query", str(script)], env=double_env(home, **env), timeout=timeout)
+    return run_obelisk(["--query", str(script)], env=double_env(home, **settings), timeout=timeout)
 
 
-def query_json(tmp_path: Path, home: Path, body: str, **env: str):
-    run = query(tmp_path, home, body, **env)
+def query_json(tmp_path: Path, home: Path, body: str, **settings: object):
+    run = query(tmp_path, home, body, **settings)
     assert run.returncode == 0, run
     return json.loads(run.stdout)
 
@@ -123,7 +126,7 @@ def test_wrapper_works_through_a_symlink_on_path_without_loopx_node22(obelisk_bi
 def test_version(obelisk_bin, tmp_path, flag):
     run = run_obelisk([flag], env=double_env(tmp_path))
     assert (run.returncode, run.stdout) == (0, "0.2.4\n")
-    run = run_obelisk([flag], env=double_env(tmp_path, OBELISK_DOUBLE_VERSION="0.3.0"))
+    run = run_obelisk([flag], env=double_env(tmp_path, version="0.3.0"))
     assert (run.returncode, run.stdout) == (0, "0.3.0\n")
 
 
@@ -139,7 +142,9 @@ def test_build_prints_ok_and_db_path(obelisk_bin, archive_home):
 
 def test_obelisk_home_overrides_index_location(obelisk_bin, archive_home, tmp_path):
     elsewhere = tmp_path / "obelisk-state"
-    run = run_obelisk(["--build"], env=double_env(archive_home.home, OBELISK_HOME=str(elsewhere)))
+    run = run_obelisk(
+        ["--build"], env=double_env(archive_home.home, {"OBELISK_HOME": str(elsewhere)})
+    )
     assert json.loads(run.stdout)["db"] == str(elsewhere / "index.db")
     assert not (archive_home.home / ".obelisk").exists()
 
@@ -358,7 +363,9 @@ def test_large_results_are_written_completely(obelisk_bin, archive_home, tmp_pat
 
 def test_stderr_warnings_do_not_mean_failure(obelisk_bin, archive_home, tmp_path):
     build(archive_home.home)
-    # Default grace: the refresh is skipped and says so on stderr, yet the query succeeds.
+    # Default grace (no settings file): the refresh is skipped and says so on stderr, yet
+    # the query succeeds.
+    (archive_home.home / DOUBLE_SETTINGS_FILE).unlink()
     script = tmp_path / "q.js"
     script.write_text("return 1")
     run = run_obelisk(["--query", str(script)], env={"HOME": str(archive_home.home)})
@@ -576,6 +583,183 @@ def test_transcript_mtimes_follow_last_event(archive_home):
         assert path.stat().st_mtime_ns == round(latest.timestamp() * 1000) * 1_000_000
 
 
+# ------------------------------------------------------------------ identity of rows (README.md)
+
+
+def _write_jsonl(path: Path, lines: list[dict]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+
+
+def _codex_session(home: Path, thread: str, cwd: str, stamp: str, output: str) -> None:
+    """A Codex rollout with one shell call ``call_same`` (the id Codex reuses) and its output."""
+    day = home / ".codex" / "sessions" / "2026" / "03" / "01"
+    _write_jsonl(
+        day / f"rollout-{thread}.jsonl",
+        [
+            {"timestamp": stamp, "type": "session_meta", "payload": {"id": thread, "cwd": cwd}},
+            {"timestamp": stamp, "type": "turn_context", "payload": {"cwd": cwd, "model": "m"}},
+            {
+                "timestamp": stamp,
+                "type": "event_msg",
+                "payload": {"type": "user_message", "message": f"run the tests in {thread}"},
+            },
+            {
+                "timestamp": stamp,
+                "type": "response_item",
+                "payload": {
+                    "type": "function_call",
+                    "name": "shell",
+                    "arguments": json.dumps({"command": ["pytest"]}),
+                    "call_id": "call_same",
+                },
+            },
+            {
+                "timestamp": stamp,
+                "type": "response_item",
+                "payload": {
+                    "type": "function_call_output",
+                    "call_id": "call_same",
+                    "output": output,
+                },
+            },
+        ],
+    )
+
+
+def test_codex_call_ids_are_namespaced_by_thread(obelisk_bin, tmp_path):
+    # The same call_id in two threads (an old one and a fresh one) must stay two rows: with
+    # raw ids the later file replaced the earlier one's call, and a join on the call id
+    # alone attached one session's output to the other's call.
+    home = tmp_path / "home"
+    _codex_session(home, "thread-old", "/work/repo", "2025-11-01T10:00:00.000Z", "OLD OUTPUT")
+    _codex_session(home, "thread-new", "/work/repo", "2026-03-01T10:00:00.000Z", "NEW OUTPUT")
+    build(home)
+    calls = db_rows(home, "SELECT id, session_id, message_uuid FROM tool_calls ORDER BY id")
+    results = db_rows(
+        home, "SELECT tool_use_id, session_id, message_uuid, content FROM tool_results ORDER BY 1"
+    )
+    assert [(c["id"], c["session_id"]) for c in calls] == [
+        ("codex:thread-new:call_same", "codex:thread-new"),
+        ("codex:thread-old:call_same", "codex:thread-old"),
+    ]
+    assert [(r["tool_use_id"], r["session_id"], r["content"]) for r in results] == [
+        ("codex:thread-new:call_same", "codex:thread-new", "NEW OUTPUT"),
+        ("codex:thread-old:call_same", "codex:thread-old", "OLD OUTPUT"),
+    ]
+    # Joining on the id alone now pairs each call with its own session's output only.
+    joined = db_rows(
+        home,
+        "SELECT c.session_id AS call_session, r.session_id AS result_session FROM tool_calls c"
+        " JOIN tool_results r ON r.tool_use_id = c.id",
+    )
+    assert sorted((j["call_session"], j["result_session"]) for j in joined) == [
+        ("codex:thread-new", "codex:thread-new"),
+        ("codex:thread-old", "codex:thread-old"),
+    ]
+    # Message uuids: thread and 1-based line ordinal (6 digits). The call is line 4; its
+    # output has no message row and points at the call's message.
+    assert [c["message_uuid"] for c in calls] == [
+        "codex:thread-new:000004",
+        "codex:thread-old:000004",
+    ]
+    assert [r["message_uuid"] for r in results] == [c["message_uuid"] for c in calls]
+    uuids = {m["uuid"] for m in db_rows(home, "SELECT uuid FROM messages")}
+    assert uuids == {
+        f"codex:{t}:{n}" for t in ("thread-old", "thread-new") for n in ("000003", "000004")
+    }
+
+
+def test_claude_tool_ids_are_not_namespaced_and_a_later_row_replaces(obelisk_bin, tmp_path):
+    # Claude rows keep the transcript's ids and every id is a whole primary key, so the
+    # same tool_use id in two sessions leaves ONE row: the one indexed last (files are
+    # indexed in path order). A consumer must not assume an id is unique per session.
+    home = tmp_path / "home"
+    for sid, output in (("a-session", "FIRST"), ("b-session", "SECOND")):
+        stamp = "2026-03-01T10:00:00.000Z"
+        base = {"timestamp": stamp, "cwd": "/work/repo", "sessionId": sid}
+        _write_jsonl(
+            home / ".claude" / "projects" / "-work-repo" / f"{sid}.jsonl",
+            [
+                {
+                    **base,
+                    "type": "assistant",
+                    "uuid": f"{sid}-call",
+                    "message": {
+                        "role": "assistant",
+                        "content": [
+                            {"type": "tool_use", "id": "toolu_same", "name": "Bash", "input": {}}
+                        ],
+                    },
+                },
+                {
+                    **base,
+                    "type": "user",
+                    "uuid": f"{sid}-result",
+                    "message": {
+                        "role": "user",
+                        "content": [
+                            {"type": "tool_result", "tool_use_id": "toolu_same", "content": output}
+                        ],
+                    },
+                },
+            ],
+        )
+    build(home)
+    assert db_rows(home, "SELECT id, session_id FROM tool_calls") == [
+        {"id": "toolu_same", "session_id": "b-session"}
+    ]
+    assert db_rows(home, "SELECT tool_use_id, session_id, content FROM tool_results") == [
+        {"tool_use_id": "toolu_same", "session_id": "b-session", "content": "SECOND"}
+    ]
+
+
+def test_codex_cwd_is_normalized_and_claude_cwd_kept_as_written(obelisk_bin, tmp_path):
+    home = tmp_path / "home"
+    _codex_session(home, "thread-dots", "/work/repo/../beta/", "2026-03-01T10:00:00.000Z", "x")
+    stamp = "2026-03-01T11:00:00.000Z"
+    _write_jsonl(
+        home / ".claude" / "projects" / "-work-repo" / "c-session.jsonl",
+        [
+            {
+                "type": "user",
+                "uuid": "c-1",
+                "timestamp": stamp,
+                "cwd": "/work/repo/../beta",
+                "message": {"role": "user", "content": "hello"},
+            }
+        ],
+    )
+    build(home)
+    cwds = {
+        (r["session_id"], r["cwd"])
+        for r in db_rows(home, "SELECT DISTINCT session_id, cwd FROM messages")
+    }
+    assert cwds == {("codex:thread-dots", "/work/beta"), ("c-session", "/work/repo/../beta")}
+    # project_path is normalized for every runtime.
+    paths = {r["id"]: r["project_path"] for r in db_rows(home, "SELECT * FROM sessions")}
+    assert paths == {"codex:thread-dots": "/work/beta", "c-session": "/work/beta"}
+
+
+def test_codex_file_without_session_meta_gives_no_rows(obelisk_bin, tmp_path):
+    home = tmp_path / "home"
+    path = home / ".codex" / "sessions" / "rollout-orphan.jsonl"
+    _write_jsonl(
+        path,
+        [
+            {
+                "timestamp": "2026-03-01T10:00:00.000Z",
+                "type": "event_msg",
+                "payload": {"type": "user_message", "message": "no thread id here"},
+            }
+        ],
+    )
+    build(home)
+    assert db_rows(home, "SELECT count(*) AS n FROM messages") == [{"n": 0}]
+    assert db_rows(home, "SELECT count(*) AS n FROM sessions") == [{"n": 0}]
+    assert db_rows(home, "SELECT lines_processed FROM index_state WHERE jsonl_path = ?", str(path))
+
+
 # ------------------------------------------------------------------ incremental build & freshness
 
 
@@ -623,9 +807,8 @@ def test_build_grace_window_defers_the_refresh(obelisk_bin, archive_home, tmp_pa
     script = tmp_path / "q.js"
     script.write_text("return sql('SELECT count(*) AS n FROM sessions')[0].n")
     before = len(_sessions(archive_home))
-    run = run_obelisk(
-        ["--query", str(script)], env={"HOME": str(home), "OBELISK_DOUBLE_BUILD_GRACE_MS": "600000"}
-    )
+    double_settings(home, build_grace_ms=600_000)
+    run = run_obelisk(["--query", str(script)], env={"HOME": str(home)})
     assert (run.returncode, json.loads(run.stdout)) == (0, before)
     assert json.loads(run_obelisk(["--query", str(script)], env=double_env(home)).stdout) == len(
         _sessions(grown)
@@ -638,7 +821,7 @@ def test_stale_fault_skips_the_refresh(obelisk_bin, archive_home, tmp_path):
     grown = append_session(archive_home, at=datetime.now(UTC), seed=12)
     new_session = grown.events[-1].session_id
     body = count_script("sessions", "id", new_session)
-    run = query(tmp_path, home, body, OBELISK_DOUBLE_FAULT="stale")
+    run = query(tmp_path, home, body, fault="stale")
     assert (run.returncode, json.loads(run.stdout)) == (0, 0)
     assert STDERR_CANARY in run.stderr
     # What a caller can compare to notice the staleness: a transcript newer than the build.
@@ -711,7 +894,7 @@ return { rows, nested: { more }, empty: [], n: rows.length };
 def test_fault_hang_ignores_sigterm_and_needs_a_group_kill(obelisk_bin, archive_home, tmp_path):
     script = tmp_path / "q.js"
     script.write_text("return 1")
-    env = dict(os.environ, **double_env(archive_home.home, OBELISK_DOUBLE_FAULT="hang"))
+    env = dict(os.environ, **double_env(archive_home.home, fault="hang"))
     proc = subprocess.Popen(
         [str(OBELISK_WRAPPER), "--query", str(script)],
         stdout=subprocess.PIPE,
@@ -745,7 +928,7 @@ def test_fault_hang_ignores_sigterm_and_needs_a_group_kill(obelisk_bin, archive_
 
 
 def test_fault_hang_with_a_deadline(obelisk_bin, archive_home, tmp_path):
-    run = query(tmp_path, archive_home.home, "return 1", timeout=3, OBELISK_DOUBLE_FAULT="hang")
+    run = query(tmp_path, archive_home.home, "return 1", timeout=3, fault="hang")
     assert run.timed_out
     assert run.returncode is None
     assert run.stdout == ""
@@ -757,8 +940,8 @@ def test_fault_slow(obelisk_bin, archive_home, tmp_path):
         archive_home.home,
         "return 1",
         timeout=1.0,
-        OBELISK_DOUBLE_FAULT="slow",
-        OBELISK_DOUBLE_SLOW_MS="5000",
+        fault="slow",
+        slow_ms=5000,
     )
     assert late.timed_out
     assert late.stdout == ""
@@ -766,8 +949,8 @@ def test_fault_slow(obelisk_bin, archive_home, tmp_path):
         tmp_path,
         archive_home.home,
         "return 1",
-        OBELISK_DOUBLE_FAULT="slow",
-        OBELISK_DOUBLE_SLOW_MS="1200",
+        fault="slow",
+        slow_ms=1200,
     )
     assert (run.returncode, run.stdout) == (0, "1\n")
     assert run.elapsed >= 1.2
@@ -779,7 +962,7 @@ def test_fault_flood(obelisk_bin, archive_home, tmp_path):
     script.write_text("return 1")
     run = run_obelisk(
         ["--query", str(script)],
-        env=double_env(archive_home.home, OBELISK_DOUBLE_FAULT="flood"),
+        env=double_env(archive_home.home, fault="flood"),
         timeout=30,
         max_output=4 * 1024 * 1024,
     )
@@ -801,7 +984,7 @@ def test_fault_flood(obelisk_bin, archive_home, tmp_path):
     ],
 )
 def test_short_circuit_faults(obelisk_bin, archive_home, tmp_path, fault, code, stdout_check):
-    run = query(tmp_path, archive_home.home, "return [1]", OBELISK_DOUBLE_FAULT=fault)
+    run = query(tmp_path, archive_home.home, "return [1]", fault=fault)
     assert run.returncode == code, run
     assert STDERR_CANARY in run.stderr
     if stdout_check == "canary_not_json":
@@ -820,7 +1003,7 @@ def test_short_circuit_faults(obelisk_bin, archive_home, tmp_path, fault, code, 
 
 
 def test_fault_noise_prints_lines_before_the_real_json(obelisk_bin, archive_home, tmp_path):
-    run = query(tmp_path, archive_home.home, "return [1, 2]", OBELISK_DOUBLE_FAULT="noise")
+    run = query(tmp_path, archive_home.home, "return [1, 2]", fault="noise")
     assert run.returncode == 0
     noise, _, payload = run.stdout.partition("[\n")
     assert STDOUT_CANARY in noise
@@ -830,7 +1013,7 @@ def test_fault_noise_prints_lines_before_the_real_json(obelisk_bin, archive_home
 
 def test_fault_inject_appends_foreign_rows(obelisk_bin, archive_home, tmp_path):
     clean = query_json(tmp_path, archive_home.home, ROWS_SCRIPT)
-    dirty = query_json(tmp_path, archive_home.home, ROWS_SCRIPT, OBELISK_DOUBLE_FAULT="inject")
+    dirty = query_json(tmp_path, archive_home.home, ROWS_SCRIPT, fault="inject")
     assert dirty["rows"][:-1] == clean["rows"]
     assert dirty["n"] == clean["n"]
     assert dirty["empty"] == []
@@ -851,26 +1034,68 @@ def test_fault_inject_appends_foreign_rows(obelisk_bin, archive_home, tmp_path):
         tmp_path,
         archive_home.home,
         "return sql('SELECT project_path FROM sessions LIMIT 1')",
-        OBELISK_DOUBLE_FAULT="inject",
+        fault="inject",
     )
     assert top[-1] == {"project_path": "/elsewhere/other-repo", "source": "kimi"}
 
 
 def test_faults_combine_and_unknown_fault_is_a_usage_error(obelisk_bin, archive_home, tmp_path):
-    run = query(tmp_path, archive_home.home, "return [1]", OBELISK_DOUBLE_FAULT="stale,noise")
+    run = query(tmp_path, archive_home.home, "return [1]", fault="stale,noise")
     assert run.returncode == 0
     assert run.stdout.endswith("[\n  1\n]\n")
     assert STDOUT_CANARY in run.stdout
-    bad = query(tmp_path, archive_home.home, "return [1]", OBELISK_DOUBLE_FAULT="hnag")
+    bad = query(tmp_path, archive_home.home, "return [1]", fault="hnag")
     assert (bad.returncode, bad.stdout) == (1, "")
     assert "usage" in bad.stderr
 
 
 def test_faults_do_not_apply_to_other_verbs(obelisk_bin, tmp_path):
-    run = run_obelisk(
-        ["--version"], env=double_env(tmp_path, OBELISK_DOUBLE_FAULT="hang"), timeout=30
-    )
+    run = run_obelisk(["--version"], env=double_env(tmp_path, fault="hang"), timeout=30)
     assert (run.returncode, run.stdout) == (0, "0.2.4\n")
+
+
+def test_environment_switches_are_ignored(obelisk_bin, archive_home, tmp_path):
+    # The old OBELISK_DOUBLE_* variables must do nothing: only the settings file counts.
+    env = double_env(
+        archive_home.home,
+        {"OBELISK_DOUBLE_FAULT": "error", "OBELISK_DOUBLE_VERSION": "9.9.9"},
+    )
+    assert run_obelisk(["--version"], env=env).stdout == "0.2.4\n"
+    script = tmp_path / "q.js"
+    script.write_text("return 7")
+    assert run_obelisk(["--query", str(script)], env=env).stdout == "7\n"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{not json",
+        "[]",
+        '"error"',
+        '{"fault": 3}',
+        '{"fault": ["hang", 1]}',
+        '{"fault": "hnag"}',
+        '{"version": ""}',
+        '{"slow_ms": -1}',
+        '{"slow_ms": "100"}',
+        '{"build_grace_ms": 1.5}',
+        '{"faults": "hang"}',
+    ],
+)
+def test_malformed_settings_file_is_a_usage_error(obelisk_bin, tmp_path, text):
+    (tmp_path / DOUBLE_SETTINGS_FILE).write_text(text, encoding="utf-8")
+    for args in (["--version"], ["--build"]):
+        run = run_obelisk(args, env={"HOME": str(tmp_path)})
+        assert (run.returncode, run.stdout) == (1, ""), (args, run)
+        assert "usage" in run.stderr
+        assert DOUBLE_SETTINGS_FILE in run.stderr
+
+
+def test_settings_fault_accepts_a_list(obelisk_bin, archive_home, tmp_path):
+    run = query(tmp_path, archive_home.home, "return [1]", fault=["stale", "noise"])
+    assert run.returncode == 0
+    assert run.stdout.endswith("[\n  1\n]\n")
+    assert STDOUT_CANARY in run.stdout
 
 
 # ------------------------------------------------------------------ transcript generator

@@ -9,11 +9,13 @@ really happened), the answer is *typed* (a reason code from ``REASON_CODES``, a
 the comparison claimed nothing, nothing was stored or widened).
 
 * runtime faults, through Replan and the recall service, with the Obelisk protocol
-  double's ``OBELISK_DOUBLE_FAULT`` switch: ``garbage``, ``undefined``, ``empty``,
-  ``error``, ``crash``, ``noise`` (malformed output), ``flood`` (oversize output),
-  ``inject`` (rows from another repository and runtime: must be ``scope_violation``),
-  ``hang`` (killed at a 2 s deadline). A runtime that ignores the switch (a real Obelisk)
-  answers normally: the probe is then "not exercised" and does not pass;
+  double's ``fault`` switch (a settings file under the archive's ``HOME``, written by
+  :func:`~loopx_recall_core.recall.qualify._env.double_fault`): ``garbage``,
+  ``undefined``, ``empty``, ``error``, ``crash``, ``noise`` (malformed output), ``flood``
+  (oversize output), ``inject`` (rows from another repository and runtime: must be
+  ``scope_violation``), ``hang`` (killed at a 2 s deadline). A runtime that ignores the
+  switch (a real Obelisk) answers normally: the probe is then "not exercised" and does
+  not pass;
 * ``unknown_request_field`` / ``unknown_situation_field``: a request or situation with an
   extra key is rejected by the strict converter before any provider call;
 * ``unknown_enable_option``: ``loopx capability enable`` with an option the provider
@@ -40,16 +42,15 @@ from loopx_recall_core.contracts import (
 )
 from loopx_recall_core.contracts.replan import ReplanSituationV0
 from loopx_recall_core.recall.outcome import REASON_CODES, RecallOutcome
-from loopx_recall_core.recall.qualify._env import environment
+from loopx_recall_core.recall.qualify._env import double_fault
 from loopx_recall_core.recall.qualify.materialize import CaseView
 from loopx_recall_core.recall.replan import replan
 from loopx_recall_core.recall.replan.admission import build_request
 from loopx_recall_core.recall.replan.terms import query_terms
 from loopx_recall_core.state import Enablement
 
-__all__ = ["FAULT_ENV", "RUNTIME_FAULTS", "FaultProbe", "run_probes"]
+__all__ = ["RUNTIME_FAULTS", "FaultProbe", "run_probes"]
 
-FAULT_ENV = "OBELISK_DOUBLE_FAULT"
 RUNTIME_FAULTS = (
     "garbage",
     "undefined",
@@ -85,7 +86,13 @@ Recall = Callable[[HistoricalEvidenceRequestV0, float], RecallOutcome]
 
 
 def _runtime_probe(
-    fault: str, view: CaseView, *, provider_id: str, enablement: Enablement, recall: Recall
+    fault: str,
+    view: CaseView,
+    *,
+    home: Path,
+    provider_id: str,
+    enablement: Enablement,
+    recall: Recall,
 ) -> FaultProbe:
     calls = 0
     timeout = HANG_TIMEOUT_S if fault == "hang" else 10.0
@@ -95,7 +102,7 @@ def _runtime_probe(
         calls += 1
         return recall(request, timeout)
 
-    with environment(**{FAULT_ENV: fault}):
+    with double_fault(home, fault):
         try:
             report = replan(
                 view.situation, enablements=[enablement], provider_id=provider_id, recall=counted
@@ -195,6 +202,7 @@ def _must_not_be_called(_request: HistoricalEvidenceRequestV0) -> RecallOutcome:
 def run_probes(
     view: CaseView,
     *,
+    home: Path,
     provider_id: str,
     provider: Any,
     enablement: Enablement,
@@ -202,12 +210,17 @@ def run_probes(
     recall: Recall,
     progress: Callable[[int], None] = lambda _n: None,
 ) -> list[FaultProbe]:
-    """Every probe on ``view`` (a case of an archive the provider is pointed at)."""
+    """Every probe on ``view`` (a case of the archive in ``home`` the provider is pointed at)."""
     probes: list[FaultProbe] = []
     for fault in RUNTIME_FAULTS:
         probes.append(
             _runtime_probe(
-                fault, view, provider_id=provider_id, enablement=enablement, recall=recall
+                fault,
+                view,
+                home=home,
+                provider_id=provider_id,
+                enablement=enablement,
+                recall=recall,
             )
         )
         progress(1)

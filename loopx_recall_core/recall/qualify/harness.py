@@ -9,11 +9,11 @@ points the provider at each family's archive by setting ``HOME`` and ``OBELISK_H
 for the duration of that family (single-threaded; restored afterwards). The index is
 built by the provider's ``readback`` (its query refreshes the index) before any case
 runs; the ``stale`` family then writes its late transcripts and runs with the double's
-``OBELISK_DOUBLE_FAULT=stale`` switch, so the index stays behind as it would while
-another writer holds it (any ambient fault switch is cleared for the corpus; the fault
-probes set their own). Your own transcripts and index are never read or written: both
-``HOME`` and ``OBELISK_HOME`` point into a temporary folder removed afterwards. Only
-:func:`record_verdict` writes state.
+``stale`` fault (its settings file under the family's ``HOME``), so the index stays
+behind as it would while another writer holds it (every other family runs with no fault
+switch; the fault probes set their own). Your own transcripts and index are never read
+or written: both ``HOME`` and ``OBELISK_HOME`` point into a temporary folder removed
+afterwards. Only :func:`record_verdict` writes state.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from loopx_recall_core.canonical import digest
 from loopx_recall_core.contracts import HistoricalEvidenceRequestV0
 from loopx_recall_core.plugins import PluginHost, load_host
 from loopx_recall_core.recall.outcome import RecallOutcome
-from loopx_recall_core.recall.qualify._env import environment
+from loopx_recall_core.recall.qualify._env import double_fault, environment
 from loopx_recall_core.recall.qualify.arms import (
     ARMS,
     CaseRecord,
@@ -50,7 +50,6 @@ from loopx_recall_core.recall.qualify.corpus import (
     build_corpus,
 )
 from loopx_recall_core.recall.qualify.faults import (
-    FAULT_ENV,
     RUNTIME_FAULTS,
     FaultProbe,
     run_probes,
@@ -282,7 +281,7 @@ class _Run:
         self.runtime = dict(readback.runtime)
         files.write_late()
         stale = "stale" if files.family.name == "stale" else None
-        with environment(**{FAULT_ENV: stale}):
+        with double_fault(files.home, stale):
             for case in cases:
                 view = files.view(case)
                 enablement = bound[case.case_id][0]
@@ -299,6 +298,7 @@ class _Run:
             enablement, options = bound[cases[0].case_id]
             self.probes = run_probes(
                 files.view(cases[0]),
+                home=files.home,
                 provider_id=self.provider_id,
                 provider=self.provider,
                 enablement=enablement,
@@ -331,9 +331,7 @@ def run_qualification(
             family_cases = [c for c in corpus.cases if c.archive == family.key]
             files = write_family(family, root, now)
             # The corpus decides the faults: none, or "stale" for the stale family.
-            with environment(
-                HOME=str(files.home), OBELISK_HOME=str(files.index_home), **{FAULT_ENV: None}
-            ):
+            with environment(HOME=str(files.home), OBELISK_HOME=str(files.index_home)):
                 run.family(files, family_cases, progress)
     duration = time.perf_counter() - started
     report = _report(corpus, provider, run.runtime, run.records, run.probes, duration)

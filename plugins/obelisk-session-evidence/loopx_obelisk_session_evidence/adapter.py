@@ -59,10 +59,11 @@ _VERSION = re.compile(r"^v?(\d+)\.(\d+)\.(\d+)")
 
 
 def obelisk_env() -> dict[str, str]:
-    """The allowlisted environment; NODE_OPTIONS/NODE_PATH and everything else dropped."""
-    env = {k: v for k, v in os.environ.items() if k in _ENV_ALLOWLIST}
-    env.update({k: v for k, v in os.environ.items() if k.startswith("OBELISK_DOUBLE_")})
-    return env
+    """The allowlisted environment; NODE_OPTIONS/NODE_PATH and everything else dropped.
+
+    Nothing test-only is forwarded: the protocol double reads its switches from a file
+    under its HOME, so the real binary never sees a variable our tests rely on."""
+    return {k: v for k, v in os.environ.items() if k in _ENV_ALLOWLIST}
 
 
 def obelisk_version(executable: str, timeout: float) -> tuple[int, int, int]:

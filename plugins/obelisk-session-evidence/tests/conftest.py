@@ -12,7 +12,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
-from tests.obelisk_double.fixtures import archive_home, archive_now, obelisk_bin
+from tests.obelisk_double.fixtures import archive_home, archive_now, double_settings, obelisk_bin
 
 __all__ = ["archive_home", "archive_now", "enable_alpha", "loopx", "obelisk_bin"]
 
@@ -22,14 +22,17 @@ CAPABILITY = ["agent-turn-recall", "--provider", "obelisk-session-evidence"]
 
 @pytest.fixture
 def loopx(archive_home, obelisk_bin, tmp_path):
-    """``loopx(*args, extra_env=None, check=True)``: the real CLI in a subprocess."""
+    """``loopx(*args, extra_env=None, check=True)``: the real CLI in a subprocess.
+
+    The double's switches live in its settings file under HOME (build grace 0 here; a
+    test sets a fault with ``double_settings(archive_home.home, fault=...)``)."""
+    double_settings(archive_home.home)
     env = {
         "PATH": os.environ["PATH"],
         "HOME": str(archive_home.home),
         "LOOPX_HOME": str(tmp_path / "loopx"),
         "LOOPX_OBELISK_BIN": str(obelisk_bin),
         "LOOPX_NODE22": os.environ["LOOPX_NODE22"],
-        "OBELISK_DOUBLE_BUILD_GRACE_MS": "0",
         "LOOPX_LOAD_PLUGINS": "loopx-obelisk-session-evidence",
     }
 

@@ -20,6 +20,7 @@ from loopx_obelisk_session_evidence.scope import Window
 from loopx_recall_core.contracts import HistoricalEvidenceRequestV0, structure
 from loopx_recall_core.contracts.historical import EVIDENCE_TYPES
 from loopx_recall_core.providers_api import ProviderFailure
+from tests.obelisk_double.fixtures import double_settings
 
 TIMEOUT = 3.0
 
@@ -27,10 +28,8 @@ TIMEOUT = 3.0
 @pytest.fixture
 def double(archive_home, obelisk_bin, monkeypatch):
     monkeypatch.setenv("HOME", str(archive_home.home))
-    monkeypatch.setenv("OBELISK_DOUBLE_BUILD_GRACE_MS", "0")
     monkeypatch.setenv("LOOPX_OBELISK_BIN", str(obelisk_bin))
-    for name in ("OBELISK_DOUBLE_FAULT", "OBELISK_DOUBLE_VERSION"):
-        monkeypatch.delenv(name, raising=False)
+    double_settings(archive_home.home)  # no switches, build grace 0
     return archive_home
 
 
@@ -139,14 +138,14 @@ def test_limits_truncation_is_explicit_and_exact(double):
     assert small.omitted_count == len(full.items) + full.omitted_count - 2
 
 
-def test_stale_index_says_stale(double, monkeypatch):
+def test_stale_index_says_stale(double):
     from tests.fixtures.transcripts import append_session
 
     archive = double
     provider = ObeliskSessionEvidence()
     assert provider.retrieve(_request(["e"]), _binding(archive), timeout=30).freshness == "fresh"
     append_session(archive, at=datetime.now(UTC) + timedelta(seconds=5))
-    monkeypatch.setenv("OBELISK_DOUBLE_FAULT", "stale")
+    double_settings(archive.home, fault="stale")
     assert provider.retrieve(_request(["e"]), _binding(archive), timeout=30).freshness in (
         "stale",
         "incomplete",
@@ -155,14 +154,14 @@ def test_stale_index_says_stale(double, monkeypatch):
     assert readback.freshness in ("stale", "incomplete")
 
 
-def test_new_unindexed_transcript_is_incomplete(double, monkeypatch):
+def test_new_unindexed_transcript_is_incomplete(double):
     from tests.fixtures.transcripts import append_session
 
     archive = double
     provider = ObeliskSessionEvidence()
     provider.retrieve(_request(["e"]), _binding(archive), timeout=30)
     append_session(archive, at=datetime.now(UTC) - timedelta(hours=1), runtime="codex", seed=4242)
-    monkeypatch.setenv("OBELISK_DOUBLE_FAULT", "stale")
+    double_settings(archive.home, fault="stale")
     result = provider.retrieve(_request(["e"]), _binding(archive), timeout=30)
     assert result.freshness == "incomplete"
 
@@ -188,8 +187,8 @@ def _script(tmp_path, name, body):
         ("inject", "scope_violation"),
     ],
 )
-def test_faults_are_typed_within_the_timeout(double, monkeypatch, leftovers, fault, reason):
-    monkeypatch.setenv("OBELISK_DOUBLE_FAULT", fault)
+def test_faults_are_typed_within_the_timeout(double, leftovers, fault, reason):
+    double_settings(double.home, fault=fault)
     started = time.monotonic()
     with pytest.raises(ProviderFailure) as caught:
         ObeliskSessionEvidence().retrieve(_request(["pytest"]), _binding(double), timeout=TIMEOUT)
@@ -199,9 +198,8 @@ def test_faults_are_typed_within_the_timeout(double, monkeypatch, leftovers, fau
     assert leftovers() == []
 
 
-def test_slow_within_timeout_still_answers(double, monkeypatch):
-    monkeypatch.setenv("OBELISK_DOUBLE_FAULT", "slow")
-    monkeypatch.setenv("OBELISK_DOUBLE_SLOW_MS", "500")
+def test_slow_within_timeout_still_answers(double):
+    double_settings(double.home, fault="slow", slow_ms=500)
     result = ObeliskSessionEvidence().retrieve(_request(["e"]), _binding(double), timeout=10)
     assert result.items
 
@@ -249,8 +247,8 @@ def _not_executable(tmp):
     return str(path)
 
 
-def test_version_out_of_range_via_double(double, monkeypatch):
-    monkeypatch.setenv("OBELISK_DOUBLE_VERSION", "0.1.9")
+def test_version_out_of_range_via_double(double):
+    double_settings(double.home, version="0.1.9")
     with pytest.raises(ProviderFailure) as caught:
         ObeliskSessionEvidence().retrieve(_request(["e"]), _binding(double), timeout=TIMEOUT)
     assert caught.value.reason == "unsupported_obelisk_version"

@@ -9,6 +9,8 @@ import time
 
 import pytest
 
+from tests.obelisk_double.fixtures import double_settings
+
 BASE = ["agent-turn-recall", "--provider", "obelisk-session-evidence"]
 HISTORY = ["recall", "history", "--agent-id", "agent-a", "--project-id", "proj-j"]
 
@@ -93,6 +95,7 @@ def test_status_history_and_scope(journey):
 )
 def test_fault_matrix(journey, leftovers, fault, reason):
     loopx, archive = journey
+    double_settings(archive.home, fault=fault)  # the double's switch lives under its HOME
     started = time.monotonic()
     out = loopx(
         "recall",
@@ -107,7 +110,6 @@ def test_fault_matrix(journey, leftovers, fault, reason):
         "3",
         "--format",
         "json",
-        extra_env={"OBELISK_DOUBLE_FAULT": fault},
     )
     assert time.monotonic() - started < 3 + 1 + 6  # timeout + 1 s + interpreter start-up
     data = json.loads(out.stdout)
