@@ -4,14 +4,17 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 
-from tests.obelisk_double.fixtures import obelisk_bin
+from tests.obelisk_double.fixtures import double_settings, obelisk_bin
 
 __all__ = ["double_ready", "obelisk_bin"]
 
 
 @pytest.fixture
-def double_ready(monkeypatch):
-    """The double rebuilds its index before every query (no build grace)."""
-    monkeypatch.setenv("OBELISK_DOUBLE_BUILD_GRACE_MS", "0")
+def double_ready(world):
+    """The double, for the test's ``world`` HOME, rebuilds its index before every query."""
+    double_settings(Path(os.environ["HOME"]))

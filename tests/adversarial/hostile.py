@@ -208,3 +208,46 @@ def write_script(path: Path, body: str) -> Path:
 
 def environ_without(*names: str) -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k not in names}
+
+
+def claude_transcript(
+    home: Path,
+    session: str,
+    *,
+    cwd: str,
+    timestamp: str,
+    tool_id: str | None = None,
+    command: str = "pytest tests/test_api.py",
+    output: str = "Exit code 1\nFAILED tests/test_api.py",
+) -> Path:
+    """One Claude Code session with one failed Bash call; the index keeps ``cwd`` as written.
+
+    Claude tool ids are not namespaced by the index (a later session's row replaces an
+    earlier one's), so each session gets its own unless ``tool_id`` is given."""
+    tool_id = tool_id or f"toolu_{session}"
+    folder = home / ".claude" / "projects" / "-hostile"
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def line(uuid: str, parent: str | None, role: str, content: list[dict[str, Any]]) -> str:
+        entry = {
+            "type": role,
+            "uuid": uuid,
+            "parentUuid": parent,
+            "sessionId": session,
+            "timestamp": timestamp,
+            "cwd": cwd,
+            "version": "2.0.0",
+            "gitBranch": "main",
+            "message": {"role": role, "content": content},
+        }
+        return json.dumps(entry) + "\n"
+
+    call = {"type": "tool_use", "id": tool_id, "name": "Bash", "input": {"command": command}}
+    result = {"type": "tool_result", "tool_use_id": tool_id, "content": output, "is_error": True}
+    path = folder / f"{session}.jsonl"
+    path.write_text(
+        line(f"{session}-u1", None, "user", [{"type": "text", "text": "run the tests"}])
+        + line(f"{session}-a1", f"{session}-u1", "assistant", [call])
+        + line(f"{session}-u2", f"{session}-a1", "user", [result])
+    )
+    return path

@@ -18,6 +18,7 @@ from loopx_recall_core.providers_api import ProviderFailure
 from .hostile import (
     answer,
     binding,
+    claude_transcript,
     codex_transcript,
     configure,
     install_standin,
@@ -98,6 +99,21 @@ def test_the_double_never_selects_a_dot_dot_session(world, obelisk_bin, double_r
     stamp = now_iso(-timedelta(hours=2))
     codex_transcript(home, "in-scope", cwd=str(root), timestamp=stamp)
     codex_transcript(home, "dot-dot", cwd=f"{root}/../beta", timestamp=stamp)
-    codex_transcript(home, "through-link", cwd=f"{root}/./src", timestamp=stamp)
+    # the index normalizes Codex cwds (see tests/obelisk_double/README.md): "<root>/./src"
+    # becomes "<root>/src", in scope; the sibling reached through ".." stays out
+    codex_transcript(home, "dot", cwd=f"{root}/./src", timestamp=stamp)
     result = ObeliskSessionEvidence().retrieve(request(), binding(root, obelisk_bin), timeout=30)
-    assert [item.session_ref for item in result.items] == ["codex:in-scope"]
+    assert sorted(item.session_ref for item in result.items) == ["codex:dot", "codex:in-scope"]
+
+
+def test_the_double_never_selects_a_path_with_dot_segments(world, obelisk_bin, double_ready):
+    # Claude cwds are indexed as written, so the template's SQL itself must refuse them.
+    home, root = world
+    stamp = now_iso(-timedelta(hours=2))
+    claude_transcript(home, "honest", cwd=f"{root}/src", timestamp=stamp)
+    for number, path in enumerate(_hostile_paths(root)[:5]):
+        claude_transcript(home, f"hostile-{number}", cwd=path, timestamp=stamp)
+    result = ObeliskSessionEvidence().retrieve(
+        request(), binding(root, obelisk_bin, sources=("claude",)), timeout=30
+    )
+    assert [item.session_ref for item in result.items] == ["honest"]
