@@ -9,6 +9,7 @@ from typing import Any
 
 import attrs
 
+from loopx_recall_core.contracts.converter import FieldInvalid
 from loopx_recall_core.extensions import find_known, find_recall_entry, safe_readback
 from loopx_recall_core.hookspecs import RecallProvider
 from loopx_recall_core.plugins import PluginHost
@@ -74,17 +75,22 @@ def enable(
                 f"stage 2 needs a passing Stage 0 qualification verdict for {provider_id} "
                 f"{version}: run `loopx recall qualify --provider {provider_id}`"
             )
-    enablement = Enablement(
-        capability=CAPABILITY,
-        provider_id=provider_id,
-        surface=surface,
-        agent_id=agent_id,
-        project_id=project_id,
-        repository_id=repository_id,
-        stage=stage,
-        limits=limits,
-        binding=binding,
-    )
+    try:
+        enablement = Enablement(
+            capability=CAPABILITY,
+            provider_id=provider_id,
+            surface=surface,
+            agent_id=agent_id,
+            project_id=project_id,
+            repository_id=repository_id,
+            stage=stage,
+            limits=limits,
+            binding=binding,
+        )
+    except FieldInvalid as exc:
+        # e.g. an --agent-id over 256 UTF-16 units: name the option, never the value
+        option = "--" + exc.path.lstrip(".").split(".")[0].split("[")[0].replace("_", "-")
+        raise CapabilityRefused(f"{option}: {exc.reason}") from None
     with store.update() as box:
         others = tuple(e for e in box[0].enablements if e.key != enablement.key)
         changed = len(others) == len(box[0].enablements) or enablement not in box[0].enablements

@@ -4,12 +4,16 @@
 
 from __future__ import annotations
 
+import contextlib
+import re
 from collections.abc import Mapping
+from importlib import metadata
+from pathlib import Path
 from typing import Any
 
 import attrs
 
-from loopx_recall_core.hookspecs import RecallProvider
+from loopx_recall_core.hookspecs import ENTRY_POINT_GROUP, RecallProvider
 from loopx_recall_core.plugins import (
     DeadlineExceeded,
     PluginHost,
@@ -20,12 +24,19 @@ from loopx_recall_core.providers_api import ProviderReadback
 
 __all__ = [
     "CATALOGUE",
+    "ExtensionRefused",
+    "InstalledExtension",
     "KnownExtension",
+    "arrived",
+    "check_install_spec",
     "find_known",
     "find_recall_entry",
+    "installed_extensions",
     "installed_view",
     "recall_providers",
+    "requirement_name",
     "safe_readback",
+    "uninstall_target",
 ]
 
 
@@ -61,6 +72,123 @@ def find_known(name: str) -> KnownExtension | None:
         if wanted in (normalize_dist_name(known.name), normalize_dist_name(known.distribution)):
             return known
     return None
+
+
+class ExtensionRefused(Exception):
+    """An extension command refused before pip ran (or after, when nothing arrived); the
+    message is safe to print."""
+
+
+@attrs.frozen(kw_only=True)
+class InstalledExtension:
+    """An installed distribution that registers provider entry points (never imported)."""
+
+    distribution: str
+    version: str
+    entry_points: tuple[str, ...]
+    #: changes when pip (re)installs it, even at the same version
+    fingerprint: str
+
+
+def _entry_point_names(dist: metadata.Distribution) -> tuple[str, ...]:
+    # entry_points.txt only: reading it imports nothing of the plugin
+    return tuple(sorted(ep.name for ep in dist.entry_points.select(group=ENTRY_POINT_GROUP)))
+
+
+def _fingerprint(dist: metadata.Distribution) -> str:
+    stamp = ""
+    for file in dist.files or ():
+        if file.name == "METADATA":
+            with contextlib.suppress(OSError):
+                stamp = str(Path(str(file.locate())).stat().st_mtime_ns)
+            break
+    return f"{dist.version}@{stamp}"
+
+
+def installed_extensions() -> dict[str, InstalledExtension]:
+    """Every installed distribution registering the provider group, by normalized name."""
+    found: dict[str, InstalledExtension] = {}
+    for dist in metadata.distributions():
+        name = dist.metadata["Name"]
+        if not name:
+            continue
+        names = _entry_point_names(dist)
+        key = normalize_dist_name(name)
+        if names and key not in found:  # the first on sys.path is the one Python uses
+            found[key] = InstalledExtension(
+                distribution=name,
+                version=dist.version,
+                entry_points=names,
+                fingerprint=_fingerprint(dist),
+            )
+    return found
+
+
+def arrived(
+    before: Mapping[str, InstalledExtension], after: Mapping[str, InstalledExtension]
+) -> list[InstalledExtension]:
+    """Extensions that are new, or were reinstalled or changed, between two snapshots."""
+    return [ext for key, ext in sorted(after.items()) if before.get(key) != ext]
+
+
+_REQUIREMENT_NAME = re.compile(
+    r"\A\s*([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(?:[\[<>=!~;@(]|\Z)"
+)
+
+
+def requirement_name(spec: str) -> str | None:
+    """The distribution a NAME or REQUIREMENT names (None for a path or URL)."""
+    known = find_known(spec)
+    if known is not None:
+        return known.distribution
+    if Path(spec).exists():
+        # a wheel names its distribution: NAME-VERSION(-BUILD)?-PY-ABI-PLATFORM.whl
+        return Path(spec).name.split("-")[0] if spec.endswith(".whl") else None
+    match = _REQUIREMENT_NAME.match(spec)
+    return match.group(1) if match else None
+
+
+def check_install_spec(spec: str) -> None:
+    """Refuse what pip would read as an option (``-r FILE``, ``--index-url=...``, ...).
+
+    The extension to install is one NAME, REQUIREMENT or PATH; pip options could pick the
+    package index, a requirements file or a constraint that changes the host.
+    """
+    if not spec.strip():
+        raise ExtensionRefused("the extension to install must not be blank")
+    if any(word.startswith("-") for word in spec.split()):
+        raise ExtensionRefused(
+            "the extension must be a catalogue NAME, a pip REQUIREMENT or a local PATH, not "
+            "a pip option (options such as -r, -c, -i or --index-url are refused; to install "
+            "a path that starts with '-', write it as ./-name)"
+        )
+
+
+def uninstall_target(name: str) -> tuple[str, tuple[str, ...]]:
+    """The installed distribution ``name`` refers to and its provider entry points, or
+    :class:`ExtensionRefused` when it is not a loopx extension.
+
+    Only distributions that register the ``loopx_recall_core.providers`` entry-point group
+    are extensions; pip itself, click or any other package is refused, and so is
+    loopx-recall-core. Nothing of the plugin is imported.
+    """
+    known = find_known(name)
+    distribution = known.distribution if known else name
+    if normalize_dist_name(distribution) == "loopx-recall-core":
+        raise ExtensionRefused("refusing to uninstall loopx-recall-core itself; use pip for that")
+    try:
+        dist = metadata.distribution(distribution)
+    except (metadata.PackageNotFoundError, ValueError):
+        raise ExtensionRefused(f"{distribution} is not installed") from None
+    display = dist.metadata["Name"] or distribution
+    entry_points = _entry_point_names(dist)
+    if not entry_points:
+        raise ExtensionRefused(
+            f"{display} is not a loopx extension (it registers no {ENTRY_POINT_GROUP} "
+            "entry point); refusing to uninstall it"
+        )
+    provider_ids = {*entry_points, *([known.name] if known else [])}
+    return display, tuple(sorted(provider_ids))
 
 
 def recall_providers(host: PluginHost) -> list[tuple[str, RecallProvider]]:

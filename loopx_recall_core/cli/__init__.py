@@ -11,10 +11,12 @@ from __future__ import annotations
 import importlib
 import signal
 import sys
+from typing import Any
 
 import click
 
 from loopx_recall_core import __version__
+from loopx_recall_core.cli._common import check_arguments
 
 __all__ = ["cli", "main"]
 
@@ -27,6 +29,17 @@ _GROUPS = {
 
 
 class _LazyGroup(click.Group):
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        # The root sees the whole command line: one check covers every option and argument.
+        check_arguments(list(args))
+        return super().make_context(info_name, args, parent=parent, **extra)
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *_GROUPS})
 
@@ -43,7 +56,7 @@ def cli() -> None:
     """LoopX recall core: agent-turn-recall and external-evidence-research.
 
     Exit status: 0 ok, 1 rejected input or refused operation, 2 usage or environment
-    problem.
+    problem (including a command-line argument that is not UTF-8).
     """
 
 

@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 import click
 
+from loopx_recall_core import jsonio
 from loopx_recall_core.canonical import escape_lone_surrogates
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -36,6 +37,50 @@ class EnvironmentProblem(Exception):
     """The environment cannot do what was asked (pip missing, ...): exit status 2."""
 
 
+class UndecodableArgument(click.UsageError):
+    """A command-line argument that is not UTF-8: exit status 2, one line, no value."""
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"error: {self.format_message()}", err=True)
+
+
+def _is_undecodable(text: str) -> bool:
+    # On POSIX, Python decodes argv with surrogateescape: each byte that is not UTF-8
+    # arrives as a lone surrogate U+DC80..U+DCFF. Any lone surrogate is refused.
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _names_option(arg: str) -> bool:
+    return arg.startswith("-") and arg != "--" and "=" not in arg and not _is_undecodable(arg)
+
+
+def check_arguments(args: list[str]) -> None:
+    """Refuse a command line with an argument that is not valid UTF-8.
+
+    The one check for every option and argument of every command (run by the root group
+    before any parsing): such a value would otherwise fail deep inside (state, private
+    store, digests) with a traceback. The message names the option or the argument's
+    position, never its value.
+    """
+    for index, arg in enumerate(args):
+        if not _is_undecodable(arg):
+            continue
+        name, _sep, _value = arg.partition("=")
+        if arg.startswith("--") and _sep and not _is_undecodable(name):
+            where = name
+        elif index > 0 and _names_option(args[index - 1]):
+            where = args[index - 1]
+        else:
+            where = f"argument {index + 1}"
+        raise UndecodableArgument(
+            f"{where}: not valid UTF-8 (command-line arguments must be UTF-8 text)"
+        )
+
+
 def dumps(data: Any) -> str:
     """Pretty JSON; a lone surrogate is escaped as JavaScript does (UTF-8 cannot hold it)."""
     return escape_lone_surrogates(json.dumps(data, ensure_ascii=False, indent=2))
@@ -48,7 +93,9 @@ def emit(data: Any, output_format: str, render_text: Callable[[Any], str]) -> No
 def read_json_object(path: str, what: str) -> dict[str, Any]:
     """Read one JSON object from ``path`` (at most 1,000,000 bytes) or raise Rejected.
 
-    Messages name the option, never the file's content or path.
+    Parsed by the strict :func:`loopx_recall_core.jsonio.loads` (duplicate keys, huge
+    integers, NaN and deep nesting are rejected). Messages name the option, never the
+    file's content or path.
     """
     try:
         with Path(path).open("rb") as handle:
@@ -58,14 +105,10 @@ def read_json_object(path: str, what: str) -> dict[str, Any]:
     if len(raw) > MAX_INPUT_BYTES:
         raise Rejected(f"{what}: file is larger than {MAX_INPUT_BYTES} bytes")
     try:
-        value = json.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise Rejected(f"{what}: file is not UTF-8") from None
-    except json.JSONDecodeError as exc:
-        raise Rejected(f"{what}: not valid JSON (line {exc.lineno}, column {exc.colno})") from None
-    except RecursionError:
-        # json.loads recurses per nesting level; a hostile file must not crash the CLI.
-        raise Rejected(f"{what}: JSON nests too deeply") from None
+        value = jsonio.loads(raw)
+    except jsonio.JsonInputError as exc:
+        # duplicate keys, integers over 20 digits, NaN, deep nesting, bad UTF-8: one line
+        raise Rejected(f"{what}: {exc}") from None
     if not isinstance(value, dict):
         raise Rejected(f"{what}: must hold a JSON object")
     return value

@@ -54,11 +54,13 @@ def pip_install(target: str, *, upgrade: bool, editable: bool) -> None:
         args = ["install", "--disable-pip-version-check", "-c", constraints.name]
         if upgrade:
             args.append("--upgrade")
-        args += ["-e", target] if editable else [target]
+        # "--": whatever the target looks like, pip reads it as a requirement or a path,
+        # never as an option (the CLI refuses option-like targets before this)
+        args += ["-e", target] if editable else ["--", target]
         _pip(args)
     finally:
         os.unlink(constraints.name)
 
 
 def pip_uninstall(distribution: str) -> None:
-    _pip(["uninstall", "--disable-pip-version-check", "-y", distribution])
+    _pip(["uninstall", "--disable-pip-version-check", "-y", "--", distribution])

@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import importlib
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +13,18 @@ import click
 
 from loopx_recall_core.cli._common import Rejected, emit, format_option, handle_failures
 from loopx_recall_core.cli._pip import pip_install, pip_uninstall
-from loopx_recall_core.extensions import CATALOGUE, find_known, installed_view
+from loopx_recall_core.extensions import (
+    CATALOGUE,
+    ExtensionRefused,
+    arrived,
+    check_install_spec,
+    find_known,
+    installed_extensions,
+    installed_view,
+    requirement_name,
+    uninstall_target,
+)
+from loopx_recall_core.hookspecs import ENTRY_POINT_GROUP
 from loopx_recall_core.plugins import load_host, normalize_dist_name
 from loopx_recall_core.state import StateError, StateStore
 
@@ -67,7 +77,18 @@ def _install_target(spec: str) -> tuple[str, str | None]:
     known = find_known(spec)
     if known is not None and not Path(spec).exists():
         return known.distribution, known.distribution
-    return spec, None
+    return spec, requirement_name(spec)
+
+
+def _render_installed(data: dict[str, Any]) -> str:
+    arrived_rows = data["arrived"]
+    if arrived_rows:
+        head = "installed " + ", ".join(
+            f"{row['distribution']} {row['version']}" for row in arrived_rows
+        )
+    else:
+        head = "already installed, nothing changed"
+    return head + ".\n" + _render_list(data)
 
 
 @extension.command("install")
@@ -80,18 +101,38 @@ def install(spec: str, upgrade: bool, editable: bool, output_format: str) -> Non
     """Install an extension by catalogue NAME, pip REQUIREMENT or local PATH.
 
     Runs `python -m pip` for this interpreter with the running loopx-recall-core version
-    pinned, so an extension never up- or downgrades the host.
+    pinned, so an extension never up- or downgrades the host. pip options (-r, -i,
+    --index-url, ...) are refused, and the command fails (exit 1) when pip succeeded but
+    no distribution registering loopx providers arrived.
     """
+    try:
+        check_install_spec(spec)
+    except ExtensionRefused as exc:
+        raise Rejected(str(exc)) from None
     if editable and not Path(spec).exists():
         raise click.UsageError("--editable needs a local path")
-    target, _distribution = _install_target(spec)
+    target, distribution = _install_target(spec)
+    before = installed_extensions()
     pip_install(target, upgrade=upgrade, editable=editable)
     importlib.invalidate_caches()
+    after = installed_extensions()
+    new = arrived(before, after)
+    if not new and (distribution is None or normalize_dist_name(distribution) not in after):
+        raise Rejected(
+            "pip finished but no loopx extension arrived: what it installed registers no "
+            f"{ENTRY_POINT_GROUP} entry point. Check the name or path (`loopx extension list "
+            "--available` shows the catalogue) and that the package is a loopx provider "
+            "extension; anything pip installed was left in place (remove it with pip)"
+        )
     rows = installed_view(load_host())
     emit(
-        {"schema_version": "loopx_extension_list_v0", "extensions": rows},
+        {
+            "schema_version": "loopx_extension_list_v0",
+            "extensions": rows,
+            "arrived": [{"distribution": ext.distribution, "version": ext.version} for ext in new],
+        },
         output_format,
-        lambda d: "installed.\n" + _render_list(d),
+        _render_installed,
     )
 
 
@@ -102,23 +143,21 @@ def install(spec: str, upgrade: bool, editable: bool, output_format: str) -> Non
 def uninstall(name: str, yes: bool) -> None:
     """Remove an extension's distribution only.
 
-    Never deletes Obelisk's index or any provider data, and keeps enablements (status
-    then shows the provider as not installed). Plugins are not imported, so a broken one
-    can always be removed.
+    Only a distribution that registers loopx provider entry points can be removed (pip,
+    click or loopx-recall-core itself are refused before pip runs). Never deletes
+    Obelisk's index or any provider data, and keeps enablements (status then shows the
+    provider as not installed). Plugins are not imported, so a broken one can always be
+    removed.
     """
-    known = find_known(name)
-    distribution = known.distribution if known else name
-    if normalize_dist_name(distribution) == "loopx-recall-core":
-        raise Rejected("refusing to uninstall loopx-recall-core itself; use pip for that")
     try:
-        metadata.distribution(distribution)
-    except metadata.PackageNotFoundError:
-        raise Rejected(f"{distribution} is not installed") from None
+        distribution, provider_ids = uninstall_target(name)
+    except ExtensionRefused as exc:
+        raise Rejected(str(exc)) from None
     if not yes:
         click.confirm(f"Uninstall {distribution}? Provider data is kept.", abort=True)
     pip_uninstall(distribution)
     try:
-        kept = len(StateStore().read().enablements)
+        kept = sum(1 for e in StateStore().read().enablements if e.provider_id in provider_ids)
     except StateError:
         kept = 0
     click.echo(f"uninstalled {distribution}; {kept} enablement(s) kept, provider data untouched")

@@ -22,6 +22,7 @@ from cattrs.errors import ClassValidationError, ForbiddenExtraKeysError, Iterabl
 from loopx_recall_core.canonical import is_digest, js_trim, utf16_len
 
 __all__ = [
+    "MAX_SAFE_INTEGER",
     "ContractError",
     "FieldInvalid",
     "converter",
@@ -32,6 +33,11 @@ __all__ = [
 T = TypeVar("T")
 
 _ABSENT_NOT_NULL = "loopx_absent_not_null"
+
+#: JavaScript's ``Number.MAX_SAFE_INTEGER``: no contract integer (a count, a size, a limit)
+#: may leave ``-MAX_SAFE_INTEGER..MAX_SAFE_INTEGER``, so every reader, including LoopX's
+#: TypeScript side, holds it exactly; fields narrow it further with ``int_range``.
+MAX_SAFE_INTEGER = 2**53 - 1
 _MAX_KEY_ECHO = 64
 
 
@@ -89,6 +95,8 @@ def _structure_str(value: object, _: type) -> str:
 def _structure_int(value: object, _: type) -> int:
     if type(value) is not int:
         raise _TypeMismatch("int", value)
+    if not -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
+        raise ValueError("integer outside the safe range (magnitude above 2**53-1)")
     return value
 
 
@@ -309,15 +317,18 @@ def texts(
     )
 
 
-def int_range(low: int, high: int | None = None) -> Callable[[Any, Any, Any], None]:
-    """Validator: ``low <= value <= high`` (no upper bound when ``high`` is None)."""
+def int_range(low: int, high: int = MAX_SAFE_INTEGER) -> Callable[[Any, Any, Any], None]:
+    """Validator: ``low <= value <= high`` (``high`` defaults to ``MAX_SAFE_INTEGER``).
+
+    The message names the bounds, never the value.
+    """
+    shown = "2**53-1" if high == MAX_SAFE_INTEGER else str(high)
 
     def check(_instance: Any, attribute: attrs.Attribute, value: int) -> None:
-        if value < low or (high is not None and value > high):
-            bound = f"{low}..{high}" if high is not None else f">= {low}"
-            raise FieldInvalid(f".{attribute.name}", f"must be {bound}")
+        if not low <= value <= high:
+            raise FieldInvalid(f".{attribute.name}", f"must be {low}..{shown}")
 
-    return _with_schema(check, minimum=low, **({} if high is None else {"maximum": high}))
+    return _with_schema(check, minimum=low, maximum=high)
 
 
 def sha256_digest(_instance: Any, attribute: attrs.Attribute, value: Any) -> None:

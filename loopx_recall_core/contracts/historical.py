@@ -13,6 +13,7 @@ from typing import Literal
 import attrs
 
 from loopx_recall_core.contracts.converter import (
+    MAX_SAFE_INTEGER,
     FieldInvalid,
     int_range,
     optional,
@@ -144,7 +145,7 @@ class HistoricalEvidenceResultV0:
     freshness: Freshness
     items: tuple[EvidenceItem, ...] = attrs.field(validator=_items_within_ceilings)
     truncated: bool
-    omitted_count: int = attrs.field(validator=int_range(0))
+    omitted_count: int = attrs.field(validator=int_range(0, MAX_SAFE_INTEGER))
 
     def __attrs_post_init__(self) -> None:
         if self.omitted_count > 0 and not self.truncated:
@@ -152,11 +153,22 @@ class HistoricalEvidenceResultV0:
 
 
 def _counts_valid(_instance: object, attribute: attrs.Attribute, value: dict[str, int]) -> None:
+    ceiling = LIMIT_CEILINGS["max_items"]
     for key, count in value.items():
         if key not in EVIDENCE_TYPES:
             raise FieldInvalid(f".{attribute.name}", "keys must be evidence types")
-        if count < 0:
-            raise FieldInvalid(f".{attribute.name}", "counts must be >= 0")
+        if not 0 <= count <= ceiling:
+            raise FieldInvalid(f".{attribute.name}[{key!r}]", f"must be 0..{ceiling}")
+
+
+_counts_valid.json_schema = {  # type: ignore[attr-defined]  # read by contracts.schema
+    "propertyNames": {"enum": list(EVIDENCE_TYPES)},
+    "additionalProperties": {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": LIMIT_CEILINGS["max_items"],
+    },
+}
 
 
 @attrs.frozen(kw_only=True)
@@ -173,7 +185,7 @@ class HistoricalEvidenceReceiptV0:
     evidence_type_counts: dict[str, int] = attrs.field(validator=_counts_valid)
     freshness: Freshness
     truncated: bool
-    omitted_count: int = attrs.field(validator=int_range(0))
+    omitted_count: int = attrs.field(validator=int_range(0, MAX_SAFE_INTEGER))
     grants_new_action_authority: Literal[False]
     external_writes_performed: Literal[False]
     raw_content_captured: Literal[False]
@@ -213,6 +225,9 @@ def result_problems(
         total += len(item.snippet)
     if total > limits.max_total_chars:
         problems.append("$.items: snippets exceed max_total_chars")
+    if not 0 <= result.omitted_count <= MAX_SAFE_INTEGER:
+        # validators bound it at construction; re-checked for a record built around them
+        problems.append("$.omitted_count: must be 0..2**53-1")
     if result.omitted_count > 0 and not result.truncated:
         problems.append("$.truncated: false although items were omitted")
     if result.truncated and result.omitted_count == 0:

@@ -196,7 +196,7 @@ def test_an_input_of_exactly_the_cap_is_read(tmp_path):
         ("[]", "--plan-json: must hold a JSON object"),
         ('"plan"', "--plan-json: must hold a JSON object"),
         ("{not json", "--plan-json: not valid JSON"),
-        (b"\xff\xfe", "--plan-json: file is not UTF-8"),
+        (b"\xff\xfe", "--plan-json: not UTF-8"),
     ],
 )
 def test_malformed_input_is_rejected(tmp_path, content, fragment):

@@ -1,0 +1,342 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""Issue 10, item 12: ``loopx extension`` acts on extensions only.
+
+``uninstall`` refuses every distribution that does not register the
+``loopx_recall_core.providers`` entry-point group (click, pip, ...) before pip runs;
+``install`` refuses what pip would read as an option and fails when no extension arrived.
+
+Nothing here removes a real package from the development environment: the refusal tests
+replace the pip runner with a recorder (the old code would have called it), and the
+real-pip test runs in a throwaway virtual environment that holds only fake wheels.
+"""
+
+from __future__ import annotations
+
+import base64
+import csv
+import hashlib
+import importlib
+import io
+import json
+import os
+import subprocess
+import sys
+import sysconfig
+import zipfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from loopx_recall_core.cli import _pip, cli
+from loopx_recall_core.state import Enablement, LimitCeilings, StateStore
+
+extension_cli = importlib.import_module("loopx_recall_core.cli.extension")
+
+GROUP = "loopx_recall_core.providers"
+CANARY = "CANARY-TERM-77"
+
+
+@pytest.fixture
+def pip_calls(monkeypatch, loopx_home):
+    """Record pip instead of running it; a real pip child process fails the test."""
+    monkeypatch.setenv("LOOPX_LOAD_PLUGINS", "")
+    calls: list[tuple[str, object]] = []
+    monkeypatch.setattr(
+        extension_cli, "pip_uninstall", lambda dist: calls.append(("uninstall", dist))
+    )
+    monkeypatch.setattr(
+        extension_cli, "pip_install", lambda target, **kw: calls.append(("install", target))
+    )
+
+    def no_child(*args, **kwargs):
+        raise AssertionError(f"pip must not run: {args!r}")
+
+    monkeypatch.setattr(_pip.subprocess, "run", no_child)
+    return calls
+
+
+def _invoke(*args: str):
+    result = CliRunner().invoke(cli, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(
+        result.exception
+    )
+    assert "Traceback" not in result.output
+    return result
+
+
+def _write_dist(site: Path, name: str, version: str, entry_points: str | None) -> Path:
+    """An installed distribution's metadata (nothing importable)."""
+    info = site / f"{name.replace('-', '_')}-{version}.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(
+        f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n", encoding="utf-8"
+    )
+    records = ["METADATA"]
+    if entry_points is not None:
+        (info / "entry_points.txt").write_text(entry_points, encoding="utf-8")
+        records.append("entry_points.txt")
+    (info / "RECORD").write_text(
+        "".join(f"{info.name}/{file},,\n" for file in [*records, "RECORD"]), encoding="utf-8"
+    )
+    importlib.invalidate_caches()
+    return info
+
+
+EXTENSION_EP = f"[{GROUP}]\nfake-provider = loopx_fake_ext_not_importable\n"
+OTHER_EP = "[console_scripts]\nfake-tool = loopx_fake_tool:main\n"
+
+
+# ---- uninstall: only extensions -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["click", "pip", "Click", "pytest", "attrs"])
+def test_uninstall_refuses_a_package_that_is_not_an_extension(pip_calls, name):
+    result = _invoke("extension", "uninstall", name, "--yes")
+    assert result.exit_code == 1, result.output
+    assert pip_calls == []
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("error: ")
+    assert f"is not a loopx extension (it registers no {GROUP} entry point)" in line
+    importlib.import_module(name.lower())  # still there
+
+
+def test_uninstall_refuses_a_distribution_with_other_entry_points(pip_calls, tmp_path,
+                                                                  monkeypatch):
+    site = tmp_path / "site"
+    _write_dist(site, "loopx-fake-tool", "1.0", OTHER_EP)
+    monkeypatch.syspath_prepend(str(site))
+    result = _invoke("extension", "uninstall", "loopx-fake-tool", "--yes")
+    assert result.exit_code == 1
+    assert "is not a loopx extension" in result.stderr
+    assert pip_calls == []
+
+
+def test_uninstall_refuses_the_host_and_unknown_names(pip_calls):
+    host = _invoke("extension", "uninstall", "loopx_recall_core", "--yes")
+    assert host.exit_code == 1
+    assert "loopx-recall-core itself" in host.stderr
+    missing = _invoke("extension", "uninstall", "no-such-distribution-" + CANARY.lower(),
+                      "--yes")
+    assert missing.exit_code == 1
+    assert "is not installed" in missing.stderr
+    assert pip_calls == []
+
+
+def _enablement(provider_id: str, agent_id: str) -> Enablement:
+    return Enablement(
+        capability="agent-turn-recall",
+        provider_id=provider_id,
+        surface="replan-history",
+        agent_id=agent_id,
+        project_id="proj-j",
+        repository_id="repo-r",
+        stage=1,
+        limits=LimitCeilings(
+            max_sessions=5, max_items=8, max_snippet_chars=400, max_total_chars=4000
+        ),
+    )
+
+
+def test_uninstall_an_extension_counts_only_its_own_enablements(pip_calls, tmp_path,
+                                                                monkeypatch):
+    site = tmp_path / "site"
+    _write_dist(site, "loopx-fake-ext", "1.0", EXTENSION_EP)
+    monkeypatch.syspath_prepend(str(site))
+    store = StateStore()
+    with store.update() as box:
+        box[0] = type(box[0])(
+            schema_version="loopx_state_v0",
+            enablements=(
+                _enablement("fake-provider", "agent-a"),
+                _enablement("obelisk-session-evidence", "agent-b"),
+                _enablement("obelisk-session-evidence", "agent-c"),
+            ),
+        )
+    result = _invoke("extension", "uninstall", "loopx_fake_ext", "--yes")
+    assert result.exit_code == 0, result.output
+    assert pip_calls == [("uninstall", "loopx-fake-ext")]
+    assert result.stdout.strip() == (
+        "uninstalled loopx-fake-ext; 1 enablement(s) kept, provider data untouched"
+    )
+    assert len(store.read().enablements) == 3
+
+
+# ---- install: no pip options, and an honest report -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "-rrequirements.txt",
+        "--requirement=requirements.txt",
+        "--index-url=https://evil.example/simple",
+        "-ihttps://evil.example/simple",
+        "--extra-index-url=https://evil.example/simple",
+        "-e.",
+        " -r requirements.txt",
+        "loopx-fake-ext --index-url=https://evil.example/simple",
+    ],
+)
+def test_install_refuses_what_pip_would_read_as_an_option(pip_calls, spec):
+    result = _invoke("extension", "install", "--", spec)
+    assert result.exit_code == 1, result.output
+    assert pip_calls == []
+    (line,) = result.stderr.splitlines()
+    assert "not a pip option" in line
+    assert "evil.example" not in line
+
+
+def test_pip_reads_the_target_as_a_requirement_never_an_option(monkeypatch):
+    calls = []
+
+    def run(args, **kwargs):
+        calls.append(list(args))
+        return subprocess.CompletedProcess(args, 0, b"", "")
+
+    monkeypatch.setattr(_pip.subprocess, "run", run)
+    _pip.pip_install("loopx-fake-ext>=1", upgrade=False, editable=False)
+    _pip.pip_uninstall("loopx-fake-ext")
+    install, uninstall = calls[1], calls[3]
+    assert install[-2:] == ["--", "loopx-fake-ext>=1"]
+    assert uninstall[3:] == ["uninstall", "--disable-pip-version-check", "-y", "--",
+                             "loopx-fake-ext"]
+
+
+def _pip_that_installs(site: Path, name: str, entry_points: str | None, calls: list):
+    def install(target, **kwargs):
+        calls.append(("install", target))
+        if not list(site.glob(f"{name.replace('-', '_')}-*.dist-info")):
+            _write_dist(site, name, "1.0", entry_points)
+
+    return install
+
+
+def test_install_fails_when_no_extension_arrived(pip_calls, tmp_path, monkeypatch):
+    site = tmp_path / "site"
+    site.mkdir()
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.setattr(
+        extension_cli, "pip_install", _pip_that_installs(site, "loopx-fake-tool", OTHER_EP,
+                                                         pip_calls)
+    )
+    result = _invoke("extension", "install", "loopx-fake-tool")
+    assert result.exit_code == 1, result.output
+    assert pip_calls == [("install", "loopx-fake-tool")]
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("error: pip finished but no loopx extension arrived")
+    assert "loopx extension list --available" in line
+
+
+def test_install_reports_the_extension_that_arrived(pip_calls, tmp_path, monkeypatch):
+    site = tmp_path / "site"
+    site.mkdir()
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.setattr(
+        extension_cli, "pip_install", _pip_that_installs(site, "loopx-fake-ext",
+                                                         EXTENSION_EP, pip_calls)
+    )
+    result = _invoke("extension", "install", "loopx-fake-ext")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("installed loopx-fake-ext 1.0.\n")
+    again = _invoke("extension", "install", "loopx-fake-ext", "--format", "json")
+    assert again.exit_code == 0, again.output
+    assert json.loads(again.stdout)["arrived"] == []  # already there: pip changed nothing
+    text = _invoke("extension", "install", "loopx-fake-ext")
+    assert text.stdout.startswith("already installed, nothing changed.\n")
+
+
+# ---- the same with real pip, in a throwaway virtual environment ------------------------------
+
+
+def _wheel(directory: Path, name: str, entry_points: str | None) -> Path:
+    """A minimal pure-Python wheel holding one module and its metadata."""
+    module = name.replace("-", "_")
+    info = f"{module}-1.0.dist-info"
+    files = {
+        f"{module}.py": "VALUE = 1\n",
+        f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n",
+        f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\n"
+        "Tag: py3-none-any\n",
+    }
+    if entry_points is not None:
+        files[f"{info}/entry_points.txt"] = entry_points
+    record = io.StringIO()
+    writer = csv.writer(record, lineterminator="\n")
+    for path, text in files.items():
+        digest = base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()).rstrip(b"=")
+        writer.writerow([path, f"sha256={digest.decode()}", len(text.encode())])
+    writer.writerow([f"{info}/RECORD", "", ""])
+    wheel = directory / f"{module}-1.0-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as archive:
+        for path, text in files.items():
+            archive.writestr(path, text)
+        archive.writestr(f"{info}/RECORD", record.getvalue())
+    return wheel
+
+
+@pytest.fixture
+def throwaway_venv(tmp_path):
+    """A venv without its own pip that sees this environment's packages (pip included)
+    through a .pth file; pip run from it installs into the throwaway venv only."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    purelib = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()
+    ours = sysconfig.get_paths()["purelib"]
+    Path(purelib, "zz_dev_env.pth").write_text(
+        f"import site; site.addsitedir({ours!r})\n", encoding="utf-8"
+    )
+    return python, Path(purelib)
+
+
+def test_real_pip_install_and_uninstall_in_a_throwaway_venv(throwaway_venv, tmp_path):
+    python, purelib = throwaway_venv
+    extension = _wheel(tmp_path, "loopx-fake-ext", EXTENSION_EP)
+    plain = _wheel(tmp_path, "loopx-fake-tool", OTHER_EP)
+    env = {
+        **os.environ,
+        "LOOPX_HOME": str(tmp_path / "home"),
+        "LOOPX_LOAD_PLUGINS": "",
+        "PIP_NO_INDEX": "1",  # local wheels only; nothing is fetched
+        "PIP_NO_CACHE_DIR": "1",
+    }
+
+    def loopx(*args: str) -> subprocess.CompletedProcess[str]:
+        completed = subprocess.run(
+            [str(python), "-c", "from loopx_recall_core.cli import main; main()", *args],
+            capture_output=True, text=True, env=env, timeout=300, check=False,
+        )
+        assert "Traceback" not in completed.stderr
+        return completed
+
+    none_arrived = loopx("extension", "install", str(plain))
+    assert none_arrived.returncode == 1, none_arrived.stderr
+    assert "no loopx extension arrived" in none_arrived.stderr
+    assert list(purelib.glob("loopx_fake_tool-*.dist-info"))  # pip did install it
+
+    refused = loopx("extension", "install", "--", f"-r{tmp_path / 'requirements.txt'}")
+    assert refused.returncode == 1
+    assert "not a pip option" in refused.stderr
+
+    installed = loopx("extension", "install", str(extension), "--format", "json")
+    assert installed.returncode == 0, installed.stderr
+    assert json.loads(installed.stdout)["arrived"] == [
+        {"distribution": "loopx-fake-ext", "version": "1.0"}
+    ]
+    assert list(purelib.glob("loopx_fake_ext-*.dist-info"))
+    again = loopx("extension", "install", str(extension), "--format", "json")
+    assert again.returncode == 0, again.stderr  # already there is not "nothing arrived"
+
+    not_extension = loopx("extension", "uninstall", "loopx-fake-tool", "--yes")
+    assert not_extension.returncode == 1
+    assert list(purelib.glob("loopx_fake_tool-*.dist-info"))
+
+    removed = loopx("extension", "uninstall", "loopx-fake-ext", "--yes")
+    assert removed.returncode == 0, removed.stderr
+    assert "uninstalled loopx-fake-ext; 0 enablement(s) kept" in removed.stdout
+    assert not list(purelib.glob("loopx_fake_ext-*.dist-info"))
