@@ -359,6 +359,9 @@ def render(report: dict[str, Any]) -> str:
 
 
 if __name__ == "__main__":
+    from tests.replan.corpus_routes import ROUTES
+
     print("development set\n" + render(evaluate(CASES)))
     print("\nheld-out set\n" + render(evaluate(HOLDOUT)))
+    print("\nheld-out set, route spellings (issue 14)\n" + render(evaluate(ROUTES)))
     print("\nall\n" + render(evaluate(CASES + HOLDOUT)))

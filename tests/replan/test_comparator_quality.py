@@ -12,8 +12,9 @@ from loopx_recall_core.recall.replan.admission import build_request
 from loopx_recall_core.recall.replan.comparison import compare
 from tests.replan import helpers
 from tests.replan.corpus import CASES, HOLDOUT, ROOT, evaluate, predict
+from tests.replan.corpus_routes import ROUTES
 
-ALL = CASES + HOLDOUT
+ALL = CASES + HOLDOUT + ROUTES
 
 
 def test_no_false_repeat_anywhere():
@@ -34,6 +35,15 @@ def test_held_out_set_quality_does_not_regress():
     assert report["metrics"]["repeat"]["precision"] == 1.0
     assert report["metrics"]["repeat"]["recall"] >= 0.9
     assert report["accuracy"] >= 0.85
+
+
+def test_route_spellings_held_out_goal():
+    # Issue 14 item 4: run-in-directory options at the root and documented option aliases.
+    report = evaluate(ROUTES)
+    assert report["n"] >= 60
+    assert report["metrics"]["repeat"]["recall"] >= 0.95
+    assert report["metrics"]["repeat"]["precision"] >= 0.98
+    assert report["confusion"][("near", "repeat")] == 0
 
 
 def _verdict(step, item, *, freshness="fresh", omitted=0):

@@ -104,6 +104,49 @@ def test_command_relations(proposed, prior, expected):
     assert relation(b, a) == expected  # symmetric
 
 
+# (id, proposed, prior, root given to both, expected relation)
+SPELLINGS = [
+    ("make-C-root", f"make -C {ROOT} migrate", "make migrate", ROOT, "same"),
+    ("make-C-root-unknown", f"make -C {ROOT} migrate", "make migrate", None, "near"),
+    ("make-C-dot-root-unknown", "make --directory=./ migrate", "make migrate", None, "same"),
+    ("make-C-sub", "make -C db migrate", "make migrate", ROOT, "near"),
+    ("make-C-sub-is-cd-sub-not-yet", "make -C db migrate", "cd db && make migrate", ROOT, "near"),
+    ("cd-sub-then-C-root", f"cd db && make -C {ROOT} x", "cd db && make x", ROOT, "near"),
+    ("cd-sub-then-C-dot-kept", "cd db && make -C . x", "make x", ROOT, "near"),
+    ("git-C-root-then-sub", f"git -C {ROOT} -C sub pull", "git pull", ROOT, "near"),
+    ("git-C-root-twice", f"git -C {ROOT} -C . pull", "git pull", ROOT, "same"),
+    ("npm-prefix-root", f"npm --prefix {ROOT} test", "npm test", ROOT, "same"),
+    ("npm-global-prefix", f"npm i -g --prefix {ROOT} x", "npm i -g x", ROOT, "near"),
+    ("cargo-manifest-root", "cargo test --manifest-path ./Cargo.toml", "cargo test", None, "same"),
+    ("cargo-manifest-sub", "cargo test --manifest-path a/Cargo.toml", "cargo test", ROOT, "near"),
+    ("cargo-p-cluster", "cargo test -pcore", "cargo test --package=core", ROOT, "same"),
+    ("cargo-F-cluster", "cargo build -Fserde", "cargo build --features serde", ROOT, "same"),
+    (
+        "pytest-cluster-aliases",
+        "pytest -xs a.py",
+        "pytest --exitfirst --capture=no a.py",
+        ROOT,
+        "same",
+    ),
+    ("pytest-s-not-fd", "pytest -s a.py", "pytest --capture fd a.py", ROOT, "near"),
+    ("pytest-no-keyword-option", "pytest --keyword x a.py", "pytest -k x a.py", ROOT, "near"),
+    ("alias-not-after-dashdash", "cargo test -- -p", "cargo test -- --package", ROOT, "new"),
+    ("alias-per-program", "pnpm add -w x", "pnpm add --workspace x", ROOT, "near"),
+    ("npm-w-is-workspace", "npm test -w web", "npm test --workspace=web", ROOT, "same"),
+    ("pip-C-is-not-a-dir", "pip install -C . x", "pip install x", ROOT, "near"),
+]
+
+
+@pytest.mark.parametrize(
+    ("proposed", "prior", "root", "expected"),
+    [pytest.param(*c[1:], id=c[0]) for c in SPELLINGS],
+)
+def test_spellings_of_one_route(proposed, prior, root, expected):
+    a, b = command_route(proposed, root), command_route(prior, root)
+    assert relation(a, b) == expected
+    assert relation(b, a) == expected
+
+
 def test_pipe_viewer_dropped_but_pipe_producer_kept():
     (segment,) = command_segments("cat data.json | python tools/check.py")[1:]
     assert segment.program == "python"

@@ -8,7 +8,7 @@ Each template turns a slug (``ledger3``) into
 * ``respell``: trivially different spellings of ``base`` that Replan's route normalization
   documents as the same route (``docs/replan.md``): what an earlier session ran;
 * ``hard``: spellings a reviewer calls the same route but the normalization does not
-  know (its documented limits, e.g. ``cargo --package`` for ``-p``). A repeat planted
+  know (its documented limits, e.g. ``cargo t`` for ``cargo test``). A repeat planted
   with one is tagged ``hard_spelling``: it is expected to be missed by every arm;
 * ``near``: materially different commands on the same program and targets (a new flag,
   another test selector): a ``near_miss`` proposes one of them after ``base`` failed;
@@ -91,7 +91,9 @@ TEMPLATES: tuple[Template, ...] = (
             lambda s: f"cd {ROOT} && cargo test -p {s}",
             lambda s: f"RUST_BACKTRACE=1 cargo test -p {s}",
         ),
-        hard=(lambda s: f"cargo test --package {s}",),
+        # Cargo's built-in subcommand alias ("t" is "test"); "--package" for "-p" is known
+        # since issue 14 (option aliases), so it is no longer a hard spelling.
+        hard=(lambda s: f"cargo t -p {s}",),
         near=(
             lambda s: f"cargo test -p {s} --release",
             lambda s: f"cargo test -p {s} --features full",

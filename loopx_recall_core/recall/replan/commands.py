@@ -25,10 +25,12 @@ normalize to one segment:
   to be the root and dropped;
 * arguments are normalized as paths (:mod:`.paths`) when they look like paths;
 * flags: order never matters; ``-xvs`` is ``-x -v -s``; ``--opt=v`` is ``--opt v``; a
-  flag in ``VALUE_FLAGS`` takes the next argument (``-k expr``); ``FLAG_ALIASES`` map long
-  spellings to short ones (``--exitfirst`` is ``-x``); ``COSMETIC_FLAGS`` are dropped;
-  every other flag added, removed or changed is material. After ``--`` everything is a
-  positional argument;
+  flag in ``VALUE_FLAGS`` takes the next argument (``-k expr``); ``FLAG_ALIASES`` map each
+  documented alias to its canonical long spelling, per program (``cargo -p`` is
+  ``--package``, pytest ``-s`` is ``--capture=no``); ``COSMETIC_FLAGS`` are dropped; a
+  ``RUN_IN_DIR`` option naming the repository root (``make -C <root>``, ``git -C .``,
+  ``cargo --manifest-path <root>/Cargo.toml``) is dropped; every other flag added,
+  removed or changed is material. After ``--`` everything is a positional argument;
 * positionals keep their order, except for ``ORDER_FREE`` programs (``pytest b.py a.py``
   is ``pytest a.py b.py``).
 """
@@ -53,6 +55,7 @@ __all__ = [
     "COSMETIC_FLAGS",
     "FLAG_ALIASES",
     "ORDER_FREE",
+    "RUN_IN_DIR",
     "TARGETS_ONLY",
     "VALUE_FLAGS",
     "Segment",
@@ -91,24 +94,34 @@ _PIPE_VIEWERS = frozenset(
 _PUNCTUATION = frozenset("();<>|&\n")
 _MAX_SHELL_DEPTH = 4
 
-#: Flags that take the next argument as their value, per program.
+#: Flags that take the next argument as their value, per program (either spelling of an
+#: aliased option may be listed: a flag takes a value if its own or its canonical
+#: spelling is here).
 VALUE_FLAGS: dict[str, frozenset[str]] = {
     "pytest": frozenset(
         {"-k", "-m", "-p", "-c", "-o", "-n", "-W", "-r", "--deselect", "--ignore"}
         | {"--ignore-glob", "--maxfail", "--tb", "--rootdir", "--durations", "--cov"}
         | {"--cov-report", "--junitxml", "--log-level", "--timeout", "--basetemp"}
-        | {"--confcutdir", "--import-mode", "--dist", "--numprocesses"}
+        | {"--confcutdir", "--import-mode", "--dist", "--numprocesses", "--capture"}
+        | {"--config-file", "--override-ini", "--pythonwarnings"}
     ),
     "python": frozenset({"-c", "-W", "-X"}),
     "git": frozenset({"-m", "-C", "-c", "-b", "-B", "--message", "--author", "--format"}),
     "cargo": frozenset(
-        {"-p", "--package", "--features", "--bin", "--test", "--target", "-j"}
+        {"-p", "--package", "--features", "--bin", "--test", "--target", "-j", "--jobs"}
         | {"--manifest-path", "--profile", "--example"}
     ),
-    "go": frozenset({"-run", "-count", "-tags", "-timeout", "-p", "-bench", "-coverprofile"}),
-    "npm": frozenset({"--prefix", "-w", "--workspace"}),
-    "make": frozenset({"-C", "-f", "-j"}),
-    "mypy": frozenset({"--config-file", "-p", "--package", "-m", "--module"}),
+    "go": frozenset({"-C", "-run", "-count", "-tags", "-timeout", "-p", "-bench", "-coverprofile"}),
+    "npm": frozenset({"--prefix", "--workspace"}),
+    "pnpm": frozenset({"--dir", "--filter"}),
+    "yarn": frozenset({"--cwd"}),
+    "pip": frozenset(
+        {"--requirement", "--editable", "--constraint", "--target", "--index-url"}
+        | {"--extra-index-url", "--config-settings"}
+    ),
+    # Not --jobs: GNU make reads its optional count only as "--jobs=N" (or "-jN"/"-j N").
+    "make": frozenset({"--directory", "--file", "-j", "--include-dir"}),
+    "mypy": frozenset({"--config-file", "--package", "--module", "--command"}),
     "ruff": frozenset({"--config", "--select", "--ignore", "--extend-select", "--target-version"}),
     "tox": frozenset({"-e", "-c"}),
 }
@@ -129,15 +142,116 @@ COSMETIC_FLAGS: dict[str, frozenset[str]] = {
     "tox": frozenset({"-q", "-v"}),
 }
 
-#: Long spellings of short flags, per program: compared as the short flag.
+#: Spellings of one option, per program: alias -> canonical (long) spelling. Only options
+#: the tool's own documentation gives as one option (cited per program); a canonical
+#: ``--name=value`` means the alias is a shortcut for that value. Applied to option names
+#: only, never after ``--``. Programs whose short options change meaning with the
+#: subcommand (git: ``-a`` is ``--all`` for commit, ``--annotate`` for tag) get no entry.
 FLAG_ALIASES: dict[str, dict[str, str]] = {
+    # ``pytest --help``: "-x, --exitfirst", "-s  Shortcut for --capture=no",
+    # "--lf, --last-failed", "--ff, --failed-first", "--nf, --new-first",
+    # "--sw, --stepwise", "--co, --collect-only", "-c FILE, --config-file=FILE",
+    # "-o ..., --override-ini=...", "-W ..., --pythonwarnings=...", "-l, --showlocals";
+    # pytest-xdist: "-n numprocesses, --numprocesses=numprocesses". (-k and -m have no
+    # long form.)
     "pytest": {
-        "--exitfirst": "-x",
-        "--keyword": "-k",
-        "--last-failed": "--lf",
-        "--failed-first": "--ff",
-        "--capture=no": "-s",
+        "-x": "--exitfirst",
+        "-s": "--capture=no",
+        "--lf": "--last-failed",
+        "--ff": "--failed-first",
+        "--nf": "--new-first",
+        "--sw": "--stepwise",
+        "--co": "--collect-only",
+        "-c": "--config-file",
+        "-o": "--override-ini",
+        "-W": "--pythonwarnings",
+        "-l": "--showlocals",
+        "-n": "--numprocesses",
     },
+    # The Cargo Book, cargo-build/-test/-run/-check/...: "-p spec, --package spec",
+    # "-F features, --features features", "-r, --release", "-j N, --jobs N",
+    # "--all  Deprecated alias for --workspace".
+    "cargo": {
+        "-p": "--package",
+        "-F": "--features",
+        "-r": "--release",
+        "-j": "--jobs",
+        "--all": "--workspace",
+    },
+    # npm docs, config, "Shorthands and Other CLI Niceties" (npm parses them for every
+    # command): -w --workspace, --ws --workspaces, -C --prefix, -D --save-dev, ...
+    "npm": {
+        "-w": "--workspace",
+        "--ws": "--workspaces",
+        "-C": "--prefix",
+        "-D": "--save-dev",
+        "-P": "--save-prod",
+        "-O": "--save-optional",
+        "-E": "--save-exact",
+        "-B": "--save-bundle",
+        "-S": "--save",
+        "-g": "--global",
+        "-f": "--force",
+        "-y": "--yes",
+        "--iwr": "--include-workspace-root",
+    },
+    # pnpm docs, CLI options: "-C <path>, --dir <path>", "-r, --recursive",
+    # "-w, --workspace-root" (not npm's --workspace); filtering: "--filter (or -F)".
+    "pnpm": {"-C": "--dir", "-r": "--recursive", "-w": "--workspace-root", "-F": "--filter"},
+    # ``pip install --help``: "-r, --requirement", "-c, --constraint", "-e, --editable",
+    # "-t, --target", "-U, --upgrade", "-I, --ignore-installed", "-C, --config-settings",
+    # "-i, --index-url". (-f is --find-links for install but --files for show: left out.)
+    "pip": {
+        "-r": "--requirement",
+        "-c": "--constraint",
+        "-e": "--editable",
+        "-t": "--target",
+        "-U": "--upgrade",
+        "-I": "--ignore-installed",
+        "-C": "--config-settings",
+        "-i": "--index-url",
+    },
+    # GNU make manual, "Summary of Options": "-C dir, --directory=dir", "-f file,
+    # --file=file, --makefile=file", "-j [jobs], --jobs[=jobs]", "-k, --keep-going",
+    # "-S, --no-keep-going, --stop", "-B, --always-make", "-n, --just-print, --dry-run,
+    # --recon", "-i, --ignore-errors", "-e, --environment-overrides", "-t, --touch",
+    # "-I dir, --include-dir=dir".
+    "make": {
+        "-C": "--directory",
+        "-f": "--file",
+        "--makefile": "--file",
+        "-j": "--jobs",
+        "-k": "--keep-going",
+        "-S": "--no-keep-going",
+        "--stop": "--no-keep-going",
+        "-B": "--always-make",
+        "-n": "--just-print",
+        "--dry-run": "--just-print",
+        "--recon": "--just-print",
+        "-i": "--ignore-errors",
+        "-e": "--environment-overrides",
+        "-t": "--touch",
+        "-I": "--include-dir",
+    },
+    # ``mypy --help``: "-m MODULE, --module MODULE", "-p PACKAGE, --package PACKAGE",
+    # "-c PROGRAM_TEXT, --command PROGRAM_TEXT".
+    "mypy": {"-m": "--module", "-p": "--package", "-c": "--command"},
+}
+
+#: Options that run a program as if it were started in another folder, per program
+#: (canonical spelling), with what their value normalizes to when it names the
+#: repository root. There they are trivial and dropped: the same route run from the root.
+RUN_IN_DIR: dict[str, tuple[str, str]] = {
+    "make": ("--directory", "."),  # make: "Change to directory dir before reading makefiles"
+    "git": ("-C", "."),  # git(1): "Run as if git was started in <path>"
+    "go": ("-C", "."),  # go help build: "-C dir  Change to dir before running the command"
+    "npm": ("--prefix", "."),  # npm config prefix: "forces non-global commands to run in
+    # the specified folder"
+    "pnpm": ("--dir", "."),  # pnpm: "Run as if pnpm was started in <path>"
+    "yarn": ("--cwd", "."),  # yarn CLI: "--cwd <dir>  Specify a working directory to use"
+    # cargo: "--manifest-path path  Path to the Cargo.toml file. By default, Cargo searches
+    # for the Cargo.toml file in the current directory or any parent directory."
+    "cargo": ("--manifest-path", "Cargo.toml"),
 }
 
 #: Programs whose positional arguments are a set of independent targets.
@@ -343,12 +457,65 @@ def _inline_script(tokens: list[str]) -> str | None:
     return None
 
 
-def _parse_args(
-    program: str, tokens: list[str], root: str | None
-) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
+def _canonical(program: str, name: str) -> tuple[str, str | None]:
+    """An option's canonical name, and the value it implies (``-s`` is ``--capture=no``)."""
+    name = FLAG_ALIASES.get(program, {}).get(name, name)
+    canonical, eq, implied = name.partition("=")
+    return canonical, implied if eq else None
+
+
+def _takes_value(program: str, name: str) -> bool:
     value_flags = VALUE_FLAGS.get(program, frozenset())
+    return name in value_flags or _canonical(program, name)[0] in value_flags
+
+
+def _option_pairs(program: str, arg: str) -> list[tuple[str, str | None]]:
+    """The (name, value) pairs of one option word; value None: it may be the next word."""
+    if arg.startswith("--") or program in _SINGLE_DASH_LONG or len(arg) == 2:
+        name, eq, value = arg.partition("=")
+        return [(name, value if eq else None)]
+    pairs: list[tuple[str, str | None]] = []
+    for at in range(1, len(arg)):  # a cluster: -xvs, -kexpr
+        name = "-" + arg[at]
+        if _takes_value(program, name):
+            pairs.append((name, arg[at + 1 :] or None))
+            break
+        pairs.append((name, ""))
+    return pairs
+
+
+def _drop_root_dir(
+    program: str, flags: list[tuple[str, str]], *, at_root: bool
+) -> list[tuple[str, str]]:
+    """Without the program's run-in-directory option when it names the repository root.
+
+    ``make -C <root> migrate`` run from anywhere is ``make migrate`` run from the root,
+    which is where a command is assumed to run. Only a value that provably names the root
+    counts: ``.``, or the situation's ``repository_root`` (an absolute path elsewhere may
+    be another checkout, so it stays material, unlike a leading ``cd``). Every occurrence
+    must name the root (``git -C <root> -C sub`` runs in ``sub``); ``npm --prefix`` with
+    ``--global`` is an install location, not a folder to run in. After ``cd <subfolder>``
+    nothing is dropped: ``-C <root>`` would undo that ``cd``, ``-C .`` would not, and both
+    normalize to ``.``.
+    """
+    option = RUN_IN_DIR.get(program)
+    if option is None or not at_root:
+        return flags
+    name, at_root = option
+    values = [value for flag, value in flags if flag == name]
+    if not values or any(value != at_root for value in values):
+        return flags
+    if program == "npm" and any(flag == "--global" for flag, _ in flags):
+        return flags
+    return [flag for flag in flags if flag[0] != name]
+
+
+def _parse_args(
+    program: str, tokens: list[str], root: str | None, *, at_root: bool = True
+) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
+    """Sorted canonical (flag, value) pairs and ordered positionals; ``at_root``: no
+    ``cd <subfolder>`` is in effect."""
     cosmetic = COSMETIC_FLAGS["*"] | COSMETIC_FLAGS.get(program, frozenset())
-    aliases = FLAG_ALIASES.get(program, {})
     flags: list[tuple[str, str]] = []
     positionals: list[str] = []
     index = 0
@@ -356,35 +523,25 @@ def _parse_args(
     while index < len(tokens):
         arg = tokens[index]
         index += 1
-        arg = aliases.get(arg, arg)
         if options_done or not arg.startswith("-") or arg == "-":
             positionals.append(normalize_arg(arg, root))
             continue
         if arg == "--":
             options_done = True
             continue
-        pairs: list[tuple[str, str | None]] = []
-        if arg.startswith("--") or program in _SINGLE_DASH_LONG or len(arg) == 2:
-            name, eq, value = arg.partition("=")
-            name = aliases.get(name, name)
-            pairs.append((name, value if eq else None))
-        else:  # a cluster: -xvs, -kexpr
-            for at in range(1, len(arg)):
-                name = "-" + arg[at]
-                if name in value_flags:
-                    pairs.append((name, arg[at + 1 :] or None))
-                    break
-                pairs.append((name, ""))
-        for name, value in pairs:
-            if value is None:
-                if name in value_flags and index < len(tokens):
+        for spelled, value in _option_pairs(program, arg):
+            name, implied = _canonical(program, spelled)
+            if implied is not None:
+                value = implied
+            elif value is None:
+                if _takes_value(program, spelled) and index < len(tokens):
                     value = tokens[index]
                     index += 1
                 else:
                     value = ""
-            if name not in cosmetic:
+            if spelled not in cosmetic and name not in cosmetic:
                 flags.append((name, normalize_arg(value, root)))
-    return tuple(sorted(flags)), tuple(positionals)
+    return tuple(sorted(_drop_root_dir(program, flags, at_root=at_root))), tuple(positionals)
 
 
 def _segments(command: str, root: str | None, depth: int = 0) -> list[Segment]:
@@ -398,7 +555,7 @@ def _segments(command: str, root: str | None, depth: int = 0) -> list[Segment]:
         if not rest:
             continue
         program = _program_name(rest[0], root)
-        flags, positionals = _parse_args(program, rest[1:], root)
+        flags, positionals = _parse_args(program, rest[1:], root, at_root=cwd is None)
         if program == "cd":
             cwd = _cd_target(positionals, root)
         elif cwd is not None:
