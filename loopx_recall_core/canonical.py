@@ -5,11 +5,14 @@
 Every id in this project is ``digest(value)``. The byte sequence hashed is exactly what
 LoopX's TypeScript owner hashes: ``JSON.stringify`` of the value with object keys sorted,
 so that a plan, receipt or admission made by either side verifies on the other.
+``keyed_digest(key, value)`` is the same over the same bytes with HMAC-SHA256: public
+recall receipts use it so that a guess of what was asked cannot be confirmed offline.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -22,6 +25,7 @@ __all__ = [
     "escape_lone_surrogates",
     "is_digest",
     "js_trim",
+    "keyed_digest",
     "utf16_len",
 ]
 
@@ -105,6 +109,15 @@ def escape_lone_surrogates(json_text: str) -> str:
 def digest(value: Any) -> str:
     """The one digest of the project: ``"sha256:" + hex(sha256(utf8(canonical_json(value))))``."""
     return "sha256:" + hashlib.sha256(canonical_json(value).encode("utf-8")).hexdigest()
+
+
+def keyed_digest(key: bytes, value: Any) -> str:
+    """``"sha256:" + hex(hmac_sha256(key, utf8(canonical_json(value))))``: the digest's
+    format, but only a holder of ``key`` can compute or check it."""
+    if len(key) < 32:
+        raise ValueError("a digest key has at least 32 bytes")
+    mac = hmac.new(key, canonical_json(value).encode("utf-8"), hashlib.sha256)
+    return "sha256:" + mac.hexdigest()
 
 
 def is_digest(text: object) -> bool:

@@ -118,6 +118,8 @@ def disable(
             and (surface is None or e.surface == surface)
         )
 
+    if not any(matches(e) for e in store.read().enablements):
+        return []  # nothing to do: touch nothing (no folder, lock or file is created)
     with store.update() as box:
         removed = [e for e in box[0].enablements if matches(e)]
         if removed:

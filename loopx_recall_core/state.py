@@ -4,9 +4,10 @@
 
 One state root: ``$LOOPX_HOME`` when set, else platformdirs' user state path for ``loopx``.
 ``state.json`` is replaced atomically (temp file in the same folder + ``os.replace``)
-under a file lock, so concurrent ``loopx`` processes never lose an update and readers
-never see a torn file. A corrupt or unknown-version file is reported, never reset.
-Everything is mode 0600 in 0700 folders: enablements hold private roots.
+under a lock, so concurrent ``loopx`` processes never lose an update and readers never
+see a torn file. A corrupt, invalid or unknown-version file is reported, never reset.
+The root is refused when it is a symbolic link, not the user's, or writable by others
+(:mod:`loopx_recall_core.private_files`); reading never creates anything.
 """
 
 from __future__ import annotations
@@ -14,18 +15,27 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Literal
 
 import attrs
-import filelock
 import platformdirs
 
+from loopx_recall_core.canonical import escape_lone_surrogates
 from loopx_recall_core.contracts.converter import ContractError, structure, text
 from loopx_recall_core.contracts.converter import unstructure as _unstructure
 from loopx_recall_core.contracts.historical import Limits
+from loopx_recall_core.jsonio import JsonInputError, loads
+from loopx_recall_core.private_files import (
+    StateError,
+    check_folder,
+    ensure_root,
+    locked,
+    probe_writable,
+    read_file,
+    write_atomic,
+)
 
 __all__ = [
     "DEFAULT_CEILINGS",
@@ -35,11 +45,13 @@ __all__ = [
     "State",
     "StateError",
     "StateStore",
+    "dump_private_json",
     "state_root",
 ]
 
 STATE_VERSION = "loopx_state_v0"
 _LOCK_TIMEOUT_S = 30.0
+_MAX_STATE_BYTES = 16_000_000
 
 DEFAULT_CEILINGS = {
     "max_sessions": 20,
@@ -47,10 +59,6 @@ DEFAULT_CEILINGS = {
     "max_snippet_chars": 800,
     "max_total_chars": 8000,
 }
-
-
-class StateError(Exception):
-    """The state cannot be read or written; the message names no private path."""
 
 
 def state_root() -> Path:
@@ -61,15 +69,11 @@ def state_root() -> Path:
     return platformdirs.user_state_path("loopx", appauthor=False)
 
 
-def ensure_private_dir(path: Path) -> Path:
-    """Create ``path`` and every missing parent as 0700 (``mkdir(parents=True)`` would give
-    the parents the umask's mode), and make ``path`` itself 0700."""
-    for folder in reversed([path, *path.parents]):
-        if not folder.exists():
-            folder.mkdir(mode=0o700, exist_ok=True)
-            folder.chmod(0o700)
-    path.chmod(0o700)
-    return path
+def dump_private_json(value: Any, indent: int | None = None) -> bytes:
+    """UTF-8 JSON of ``value``, made before any file is opened (a lone surrogate is
+    escaped, so encoding cannot fail half-way through a write)."""
+    text = json.dumps(value, ensure_ascii=False, indent=indent)
+    return (escape_lone_surrogates(text) + "\n").encode("utf-8")
 
 
 #: An enablement's ceilings have exactly the shape and bounds of a request's limits.
@@ -133,21 +137,21 @@ class StateStore:
     def __init__(self, root: Path | None = None) -> None:
         self.root = root or state_root()
         self.path = self.root / "state.json"
-        self._lock = filelock.FileLock(str(self.root / "state.json.lock"), timeout=_LOCK_TIMEOUT_S)
+        self._lock_path = self.root / "state.json.lock"
 
     def read(self) -> State:
-        try:
-            raw = self.path.read_bytes()
-        except FileNotFoundError:
+        """The state; an empty one when nothing was written yet (nothing is created)."""
+        if not check_folder(self.root):
             return State(schema_version=STATE_VERSION)
-        except OSError as exc:
-            raise StateError(f"cannot read the loopx state file ({type(exc).__name__})") from None
+        raw = read_file(self.path, _MAX_STATE_BYTES, "the loopx state file")
+        if raw is None:
+            return State(schema_version=STATE_VERSION)
         try:
-            data = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError):
+            data = loads(raw)
+        except JsonInputError as exc:
             raise StateError(
-                "the loopx state file (state.json in the state root) is corrupt; it was left "
-                "untouched: move it aside to start over"
+                f"the loopx state file (state.json in the state root) is corrupt ({exc}); it "
+                "was left untouched: move it aside to start over"
             ) from None
         if not isinstance(data, dict) or data.get("schema_version") != STATE_VERSION:
             raise StateError(
@@ -155,33 +159,41 @@ class StateStore:
                 "(written by a newer loopx?)"
             )
         try:
-            return structure(data, State)
-        except ContractError as exc:
-            raise StateError(f"the loopx state file is invalid: {exc}") from None
+            state = structure(data, State)
+        except (ContractError, RecursionError) as exc:
+            detail = exc if isinstance(exc, ContractError) else "nests too deeply"
+            raise StateError(f"the loopx state file is invalid: {detail}") from None
+        keys = [e.key for e in state.enablements]
+        if len(set(keys)) != len(keys):
+            raise StateError(
+                "the loopx state file is invalid: two enablements for the same provider, "
+                "agent, project and surface; it was left untouched"
+            )
+        return state
 
     @contextlib.contextmanager
     def update(self) -> Iterator[list[State]]:
-        """Lock, read, let the caller replace ``box[0]``, write atomically, unlock."""
-        ensure_private_dir(self.root)
-        try:
-            with self._lock:
-                box = [self.read()]
-                yield box
+        """Lock, read, let the caller replace ``box[0]``, write atomically if it changed."""
+        ensure_root(self.root)
+        with locked(self._lock_path, _LOCK_TIMEOUT_S):
+            before = self.read()
+            box = [before]
+            yield box
+            if box[0] != before:
                 self._write(box[0])
-        except filelock.Timeout:
-            raise StateError("the loopx state is locked by another process; try again") from None
+
+    def check_writable(self) -> None:
+        """StateError unless the state can be read and updated (checked before long runs)."""
+        ensure_root(self.root)
+        probe_writable(self.root)
+        with locked(self._lock_path, _LOCK_TIMEOUT_S):
+            self.read()
 
     def _write(self, state: State) -> None:
-        payload = json.dumps(_unstructure(state), ensure_ascii=False, indent=2) + "\n"
-        descriptor, temp_name = tempfile.mkstemp(prefix=".state-", dir=self.root)
-        try:
-            with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-                handle.write(payload)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.chmod(temp_name, 0o600)
-            os.replace(temp_name, self.path)
-        except BaseException:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(temp_name)
-            raise
+        write_atomic(
+            self.root,
+            self.path.name,
+            dump_private_json(_unstructure(state), indent=2),
+            prefix=".state-",
+            what="the loopx state file",
+        )

@@ -21,6 +21,7 @@ from loopx_recall_core.contracts import (
 from loopx_recall_core.recall.receipts import result_receipt
 
 CANARY = "CANARY-PRIVATE-c0ffee"
+KEY = b"test-receipt-key-".ljust(32, b"k")
 
 
 def _set(path, value):
@@ -230,7 +231,7 @@ def test_valid_records_round_trip(request_data, result_data):
     assert unstructure(request) == request_data
     result = structure(result_data, HistoricalEvidenceResultV0)
     assert unstructure(result) == result_data
-    receipt = result_receipt(request, result)
+    receipt = result_receipt(request, result, key=KEY)
     data = unstructure(receipt)
     assert structure(data, HistoricalEvidenceReceiptV0) == receipt
 
@@ -254,6 +255,7 @@ def test_receipt_flags_are_literal_false(request_data, result_data):
         result_receipt(
             structure(request_data, HistoricalEvidenceRequestV0),
             structure(result_data, HistoricalEvidenceResultV0),
+            key=KEY,
         )
     )
     for flag in (
@@ -277,6 +279,7 @@ def test_receipt_holds_no_content(request_data, result_data):
     receipt = result_receipt(
         structure(request_data, HistoricalEvidenceRequestV0),
         structure(result_data, HistoricalEvidenceResultV0),
+        key=KEY,
     )
     text = str(unstructure(receipt))
     assert CANARY not in text

@@ -14,6 +14,7 @@ import click
 
 from loopx_recall_core import jsonio
 from loopx_recall_core.canonical import escape_lone_surrogates
+from loopx_recall_core.private_files import StateError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -115,7 +116,8 @@ def read_json_object(path: str, what: str) -> dict[str, Any]:
 
 
 def handle_failures(render_error: Callable[[str], Any] | None = None) -> Callable[[F], F]:
-    """Turn Rejected/EnvironmentProblem into exit 1/2 with a one-line message, no traceback.
+    """Turn Rejected/EnvironmentProblem/StateError into exit 1/2/2 with a one-line message,
+    no traceback.
 
     ``render_error`` makes the JSON record printed on stdout for a rejection (the
     external-evidence commands print their contract's error record).
@@ -132,7 +134,9 @@ def handle_failures(render_error: Callable[[str], Any] | None = None) -> Callabl
                 else:
                     click.echo(f"error: {exc}", err=True)
                 raise SystemExit(1) from None
-            except EnvironmentProblem as exc:
+            except (EnvironmentProblem, StateError) as exc:
+                # StateError: the owner's state folder or files are unusable (exit 2 from
+                # every command, whichever library call met it first)
                 click.echo(f"error: {exc}", err=True)
                 raise SystemExit(2) from None
 

@@ -58,8 +58,13 @@ def qualify(provider_id: str, cases: int, seed: int, report_dir: str, output_for
         total_steps,
     )
     from loopx_recall_core.recall.qualify.report import render_text, write_report
-    from loopx_recall_core.state import StateError
+    from loopx_recall_core.state import StateError, StateStore
 
+    # The verdict is recorded at the end: find an unusable state folder before the run.
+    try:
+        StateStore().check_writable()
+    except StateError as exc:
+        raise EnvironmentProblem(str(exc)) from None
     try:
         with click.progressbar(
             length=total_steps(cases), label="qualifying", file=sys.stderr

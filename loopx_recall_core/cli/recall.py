@@ -103,7 +103,9 @@ def receipt(request_json: str, result_json: str, output_format: str) -> None:
     problems = result_problems(request, result)
     if problems:
         raise Rejected("the result breaks its request: " + "; ".join(problems))
-    emit(unstructure(result_receipt(request, result)), output_format, _render_receipt)
+    # The owner's key: the receipt printed is the one the recall issued.
+    key = PrivateStore().receipt_key()
+    emit(unstructure(result_receipt(request, result, key=key)), output_format, _render_receipt)
 
 
 def _render_outcome(data: dict[str, Any]) -> str:
@@ -212,10 +214,13 @@ def history(
 @format_option
 @handle_failures()
 def show(request_id: str, output_format: str) -> None:
-    """Read one stored private result back (owner-local; includes snippets)."""
+    """Read one stored private result back (owner-local; includes snippets).
+
+    REQUEST_ID is the request id or the ``private:<key>`` reference a recall printed.
+    """
     record = PrivateStore().load(request_id)
     if record is None:
-        raise Rejected("no stored result for that request id")
+        raise Rejected("no stored result for that request id or private reference")
     emit(
         record,
         output_format,

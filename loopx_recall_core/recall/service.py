@@ -80,15 +80,22 @@ def recall(
     ``current_sessions`` names the sessions the agent is running in right now (e.g. the
     running Codex thread or Claude session id): they are not history, and the provider
     receives them in the binding as ``current_sessions`` to exclude.
+
+    The private store's problems (an unusable state folder) raise
+    :class:`~loopx_recall_core.state.StateError`: they are the owner's environment, not
+    the provider's, and are checked before the provider runs.
     """
     store = store or PrivateStore()
+    key = store.receipt_key()
     decision = admit(request, enablements, provider_id=provider_id, surface=surface)
     if not isinstance(decision, Admitted):
-        return _finish(request, provider_id, "unknown", "refused", decision.reason, store)
+        return _finish(request, provider_id, "unknown", "refused", decision.reason, store, key)
     request = decision.request
     provider = find_recall_provider(host, provider_id)
     if provider is None:
-        return _finish(request, provider_id, "unknown", "failed", "provider_not_installed", store)
+        return _finish(
+            request, provider_id, "unknown", "failed", "provider_not_installed", store, key
+        )
     version = str(getattr(provider, "provider_version", "unknown") or "unknown")
     binding = dict(decision.enablement.binding)
     if current_sessions:
@@ -99,18 +106,19 @@ def recall(
             timeout + _HOST_GRACE_S,
         )
     except DeadlineExceeded:
-        return _finish(request, provider_id, version, "failed", "provider_timeout", store)
+        return _finish(request, provider_id, version, "failed", "provider_timeout", store, key)
     except ProviderFailure as failure:
         reason = failure.reason if failure.reason in REASON_CODES else "provider_failed"
-        return _finish(request, provider_id, version, "failed", reason, store)
+        return _finish(request, provider_id, version, "failed", reason, store, key)
     except Exception as exc:  # noqa: BLE001 - fail open for the work lane
         log.warning("recall provider raised %s", type(exc).__name__)
-        return _finish(request, provider_id, version, "failed", "provider_failed", store)
+        return _finish(request, provider_id, version, "failed", "provider_failed", store, key)
     result, rejection = _verify(request, returned)
     if result is None:
-        return _finish(request, provider_id, version, "failed", rejection, store)
+        return _finish(request, provider_id, version, "failed", rejection, store, key)
     log.info("recall succeeded: %d items", len(result.items))
-    return _outcome(store, request, "succeeded", None, result_receipt(request, result), result)
+    receipt = result_receipt(request, result, key=key)
+    return _outcome(store, request, "succeeded", None, receipt, result)
 
 
 def _finish(
@@ -120,6 +128,7 @@ def _finish(
     status: str,
     reason: str | None,
     store: PrivateStore,
+    key: bytes,
 ) -> RecallOutcome:
     reason = reason or "provider_failed"
     receipt = failure_receipt(
@@ -128,6 +137,7 @@ def _finish(
         provider_version=version,
         status=status,
         reason=reason,
+        key=key,
     )
     log.info("recall %s: %s", status, reason)
     return _outcome(store, request, status, reason, receipt, None)

@@ -1,26 +1,45 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""The owner-local private store: full recall results, mode 0600, bounded retention.
+"""The owner-local private store: full recall results, mode 0600, bounded retention, and
+the owner's receipt key.
 
 Layout: ``<state root>/private/results/<agent key>/<request key>.json`` where both keys are
 digests, so file names reveal neither agent ids nor request ids. Only the newest
-``RETENTION_PER_AGENT`` records per agent are kept.
+``RETENTION_PER_AGENT`` records per agent are kept; pruning touches only regular files
+named like the store's own records, in its own folders, and never follows a link.
+``<state root>/private/receipt.key`` holds 32 random bytes (0600) that key every public
+receipt digest (see :mod:`loopx_recall_core.recall.receipts`).
 """
 
 from __future__ import annotations
 
-import json
 import os
-import tempfile
+import re
+import secrets
 from pathlib import Path
 from typing import Any
 
 from loopx_recall_core.canonical import digest
-from loopx_recall_core.state import ensure_private_dir, state_root
+from loopx_recall_core.jsonio import JsonInputError, loads
+from loopx_recall_core.private_files import (
+    StateError,
+    check_folder,
+    create_once,
+    ensure_subfolder,
+    read_file,
+    write_atomic,
+)
+from loopx_recall_core.state import dump_private_json, state_root
 
 __all__ = ["RETENTION_PER_AGENT", "PrivateStore"]
 
 RETENTION_PER_AGENT = 200
+KEY_BYTES = 32
+_MAX_RECORD_BYTES = 16_000_000
+_KEY_NAME = "receipt.key"
+_FOLDER_NAME = re.compile(r"[0-9a-f]{32}\Z")
+_RECORD_NAME = re.compile(r"[0-9a-f]{32}\.json\Z")
+_HANDLE = re.compile(r"private:([0-9a-f]{32})\Z")
 
 
 def _key(value: str) -> str:
@@ -29,33 +48,98 @@ def _key(value: str) -> str:
 
 class PrivateStore:
     def __init__(self, root: Path | None = None, retention: int = RETENTION_PER_AGENT) -> None:
-        self.base = (root or state_root()) / "private" / "results"
+        self.root = root or state_root()
+        self.base = self.root / "private" / "results"
         self.retention = retention
 
     def save(self, agent_id: str, request_id: str, record: dict[str, Any]) -> str:
         """Write one record; returns the private reference (``private:<request key>``)."""
-        folder = ensure_private_dir(self.base / _key(agent_id))
-        target = folder / f"{_key(request_id)}.json"
-        descriptor, temp = tempfile.mkstemp(prefix=".r-", dir=folder)
-        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-            json.dump(record, handle, ensure_ascii=False)
-        os.chmod(temp, 0o600)
-        os.replace(temp, target)
+        payload = dump_private_json(record)
+        folder = ensure_subfolder(self.root, "private", "results", _key(agent_id))
+        write_atomic(
+            folder,
+            f"{_key(request_id)}.json",
+            payload,
+            prefix=".r-",
+            what="a loopx private record",
+        )
         self._prune(folder)
         return f"private:{_key(request_id)}"
 
     def _prune(self, folder: Path) -> None:
-        records = sorted(folder.glob("*.json"), key=lambda p: (p.stat().st_mtime_ns, p.name))
-        for old in records[: max(0, len(records) - self.retention)]:
-            old.unlink(missing_ok=True)
+        records = []
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if _RECORD_NAME.match(entry.name) and entry.is_file(follow_symlinks=False):
+                    info = entry.stat(follow_symlinks=False)
+                    records.append((info.st_mtime_ns, entry.name))
+        records.sort()
+        for _mtime, name in records[: max(0, len(records) - self.retention)]:
+            try:
+                os.unlink(folder / name)
+            except FileNotFoundError:
+                pass
+            except OSError:
+                raise StateError("cannot prune old loopx private records") from None
 
-    def load(self, request_id: str) -> dict[str, Any] | None:
-        """The record of ``request_id`` for any agent of this owner, or None."""
-        name = f"{_key(request_id)}.json"
-        if not self.base.is_dir():
+    def load(self, handle: str) -> dict[str, Any] | None:
+        """The record for a request id or its ``private:<key>`` reference, or None.
+
+        Reading creates nothing; a record that is not a JSON object is reported as
+        corrupt (StateError), never parsed leniently.
+        """
+        keys = [_key(handle)]
+        match = _HANDLE.match(handle)
+        if match:
+            keys.insert(0, match.group(1))
+        what = "a loopx private folder"
+        if not (
+            check_folder(self.root)
+            and check_folder(self.base.parent, what)
+            and check_folder(self.base, what)
+        ):
             return None
-        for folder in self.base.iterdir():
-            candidate = folder / name
-            if candidate.is_file():
-                return json.loads(candidate.read_text(encoding="utf-8"))
+        try:
+            with os.scandir(self.base) as entries:
+                folders = sorted(
+                    entry.name
+                    for entry in entries
+                    if _FOLDER_NAME.match(entry.name) and entry.is_dir(follow_symlinks=False)
+                )
+        except OSError:
+            raise StateError("cannot list the loopx private records") from None
+        for key in keys:
+            for name in folders:
+                raw = read_file(
+                    self.base / name / f"{key}.json", _MAX_RECORD_BYTES, "a loopx private record"
+                )
+                if raw is None:
+                    continue
+                try:
+                    record = loads(raw)
+                except JsonInputError as exc:
+                    raise StateError(
+                        f"the stored private record is corrupt ({exc}); it was left untouched"
+                    ) from None
+                if not isinstance(record, dict):
+                    raise StateError("the stored private record is corrupt; it was left untouched")
+                return record
         return None
+
+    def receipt_key(self) -> bytes:
+        """The owner's receipt key, created on first use (32 random bytes, 0600).
+
+        Two processes creating it at once end up with the same key. The key is never
+        printed or logged.
+        """
+        folder = ensure_subfolder(self.root, "private")
+        what = "the loopx receipt key file"
+        key = read_file(folder / _KEY_NAME, KEY_BYTES, what, owner_only=True)
+        if key is None:
+            create_once(
+                folder, _KEY_NAME, secrets.token_bytes(KEY_BYTES), prefix=".key-", what=what
+            )
+            key = read_file(folder / _KEY_NAME, KEY_BYTES, what, owner_only=True)
+        if key is None or len(key) != KEY_BYTES:
+            raise StateError(f"{what} is damaged (it must hold {KEY_BYTES} bytes)")
+        return key

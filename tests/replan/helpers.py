@@ -18,6 +18,7 @@ from loopx_recall_core.recall.receipts import failure_receipt, result_receipt
 from loopx_recall_core.state import DEFAULT_CEILINGS, Enablement, LimitCeilings
 
 PROVIDER = "obelisk-session-evidence"
+KEY = b"test-receipt-key-".ljust(32, b"k")
 AGENT, PROJECT, REPO = "agent-a", "proj-j", "repo-r"
 ROOT = "/home/dev/src/alpha"
 
@@ -130,13 +131,17 @@ def succeeded(
         omitted_count=omitted,
     )
     return RecallOutcome(
-        status="succeeded", reason=None, receipt=result_receipt(request, result), result=result
+        status="succeeded",
+        reason=None,
+        receipt=result_receipt(request, result, key=KEY),
+        result=result,
     )
 
 
 def failed(request: HistoricalEvidenceRequestV0, reason: str = "provider_unavailable"):
     receipt = failure_receipt(
-        request, provider_id=PROVIDER, provider_version="0.1.0", status="failed", reason=reason
+        request, provider_id=PROVIDER, provider_version="0.1.0", status="failed", reason=reason,
+        key=KEY,
     )
     return RecallOutcome(status="failed", reason=reason, receipt=receipt)
 

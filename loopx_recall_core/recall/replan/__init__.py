@@ -13,6 +13,7 @@ snippet convention providers follow), :mod:`.comparison` (verdicts), :mod:`.lega
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -25,7 +26,7 @@ from loopx_recall_core.recall.receipts import failure_receipt
 from loopx_recall_core.recall.replan.admission import SituationAdmission, admit_situation
 from loopx_recall_core.recall.replan.comparison import Comparison, compare
 from loopx_recall_core.recall.replan.legality import Legality, check_outcome
-from loopx_recall_core.state import Enablement
+from loopx_recall_core.state import Enablement, StateError
 
 __all__ = [
     "Comparison",
@@ -134,15 +135,20 @@ def _call(
     # The recall service already contains provider failures; this guards its caller too.
     try:
         recalled = recall(request)
+    except StateError:
+        raise  # the owner's state folder is unusable: an environment problem, not a provider's
     except Exception:  # noqa: BLE001 - fail open for the work lane, by design
         recalled = None
     if isinstance(recalled, RecallOutcome):
         return recalled
+    # No private record and no owner key reach this far: a one-off key keeps the receipt's
+    # digests from confirming a guess (nobody needs to recompute a receipt never stored).
     receipt = failure_receipt(
         request,
         provider_id=provider_id,
         provider_version="unknown",
         status="failed",
         reason="provider_failed",
+        key=secrets.token_bytes(32),
     )
     return RecallOutcome(status="failed", reason="provider_failed", receipt=receipt)

@@ -1,0 +1,249 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""Owner-only files under the state root: checked folders, atomic writes, one lock.
+
+The state root can be somewhere others reach (a shared ``LOOPX_HOME``), so nothing here
+trusts a path: the root and every folder below it must be a real folder (never a
+symbolic link), owned by the user and not writable by group or others, or the operation
+is refused with a :class:`StateError` naming the problem (never the path). Files are
+opened with ``O_NOFOLLOW``. Folders this module creates are 0700; a folder it did not
+create is never chmodded. A temp file is removed on every failure path.
+
+Once the root passes the check, nobody else can plant anything inside it, so the checks
+made one component at a time are not racy against other users.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import os
+import secrets
+import stat
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+__all__ = [
+    "StateError",
+    "check_folder",
+    "create_once",
+    "ensure_root",
+    "ensure_subfolder",
+    "locked",
+    "probe_writable",
+    "read_file",
+    "write_atomic",
+]
+
+_NOFOLLOW = os.O_NOFOLLOW | os.O_CLOEXEC
+_ROOT = "the loopx state folder ($LOOPX_HOME or the platform state folder)"
+
+
+class StateError(Exception):
+    """The state cannot be read or written; the message names no private path."""
+
+
+def _reason(exc: OSError) -> str:
+    reasons = {
+        errno.ELOOP: "it is a symbolic link",
+        errno.EACCES: "permission denied",
+        errno.EPERM: "permission denied",
+        errno.ENOTDIR: "a part of its path is not a folder",
+        errno.EISDIR: "it is a folder",
+        errno.ENOSPC: "no space left on the device",
+        errno.EROFS: "the file system is read-only",
+        errno.EEXIST: "a file is in the way",
+    }
+    return reasons.get(exc.errno, type(exc).__name__) if exc.errno else type(exc).__name__
+
+
+def _error(action: str, what: str, exc: OSError) -> StateError:
+    return StateError(f"cannot {action} {what}: {_reason(exc)}")
+
+
+def check_folder(path: Path, what: str = _ROOT) -> bool:
+    """False when ``path`` does not exist; True when it is a safe folder; else StateError."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return False
+    except OSError as exc:
+        raise _error("reach", what, exc) from None
+    if stat.S_ISLNK(info.st_mode):
+        raise StateError(f"{what} is a symbolic link; refusing to follow it")
+    if not stat.S_ISDIR(info.st_mode):
+        raise StateError(f"{what} is not a folder")
+    if info.st_uid != os.getuid():
+        raise StateError(f"{what} is not owned by you; refusing to use it")
+    if info.st_mode & 0o022:
+        raise StateError(
+            f"{what} is writable by group or others; refusing to use it (make it 0700)"
+        )
+    return True
+
+
+def _make_folder(path: Path, what: str) -> None:
+    try:
+        os.mkdir(path, 0o700)
+    except FileExistsError:
+        return  # someone else made it: it is checked, never chmodded
+    except OSError as exc:
+        raise _error("create", what, exc) from None
+    # Ours: the umask may have taken bits from 0700 (never added any).
+    os.chmod(path, 0o700, follow_symlinks=False)
+
+
+def ensure_root(root: Path) -> Path:
+    """Create the state root (and missing parents, 0700) if needed, then check it."""
+    missing = []
+    for folder in [root, *root.parents]:
+        try:
+            os.lstat(folder)
+            break
+        except FileNotFoundError:
+            missing.append(folder)
+        except OSError as exc:
+            raise _error("reach", _ROOT, exc) from None
+    for folder in reversed(missing):
+        _make_folder(folder, _ROOT)
+    check_folder(root)
+    return root
+
+
+def ensure_subfolder(root: Path, *names: str) -> Path:
+    """``root/names...``, each folder checked and created 0700 when missing."""
+    ensure_root(root)
+    folder = root
+    for name in names:
+        folder = folder / name
+        what = "a loopx private folder"
+        if not check_folder(folder, what):
+            _make_folder(folder, what)
+            check_folder(folder, what)
+    return folder
+
+
+def _write_temp(folder: Path, data: bytes, prefix: str, what: str) -> Path:
+    temp = folder / f"{prefix}{secrets.token_hex(8)}"
+    try:
+        descriptor = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600)
+    except OSError as exc:
+        raise _error("write", what, exc) from None
+    try:
+        try:
+            os.fchmod(descriptor, 0o600)
+            view = memoryview(data)
+            while view:
+                view = view[os.write(descriptor, view) :]
+            os.fsync(descriptor)
+        finally:
+            os.close(descriptor)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        if isinstance(exc, OSError):
+            raise _error("write", what, exc) from None
+        raise
+    return temp
+
+
+def write_atomic(folder: Path, name: str, data: bytes, *, prefix: str, what: str) -> None:
+    """Replace ``folder/name`` with ``data`` (0600) atomically; no temp file survives."""
+    temp = _write_temp(folder, data, prefix, what)
+    try:
+        # rename replaces a symbolic link at the target; it never writes through it
+        os.replace(temp, folder / name)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        if isinstance(exc, OSError):
+            raise _error("write", what, exc) from None
+        raise
+
+
+def create_once(folder: Path, name: str, data: bytes, *, prefix: str, what: str) -> None:
+    """Create ``folder/name`` holding ``data`` unless it exists; never seen half-written.
+
+    The file is written in full under a temp name, then hard-linked into place, which
+    fails when another process got there first: every racer then reads the winner's file.
+    """
+    temp = _write_temp(folder, data, prefix, what)
+    try:
+        os.link(temp, folder / name, follow_symlinks=False)
+    except FileExistsError:
+        pass
+    except OSError as exc:
+        raise _error("create", what, exc) from None
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+
+
+def probe_writable(folder: Path, what: str = _ROOT) -> None:
+    """StateError unless a file can be created in ``folder`` (checked before long runs)."""
+    temp = _write_temp(folder, b"", ".probe-", what)
+    with contextlib.suppress(OSError):
+        os.unlink(temp)
+
+
+def read_file(path: Path, limit: int, what: str, *, owner_only: bool = False) -> bytes | None:
+    """The bytes of regular file ``path`` (None when missing); never follows a link,
+    never blocks on a FIFO, never reads more than ``limit`` bytes."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | _NOFOLLOW)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise _error("read", what, exc) from None
+    try:
+        info = os.fstat(descriptor)
+        if not stat.S_ISREG(info.st_mode):
+            raise StateError(f"{what} is not a regular file")
+        if owner_only and (info.st_uid != os.getuid() or info.st_mode & 0o077):
+            raise StateError(f"{what} is not private to you (it must be yours and 0600)")
+        chunks = []
+        size = 0
+        while size <= limit:
+            chunk = os.read(descriptor, limit + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as exc:
+        raise _error("read", what, exc) from None
+    finally:
+        os.close(descriptor)
+    if size > limit:
+        raise StateError(f"{what} is larger than {limit} bytes")
+    return b"".join(chunks)
+
+
+@contextlib.contextmanager
+def locked(path: Path, timeout: float, what: str = "the loopx state lock") -> Iterator[None]:
+    """Hold an exclusive ``flock`` on ``path`` (created 0600, never through a link)."""
+    try:
+        descriptor = os.open(path, os.O_RDWR | os.O_CREAT | _NOFOLLOW, 0o600)
+    except OSError as exc:
+        raise _error("open", what, exc) from None
+    try:
+        info = os.fstat(descriptor)
+        if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid():
+            raise StateError(f"{what} is not a regular file of yours")
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise StateError(
+                        "the loopx state is locked by another process; try again"
+                    ) from None
+                time.sleep(0.02)
+            except OSError as exc:
+                raise _error("lock", what, exc) from None
+        yield
+    finally:
+        os.close(descriptor)  # releases the lock
