@@ -33,7 +33,7 @@ ROUNDS = 10
 def main() -> None:
     node = subprocess.run([str(ROOT / "scripts" / "ensure-node22")], capture_output=True,
                           text=True, check=True).stdout.strip()
-    os.environ["LOOPX_NODE22"] = node
+    os.environ["LOOPX_RECALL_NODE22"] = node
     home = Path(tempfile.mkdtemp())
     archive = generate_archive(home, now=datetime.now(UTC).replace(microsecond=0))
     os.environ["HOME"] = str(home)

@@ -85,10 +85,10 @@ def main() -> None:
     node = subprocess.run(
         [str(ROOT / "scripts" / "ensure-node22")], capture_output=True, text=True, check=True
     ).stdout.strip()
-    os.environ["LOOPX_NODE22"] = node
-    os.environ["LOOPX_OBELISK_BIN"] = str(DOUBLE)
+    os.environ["LOOPX_RECALL_NODE22"] = node
+    os.environ["LOOPX_RECALL_OBELISK_BIN"] = str(DOUBLE)
     work = Path(tempfile.mkdtemp(prefix="loopx-bench-"))
-    os.environ["LOOPX_HOME"] = str(work / "loopx")
+    os.environ["LOOPX_RECALL_HOME"] = str(work / "loopx")
 
     from loopx_recall_core.recall.qualify.harness import run_qualification
 
@@ -115,7 +115,7 @@ def main() -> None:
     cli = _median_run(status, env, args.runs)
     print(
         f"cold start (median of {args.runs}): python -c pass {bare * 1000:.0f} ms; "
-        f"loopx capability status --format json {cli * 1000:.0f} ms; ratio {cli / bare:.1f}x"
+        f"loopx-recall capability status --format json {cli * 1000:.0f} ms; ratio {cli / bare:.1f}x"
     )
 
     child = subprocess.run(

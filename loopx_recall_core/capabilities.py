@@ -55,7 +55,7 @@ def enable(
             raise CapabilityRefused(f"unknown provider {provider_id!r}")
         raise CapabilityRefused(
             f"provider {provider_id!r} is not installed: run "
-            f"`loopx extension install {known.name}` first"
+            f"`loopx-recall extension install {known.name}` first"
         )
     try:
         binding = dict(provider.bind(provider_options, cwd=cwd))
@@ -73,7 +73,7 @@ def enable(
         if verdict is None or not verdict.passed:
             raise CapabilityRefused(
                 f"stage 2 needs a passing Stage 0 qualification verdict for {provider_id} "
-                f"{version}: run `loopx recall qualify --provider {provider_id}`"
+                f"{version}: run `loopx-recall recall qualify --provider {provider_id}`"
             )
     try:
         enablement = Enablement(

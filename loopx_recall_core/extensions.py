@@ -166,7 +166,7 @@ def check_install_spec(spec: str) -> None:
 
 def uninstall_target(name: str) -> tuple[str, tuple[str, ...]]:
     """The installed distribution ``name`` refers to and its provider entry points, or
-    :class:`ExtensionRefused` when it is not a loopx extension.
+    :class:`ExtensionRefused` when it is not a loopx-recall extension.
 
     Only distributions that register the ``loopx_recall_core.providers`` entry-point group
     are extensions; pip itself, click or any other package is refused, and so is
@@ -184,7 +184,7 @@ def uninstall_target(name: str) -> tuple[str, tuple[str, ...]]:
     entry_points = _entry_point_names(dist)
     if not entry_points:
         raise ExtensionRefused(
-            f"{display} is not a loopx extension (it registers no {ENTRY_POINT_GROUP} "
+            f"{display} is not a loopx-recall extension (it registers no {ENTRY_POINT_GROUP} "
             "entry point); refusing to uninstall it"
         )
     provider_ids = {*entry_points, *([known.name] if known else [])}

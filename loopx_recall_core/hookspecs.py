@@ -43,7 +43,7 @@ class RecallProvider(Protocol):
     provider_id: str
 
     def binding_options(self) -> Sequence[BindingOption]:
-        """Options this provider adds to ``loopx capability enable`` (may be empty)."""
+        """Options this provider adds to ``loopx-recall capability enable`` (may be empty)."""
 
     def bind(self, options: Mapping[str, Any], *, cwd: str) -> Mapping[str, Any]:
         """Validate enable-time options and return the binding to store.
@@ -56,9 +56,9 @@ class RecallProvider(Protocol):
     def readback(self, binding: Mapping[str, Any] | None) -> ProviderReadback:
         """Lifecycle readback: version, readiness, and runtime facts (public-safe only).
 
-        Called by ``loopx capability status`` and ``loopx extension list``; ``binding`` is
-        the stored enablement binding when one exists, else None. Must not raise for an
-        absent runtime: report ``ready=False`` with a reason instead.
+        Called by ``loopx-recall capability status`` and ``loopx-recall extension list``;
+        ``binding`` is the stored enablement binding when one exists, else None. Must not
+        raise for an absent runtime: report ``ready=False`` with a reason instead.
         """
 
     def retrieve(
@@ -110,6 +110,6 @@ def loopx_external_evidence_providers() -> Sequence[ExternalEvidenceProvider]:
 
     :return: the provider objects this plugin offers.
 
-    Their rows in ``loopx external-evidence discover`` reflect each provider's
+    Their rows in ``loopx-recall external-evidence discover`` reflect each provider's
     ``readback()`` at that moment, never a static "supported" flag.
     """

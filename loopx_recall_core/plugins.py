@@ -34,7 +34,7 @@ __all__ = [
 
 T = TypeVar("T")
 
-LOAD_PLUGINS_ENV = "LOOPX_LOAD_PLUGINS"
+LOAD_PLUGINS_ENV = "LOOPX_RECALL_LOAD_PLUGINS"
 
 Phase = Literal["import", "registration", "hook", "readback", "retrieve"]
 
@@ -114,7 +114,7 @@ class PluginHost:
     def load_entry_points(self, only: Iterable[str] | None = None) -> None:
         """Load every entry point of our group, or only those of the named distributions.
 
-        ``only`` defaults to ``$LOOPX_LOAD_PLUGINS`` (comma-separated distribution names;
+        ``only`` defaults to ``$LOOPX_RECALL_LOAD_PLUGINS`` (comma-separated distribution names;
         an empty string loads none); unset means all.
         """
         if only is None and LOAD_PLUGINS_ENV in os.environ:

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Owner-only files under the state root: checked folders, atomic writes, one lock.
 
-The state root can be somewhere others reach (a shared ``LOOPX_HOME``), so nothing here
+The state root can be somewhere others reach (a shared ``LOOPX_RECALL_HOME``), so nothing here
 trusts a path: the root and every folder below it must be a real folder (never a
 symbolic link), owned by the user and not writable by group or others, or the operation
 is refused with a :class:`StateError` naming the problem (never the path). Files are
@@ -38,7 +38,7 @@ __all__ = [
 ]
 
 _NOFOLLOW = os.O_NOFOLLOW | os.O_CLOEXEC
-_ROOT = "the loopx state folder ($LOOPX_HOME or the platform state folder)"
+_ROOT = "the loopx state folder ($LOOPX_RECALL_HOME or the platform state folder)"
 
 
 class StateError(Exception):

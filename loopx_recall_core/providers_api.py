@@ -42,7 +42,7 @@ class ProviderReadback:
 
 @attrs.frozen(kw_only=True)
 class BindingOption:
-    """One ``loopx capability enable`` option a provider declares.
+    """One ``loopx-recall capability enable`` option a provider declares.
 
     ``name`` is the long option without dashes (``history-source``); ``choices`` limits its
     values; ``multiple`` makes it repeatable; ``private`` marks values kept out of status.

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Owner-local state: enablements and qualification verdicts, plus the private-store root.
 
-One state root: ``$LOOPX_HOME`` when set, else platformdirs' user state path for ``loopx``.
+One state root: ``$LOOPX_RECALL_HOME`` when set, else platformdirs' user state path for ``loopx``.
 ``state.json`` is replaced atomically (temp file in the same folder + ``os.replace``)
 under a lock, so concurrent ``loopx`` processes never lose an update and readers never
 see a torn file. A corrupt, invalid or unknown-version file is reported, never reset.
@@ -62,11 +62,11 @@ DEFAULT_CEILINGS = {
 
 
 def state_root() -> Path:
-    """``$LOOPX_HOME`` or the platform's user state folder for loopx."""
-    configured = os.environ.get("LOOPX_HOME")
+    """``$LOOPX_RECALL_HOME`` or the platform's user state folder for loopx."""
+    configured = os.environ.get("LOOPX_RECALL_HOME")
     if configured:
         return Path(configured).expanduser()
-    return platformdirs.user_state_path("loopx", appauthor=False)
+    return platformdirs.user_state_path("loopx-recall", appauthor=False)
 
 
 def dump_private_json(value: Any, indent: int | None = None) -> bytes:

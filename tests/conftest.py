@@ -1,13 +1,20 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Shared fixtures: valid v0 records to mutate, and an isolated LOOPX_HOME."""
+"""Shared fixtures: valid v0 records to mutate, and an isolated LOOPX_RECALL_HOME."""
 
 from __future__ import annotations
 
 import copy
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
 from typing import Any
 
 import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PLUGIN = ROOT / "plugins" / "obelisk-session-evidence"
 
 REQUEST: dict[str, Any] = {
     "schema_version": "historical_evidence_request_v0",
@@ -68,5 +75,44 @@ def result_data() -> dict[str, Any]:
 @pytest.fixture
 def loopx_home(tmp_path, monkeypatch):
     home = tmp_path / "loopx-home"
-    monkeypatch.setenv("LOOPX_HOME", str(home))
+    monkeypatch.setenv("LOOPX_RECALL_HOME", str(home))
     return home
+
+
+def _build(source: Path, outdir: Path) -> None:
+    subprocess.run(
+        [sys.executable, "-m", "build", "--sdist", "--wheel", "--outdir", str(outdir), str(source)],
+        check=True,
+        capture_output=True,
+    )
+
+
+@pytest.fixture(scope="session")
+def wheelhouse(tmp_path_factory):
+    """Both distributions and a deliberately broken plugin, built once per test session."""
+    out = tmp_path_factory.mktemp("wheelhouse")
+    _build(ROOT, out)
+    _build(PLUGIN, out)
+    broken = tmp_path_factory.mktemp("broken-plugin")
+    (broken / "broken_loopx_plugin").mkdir()
+    (broken / "broken_loopx_plugin" / "__init__.py").write_text(
+        'raise RuntimeError("CANARY-BROKEN-PLUGIN /home/secret")\n'
+    )
+    (broken / "pyproject.toml").write_text(
+        textwrap.dedent(
+            """
+            [build-system]
+            requires = ["hatchling>=1.27"]
+            build-backend = "hatchling.build"
+            [project]
+            name = "broken-loopx-plugin"
+            version = "0.0.1"
+            [project.entry-points."loopx_recall_core.providers"]
+            broken = "broken_loopx_plugin"
+            [tool.hatch.build.targets.wheel]
+            packages = ["broken_loopx_plugin"]
+            """
+        )
+    )
+    _build(broken, out)
+    return out

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""``loopx capability`` and ``loopx recall history|show`` with an in-process provider."""
+"""``loopx-recall capability`` and ``recall history|show`` with an in-process provider."""
 
 from __future__ import annotations
 
@@ -100,7 +100,7 @@ def test_unknown_and_uninstalled_providers(monkeypatch, loopx_home, run):
     assert "unknown provider" in unknown.output
     missing = run(ENABLE)
     assert missing.exit_code == 1
-    assert "loopx extension install obelisk-session-evidence" in missing.output
+    assert "loopx-recall extension install obelisk-session-evidence" in missing.output
 
 
 def test_stage_two_needs_qualification(provider, run):

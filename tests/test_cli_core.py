@@ -16,7 +16,7 @@ CANARY = "CANARY-CLI-SECRET-4242"
 
 @pytest.fixture
 def runner(monkeypatch):
-    monkeypatch.setenv("LOOPX_LOAD_PLUGINS", "")
+    monkeypatch.setenv("LOOPX_RECALL_LOAD_PLUGINS", "")
     return CliRunner()
 
 
@@ -37,7 +37,7 @@ def test_extension_list_empty(runner):
     result = runner.invoke(cli, ["extension", "list", "--format", "json", "--available"])
     assert result.exit_code == 0
     data = json.loads(result.output)
-    # LOOPX_LOAD_PLUGINS="" loads nothing: installed plugins are listed, not imported.
+    # LOOPX_RECALL_LOAD_PLUGINS="" loads nothing: installed plugins are listed, not imported.
     assert all(row["status"] == "not_loaded" for row in data["extensions"])
     assert all(row["providers"] == [] for row in data["extensions"])
     assert data["available"][0]["distribution"] == "loopx-obelisk-session-evidence"

@@ -8,7 +8,6 @@ import json
 import subprocess
 import sys
 import tarfile
-import textwrap
 import zipfile
 from pathlib import Path
 
@@ -18,44 +17,6 @@ ROOT = Path(__file__).resolve().parent.parent
 PLUGIN = ROOT / "plugins" / "obelisk-session-evidence"
 
 pytestmark = pytest.mark.slow
-
-
-def _build(source: Path, outdir: Path) -> None:
-    subprocess.run(
-        [sys.executable, "-m", "build", "--sdist", "--wheel", "--outdir", str(outdir), str(source)],
-        check=True,
-        capture_output=True,
-    )
-
-
-@pytest.fixture(scope="session")
-def wheelhouse(tmp_path_factory):
-    out = tmp_path_factory.mktemp("wheelhouse")
-    _build(ROOT, out)
-    _build(PLUGIN, out)
-    broken = tmp_path_factory.mktemp("broken-plugin")
-    (broken / "broken_loopx_plugin").mkdir()
-    (broken / "broken_loopx_plugin" / "__init__.py").write_text(
-        'raise RuntimeError("CANARY-BROKEN-PLUGIN /home/secret")\n'
-    )
-    (broken / "pyproject.toml").write_text(
-        textwrap.dedent(
-            """
-            [build-system]
-            requires = ["hatchling>=1.27"]
-            build-backend = "hatchling.build"
-            [project]
-            name = "broken-loopx-plugin"
-            version = "0.0.1"
-            [project.entry-points."loopx_recall_core.providers"]
-            broken = "broken_loopx_plugin"
-            [tool.hatch.build.targets.wheel]
-            packages = ["broken_loopx_plugin"]
-            """
-        )
-    )
-    _build(broken, out)
-    return out
 
 
 def _names(archive: Path) -> list[str]:
@@ -101,10 +62,10 @@ def test_fresh_venv_lists_plugin_and_broken_plugin(wheelhouse, tmp_path):
     env = {
         "PATH": f"{venv / 'bin'}:/usr/bin:/bin",
         "HOME": str(tmp_path),
-        "LOOPX_HOME": str(tmp_path / "state"),
+        "LOOPX_RECALL_HOME": str(tmp_path / "state"),
     }
     result = subprocess.run(
-        [str(venv / "bin" / "loopx"), "extension", "list", "--format", "json"],
+        [str(venv / "bin" / "loopx-recall"), "extension", "list", "--format", "json"],
         capture_output=True,
         text=True,
         env=env,
@@ -123,7 +84,7 @@ def test_fresh_venv_lists_plugin_and_broken_plugin(wheelhouse, tmp_path):
     assert broken["status"] == "broken"
     assert broken["error_class"] == "RuntimeError"
     text = subprocess.run(
-        [str(venv / "bin" / "loopx"), "extension", "list"],
+        [str(venv / "bin" / "loopx-recall"), "extension", "list"],
         capture_output=True,
         text=True,
         env=env,
@@ -153,10 +114,10 @@ def test_extension_and_capability_journey_in_fresh_venv(wheelhouse, tmp_path):
     subprocess.run(["git", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q",
                     "--allow-empty", "-m", "root"], cwd=repo, check=True)
     env = {"PATH": f"{venv / 'bin'}:/usr/bin:/bin", "HOME": str(home),
-           "LOOPX_HOME": str(tmp_path / "state")}
+           "LOOPX_RECALL_HOME": str(tmp_path / "state")}
 
     def loopx(*args, check=True):
-        result = subprocess.run([str(venv / "bin" / "loopx"), *args], capture_output=True,
+        result = subprocess.run([str(venv / "bin" / "loopx-recall"), *args], capture_output=True,
                                 text=True, env=env, cwd=repo, check=False)
         assert "Traceback" not in result.stderr
         if check:

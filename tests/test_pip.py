@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""``loopx extension install`` explains a missing pip and an externally managed Python."""
+"""``loopx-recall extension install`` explains a missing pip and an externally managed Python."""
 
 from __future__ import annotations
 

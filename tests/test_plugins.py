@@ -160,9 +160,9 @@ def test_load_plugins_env_selects_distributions(fake_entry_points, monkeypatch, 
     fake_entry_points.append(_entry_point("g", "env_good_mod", _Dist("good-dist")))
     fake_entry_points.append(_entry_point("b", "env_b_mod", _Dist("b-dist")))
     if env is None:
-        monkeypatch.delenv("LOOPX_LOAD_PLUGINS", raising=False)
+        monkeypatch.delenv("LOOPX_RECALL_LOAD_PLUGINS", raising=False)
     else:
-        monkeypatch.setenv("LOOPX_LOAD_PLUGINS", env)
+        monkeypatch.setenv("LOOPX_RECALL_LOAD_PLUGINS", env)
     host = PluginHost()
     host.load_entry_points()
     assert {r.distribution for r in host.records if r.status == "loaded"} == loaded

@@ -12,7 +12,7 @@ import pytest
 
 from loopx_recall_core.contracts.schema import schema_files
 
-SCHEMA_DIR = Path(__file__).parent.parent / "providers" / "schemas"
+SCHEMA_DIR = Path(__file__).parent.parent / "loopx_recall_core" / "schemas"
 
 
 def test_checked_in_schemas_do_not_drift():

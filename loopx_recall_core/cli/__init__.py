@@ -3,7 +3,7 @@
 """The ``loopx`` command line: thin click groups over the library.
 
 Command groups are imported only when invoked (or listed in ``--help``), so
-``loopx capability status`` does not pay for the external-evidence contracts.
+``loopx-recall capability status`` does not pay for the external-evidence contracts.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ class _LazyGroup(click.Group):
 
 
 @click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="loopx")
+@click.version_option(__version__, prog_name="loopx-recall")
 def cli() -> None:
     """LoopX recall core: agent-turn-recall and external-evidence-research.
 
@@ -63,11 +63,11 @@ def cli() -> None:
 def _stop(signum: int, _frame: object) -> None:
     # Unwind instead of dying on the spot: `finally` blocks and atexit handlers then kill
     # provider process groups and remove private scratch files (a bare SIGTERM would not).
-    sys.stderr.write(f"loopx: stopped by {signal.Signals(signum).name}\n")
+    sys.stderr.write(f"loopx-recall: stopped by {signal.Signals(signum).name}\n")
     raise SystemExit(128 + signum)
 
 
-def main() -> None:
+def main(prog_name: str = "loopx-recall") -> None:
     for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(signum, _stop)
-    cli(prog_name="loopx")
+    cli(prog_name=prog_name)

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""pip as a child process, for ``loopx extension install|uninstall``."""
+"""pip as a child process, for ``loopx-recall extension install|uninstall``."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def _pip(args: list[str]) -> None:
             raise EnvironmentProblem(
                 "this Python environment is externally managed (PEP 668): install "
                 "loopx-recall-core in a virtual environment (python -m venv) or with pipx, "
-                "then run `loopx extension install` from there"
+                "then run `loopx-recall extension install` from there"
             )
         raise EnvironmentProblem(f"pip failed (exit status {completed.returncode}); see above")
 

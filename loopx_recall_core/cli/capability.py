@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""``loopx capability enable|status|disable agent-turn-recall``."""
+"""``loopx-recall capability enable|status|disable agent-turn-recall``."""
 
 from __future__ import annotations
 
@@ -104,7 +104,7 @@ def enable(
 
     Enabling never widens scope: there is no option for another agent or project.
     Providers add their own options (e.g. obelisk-session-evidence: --history-source,
-    --repository-root, --window-days, --obelisk-bin); see `loopx extension list --available`.
+    --repository-root, --window-days, --obelisk-bin); see `loopx-recall extension list --available`.
     """
     host = load_host()
     provider = find_recall_provider(host, provider_id)

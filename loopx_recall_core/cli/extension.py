@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""``loopx extension``: what provider extensions exist, are installed, and are ready."""
+"""``loopx-recall extension``: what provider extensions exist, are installed, and are ready."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ def _render_list(data: dict[str, Any]) -> str:
         if row["status"] == "broken":
             state = f"BROKEN ({row['error_class']}: {row['error']})"
         elif row["status"] == "not_loaded":
-            state = "not loaded (LOOPX_LOAD_PLUGINS)"
+            state = "not loaded (LOOPX_RECALL_LOAD_PLUGINS)"
         elif row["ready"]:
             state = "ready"
         else:
@@ -119,10 +119,11 @@ def install(spec: str, upgrade: bool, editable: bool, output_format: str) -> Non
     new = arrived(before, after)
     if not new and (distribution is None or normalize_dist_name(distribution) not in after):
         raise Rejected(
-            "pip finished but no loopx extension arrived: what it installed registers no "
-            f"{ENTRY_POINT_GROUP} entry point. Check the name or path (`loopx extension list "
-            "--available` shows the catalogue) and that the package is a loopx provider "
-            "extension; anything pip installed was left in place (remove it with pip)"
+            "pip finished but no loopx-recall extension arrived: what it installed registers no "
+            f"{ENTRY_POINT_GROUP} entry point. Check the name or path "
+            "(`loopx-recall extension list --available` shows the catalogue) and that the "
+            "package is a loopx provider extension; anything pip installed was left in "
+            "place (remove it with pip)"
         )
     rows = installed_view(load_host())
     emit(

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""``loopx external-evidence``: the five lifecycle steps over local JSON files."""
+"""``loopx-recall external-evidence``: the five lifecycle steps over local JSON files."""
 
 from __future__ import annotations
 

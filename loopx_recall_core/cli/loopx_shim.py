@@ -4,7 +4,7 @@
 
 LoopX (the PyPI distribution ``loopx``) owns the ``loopx`` command and offers no way to
 register outside commands into it. We ship a ``loopx`` script only so that the RFC's
-commands (``loopx extension install ...``, ``loopx capability enable ...``) work where
+commands (``loopx-recall extension install ...``, ``loopx-recall capability enable ...``) work where
 LoopX is absent. When LoopX is installed in the same environment, every invocation goes,
 unchanged, to LoopX's own ``loopx`` entry point: LoopX's tools launch ``loopx`` by name
 and must always reach LoopX.

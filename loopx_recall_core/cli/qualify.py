@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""``loopx recall qualify``: the Stage 0 offline qualification of a recall provider."""
+"""``loopx-recall recall qualify``: the Stage 0 offline qualification of a recall provider."""
 
 from __future__ import annotations
 

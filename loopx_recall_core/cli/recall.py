@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""``loopx recall``: historical-evidence records, requests and receipts."""
+"""``loopx-recall recall``: historical-evidence records, requests and receipts."""
 
 from __future__ import annotations
 

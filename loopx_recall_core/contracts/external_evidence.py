@@ -529,7 +529,7 @@ class ExternalEvidenceRetirementV0:
 
 @attrs.frozen(kw_only=True)
 class ExternalEvidenceErrorV0:
-    """What every ``loopx external-evidence`` command prints on stdout when it refuses."""
+    """What every ``loopx-recall external-evidence`` command prints on stdout when it refuses."""
 
     ok: Literal[False]
     schema_version: Literal["loopx_external_evidence_error_v0"]

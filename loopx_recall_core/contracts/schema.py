@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """JSON Schema (draft 2020-12) generated from the attrs contracts.
 
-The checked-in files under ``providers/schemas/`` are produced by
+The checked-in files under ``loopx_recall_core/schemas/`` (package data, readable with
+``importlib.resources``) are produced by
 ``scripts/generate-schemas``; a test fails when they drift from the classes.
 """
 
@@ -111,7 +112,7 @@ def top_level_records() -> dict[str, type]:
 
 
 def schema_files() -> dict[str, str]:
-    """File name -> JSON text of every schema under ``providers/schemas/``."""
+    """File name -> JSON text of every schema under ``loopx_recall_core/schemas/``."""
     import json
 
     files = {}

@@ -216,6 +216,6 @@ def collect_inventory(
             raise reject(
                 f"provider inventory providers[{file_ids[row['provider_id']]}].provider_id",
                 "is also contributed by an installed plugin (choose plugins with "
-                "LOOPX_LOAD_PLUGINS)",
+                "LOOPX_RECALL_LOAD_PLUGINS)",
             )
     return merge_rows(from_registry, [*from_file, *from_plugins])

@@ -6,7 +6,7 @@ Every digest in a receipt is keyed with the owner's receipt key
 (:func:`~loopx_recall_core.canonical.keyed_digest`, HMAC-SHA256 over the canonical JSON):
 a plain hash over mostly default values would let anyone holding a receipt confirm a
 guess of the query terms, scope, revision or snippets offline. The owner, who holds the
-key, recomputes and verifies them (``loopx recall receipt``).
+key, recomputes and verifies them (``loopx-recall recall receipt``).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 """Issue 10 item 6: the private store and the state folder in a hostile or odd world.
 
 Each test failed on the code before this change: the store followed a symlink planted in
-a shared ``LOOPX_HOME`` (chmodded another user's folder, wrote into it, pruned its files),
+a shared ``LOOPX_RECALL_HOME`` (chmodded another user's folder, wrote into it, pruned its files),
 a no-op ``capability disable`` chmodded a 1777 folder to 0700, a read-only folder was
 chmodded and written, and temp files survived a failed write.
 """
@@ -29,15 +29,31 @@ recall_cli = importlib.import_module("loopx_recall_core.cli.recall")
 CANARY = "CANARY-PATH-6f1a"
 OWN_RECORD = "0123456789abcdef0123456789abcdef.json"
 DISABLE = [
-    "capability", "disable", "agent-turn-recall", "--provider", "obelisk-session-evidence",
-    "--project-id", "proj-j",
+    "capability",
+    "disable",
+    "agent-turn-recall",
+    "--provider",
+    "obelisk-session-evidence",
+    "--project-id",
+    "proj-j",
 ]
 ENABLE = [
-    "capability", "enable", "agent-turn-recall", "--provider", "obelisk-session-evidence",
-    "--agent-id", "agent-a", "--project-id", "proj-j",
+    "capability",
+    "enable",
+    "agent-turn-recall",
+    "--provider",
+    "obelisk-session-evidence",
+    "--agent-id",
+    "agent-a",
+    "--project-id",
+    "proj-j",
 ]
 STATUS = [
-    "capability", "status", "agent-turn-recall", "--provider", "obelisk-session-evidence",
+    "capability",
+    "status",
+    "agent-turn-recall",
+    "--provider",
+    "obelisk-session-evidence",
 ]
 
 
@@ -49,7 +65,9 @@ def run(monkeypatch):
     runner = CliRunner()
 
     def invoke(args, home):
-        result = runner.invoke(cli, args, env={"LOOPX_HOME": str(home)}, catch_exceptions=False)
+        result = runner.invoke(
+            cli, args, env={"LOOPX_RECALL_HOME": str(home)}, catch_exceptions=False
+        )
         assert "Traceback" not in result.output
         assert CANARY not in result.output  # errors name the problem, never the path
         return result
@@ -91,8 +109,11 @@ def test_store_never_follows_a_symlink_inside_the_root(tmp_path, planted):
     store = PrivateStore(root, retention=200)
     store.save("agent-a", "req-0", {"n": 0})
     agent_folder = next((root / "private" / "results").iterdir())
-    target = {"private": root / "private", "private/results": root / "private" / "results",
-              "private/results/agent": agent_folder}[planted]
+    target = {
+        "private": root / "private",
+        "private/results": root / "private" / "results",
+        "private/results/agent": agent_folder,
+    }[planted]
     for child in sorted(target.rglob("*"), reverse=True):
         child.unlink() if not child.is_dir() else child.rmdir()
     target.rmdir()

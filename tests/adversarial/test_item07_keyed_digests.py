@@ -37,15 +37,21 @@ PROVIDER = "obelisk-session-evidence"
 
 def _enablement():
     return Enablement(
-        capability="agent-turn-recall", provider_id=PROVIDER, surface="replan-history",
-        agent_id="agent-a", project_id="proj-j", repository_id="repo-r", stage=1,
-        limits=LimitCeilings(max_sessions=20, max_items=16, max_snippet_chars=800,
-                             max_total_chars=8000),
+        capability="agent-turn-recall",
+        provider_id=PROVIDER,
+        surface="replan-history",
+        agent_id="agent-a",
+        project_id="proj-j",
+        repository_id="repo-r",
+        stage=1,
+        limits=LimitCeilings(
+            max_sessions=20, max_items=16, max_snippet_chars=800, max_total_chars=8000
+        ),
     )
 
 
 def _request(request_data):
-    # What `loopx recall history --term CANARY-TERM-77 --term pytest` asks: defaults only.
+    # What `loopx-recall recall history --term CANARY-TERM-77 --term pytest` asks: defaults only.
     request_data["query_terms"] = [CANARY_TERM, "pytest"]
     request_data["evidence_types"] = ["prior_failure", "decision"]
     request_data.pop("revision")
@@ -53,8 +59,13 @@ def _request(request_data):
 
 
 def _recall(request, root):
-    return recall(request, provider_id=PROVIDER, host=host_with(FakeProvider()),
-                  enablements=[_enablement()], store=PrivateStore(root))
+    return recall(
+        request,
+        provider_id=PROVIDER,
+        host=host_with(FakeProvider()),
+        enablements=[_enablement()],
+        store=PrivateStore(root),
+    )
 
 
 def test_a_guessed_query_no_longer_matches_the_receipt(request_data, tmp_path):
@@ -62,13 +73,15 @@ def test_a_guessed_query_no_longer_matches_the_receipt(request_data, tmp_path):
     receipt = _recall(request, tmp_path / "owner").receipt
     asked = unstructure(request)
     # The attacker's offline guess, exactly the former formula.
-    guess = digest({
-        "query_terms": [CANARY_TERM, "pytest"],
-        "evidence_types": asked["evidence_types"],
-        "limits": asked["limits"],
-        "revision": None,
-        "trigger": "operator_requested_history",
-    })
+    guess = digest(
+        {
+            "query_terms": [CANARY_TERM, "pytest"],
+            "evidence_types": asked["evidence_types"],
+            "limits": asked["limits"],
+            "revision": None,
+            "trigger": "operator_requested_history",
+        }
+    )
     assert receipt.query_digest != guess
     assert receipt.scope_digest != digest(asked["scope"])
     for value in unstructure(receipt).values():
@@ -98,24 +111,38 @@ def test_the_owner_recomputes_the_issued_receipt(request_data, tmp_path):
     record = PrivateStore(home).load(request.request_id)
     (tmp_path / "request.json").write_text(json.dumps(record["request"]))
     (tmp_path / "result.json").write_text(json.dumps(record["result"]))
-    args = ["recall", "receipt", "--request-json", str(tmp_path / "request.json"),
-            "--result-json", str(tmp_path / "result.json"), "--format", "json"]
-    mine = CliRunner().invoke(cli, args, env={"LOOPX_HOME": str(home)}, catch_exceptions=False)
+    args = [
+        "recall",
+        "receipt",
+        "--request-json",
+        str(tmp_path / "request.json"),
+        "--result-json",
+        str(tmp_path / "result.json"),
+        "--format",
+        "json",
+    ]
+    mine = CliRunner().invoke(
+        cli, args, env={"LOOPX_RECALL_HOME": str(home)}, catch_exceptions=False
+    )
     assert mine.exit_code == 0, mine.output
     assert json.loads(mine.output) == unstructure(outcome.receipt)
     from loopx_recall_core.canonical import keyed_digest
 
     key = (home / "private" / "receipt.key").read_bytes()
     assert key.hex() not in mine.output
-    assert outcome.receipt.query_digest == keyed_digest(key, {
-        "query_terms": [CANARY_TERM, "pytest"],
-        "evidence_types": ["prior_failure", "decision"],
-        "limits": unstructure(request)["limits"],
-        "revision": None,
-        "trigger": "operator_requested_history",
-    })
-    other = CliRunner().invoke(cli, args, env={"LOOPX_HOME": str(tmp_path / "someone-else")},
-                               catch_exceptions=False)
+    assert outcome.receipt.query_digest == keyed_digest(
+        key,
+        {
+            "query_terms": [CANARY_TERM, "pytest"],
+            "evidence_types": ["prior_failure", "decision"],
+            "limits": unstructure(request)["limits"],
+            "revision": None,
+            "trigger": "operator_requested_history",
+        },
+    )
+    other = CliRunner().invoke(
+        cli, args, env={"LOOPX_RECALL_HOME": str(tmp_path / "someone-else")}, catch_exceptions=False
+    )
     assert json.loads(other.output)["query_digest"] != outcome.receipt.query_digest
 
 

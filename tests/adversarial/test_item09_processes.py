@@ -23,7 +23,7 @@ from loopx_recall_core.providers_api import ProviderFailure
 
 from .hostile import binding, configure, install_standin, request, standin_log
 
-LOOPX = str(Path(sys.executable).parent / "loopx")
+LOOPX = str(Path(sys.executable).parent / "loopx-recall")
 CANARY_TERM = "CANARY-TERM-SIGNAL-3c9d"
 
 
@@ -63,9 +63,9 @@ def cli(tmp_path):
         "PATH": os.environ["PATH"],
         "HOME": str(home),
         "TMPDIR": str(scratch),
-        "LOOPX_HOME": str(tmp_path / "state"),
-        "LOOPX_OBELISK_BIN": str(obelisk),
-        "LOOPX_LOAD_PLUGINS": "loopx-obelisk-session-evidence",
+        "LOOPX_RECALL_HOME": str(tmp_path / "state"),
+        "LOOPX_RECALL_OBELISK_BIN": str(obelisk),
+        "LOOPX_RECALL_LOAD_PLUGINS": "loopx-obelisk-session-evidence",
     }
     enabled = subprocess.run(
         [

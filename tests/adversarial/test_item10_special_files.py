@@ -23,7 +23,7 @@ from loopx_recall_core.providers_api import ProviderReadback
 
 from .hostile import answer, binding, configure, install_standin, request
 
-LOOPX = str(Path(sys.executable).parent / "loopx")
+LOOPX = str(Path(sys.executable).parent / "loopx-recall")
 
 
 def _plant_fifos(home: Path, root: Path) -> None:
@@ -45,9 +45,9 @@ def test_status_and_recall_do_not_open_a_fifo(tmp_path):
     env = {
         "PATH": os.environ["PATH"],
         "HOME": str(home),
-        "LOOPX_HOME": str(tmp_path / "state"),
-        "LOOPX_OBELISK_BIN": str(obelisk),
-        "LOOPX_LOAD_PLUGINS": "loopx-obelisk-session-evidence",
+        "LOOPX_RECALL_HOME": str(tmp_path / "state"),
+        "LOOPX_RECALL_OBELISK_BIN": str(obelisk),
+        "LOOPX_RECALL_LOAD_PLUGINS": "loopx-obelisk-session-evidence",
     }
     capability = ["agent-turn-recall", "--provider", "obelisk-session-evidence"]
 

@@ -37,7 +37,7 @@ capability_cli = importlib.import_module("loopx_recall_core.cli.capability")
 recall_cli = importlib.import_module("loopx_recall_core.cli.recall")
 
 CANARY = "CANARY-TERM-77"
-LOOPX = Path(sys.executable).with_name("loopx")
+LOOPX = Path(sys.executable).with_name("loopx-recall")
 BAD = CANARY.encode() + b"\xff\xfe-\xc3("  # invalid UTF-8 after a canary
 
 
@@ -85,7 +85,7 @@ ARGV_CASES = {
 def test_non_utf8_argument_is_one_line_usage_error(case, tmp_path):
     argv, named = ARGV_CASES[case]
     home = tmp_path / "home"
-    env = {**os.environ, "LOOPX_HOME": str(home), "LOOPX_LOAD_PLUGINS": ""}
+    env = {**os.environ, "LOOPX_RECALL_HOME": str(home), "LOOPX_RECALL_LOAD_PLUGINS": ""}
     completed = subprocess.run(
         [os.fsencode(LOOPX), *argv], capture_output=True, env=env, timeout=60, check=False
     )
@@ -108,7 +108,7 @@ def test_non_utf8_argument_is_one_line_usage_error(case, tmp_path):
 
 @pytest.fixture
 def fake_host(monkeypatch, loopx_home):
-    monkeypatch.setenv("LOOPX_LOAD_PLUGINS", "")
+    monkeypatch.setenv("LOOPX_RECALL_LOAD_PLUGINS", "")
     fake = FakeProvider()
     for module in (capability_cli, recall_cli):
         monkeypatch.setattr(module, "load_host", lambda *a, **k: host_with(fake))
@@ -202,7 +202,7 @@ def _run_cli(args: list[str]) -> Any:
 @pytest.mark.parametrize("case", INPUT_CASES)
 def test_every_json_input_is_read_strictly(case, content, message, tmp_path, loopx_home,
                                            monkeypatch):
-    monkeypatch.setenv("LOOPX_LOAD_PLUGINS", "")
+    monkeypatch.setenv("LOOPX_RECALL_LOAD_PLUGINS", "")
     (tmp_path / "good.json").write_text(json.dumps(REQUEST), encoding="utf-8")
     bad = tmp_path / "bad.json"
     bad.write_text(content, encoding="utf-8")
@@ -235,7 +235,7 @@ def _ready_plan() -> dict[str, Any]:
 
 def test_receipt_with_duplicate_status_is_not_read_as_succeeded(tmp_path, monkeypatch):
     """The issue's case: ``"status":"failed","status":"succeeded"`` was accepted."""
-    monkeypatch.setenv("LOOPX_LOAD_PLUGINS", "")
+    monkeypatch.setenv("LOOPX_RECALL_LOAD_PLUGINS", "")
     plan_record = _ready_plan()
     selected = plan_record["selected_provider"]
     receipt = {
@@ -357,7 +357,7 @@ class _HugeCountProvider(FakeProvider):
 
 
 def test_provider_huge_count_never_reaches_a_receipt(monkeypatch, loopx_home):
-    monkeypatch.setenv("LOOPX_LOAD_PLUGINS", "")
+    monkeypatch.setenv("LOOPX_RECALL_LOAD_PLUGINS", "")
     fake = _HugeCountProvider()
     for module in (capability_cli, recall_cli):
         monkeypatch.setattr(module, "load_host", lambda *a, **k: host_with(fake))

@@ -5,7 +5,7 @@ path or private value in the message, nothing left behind.
 
 Each case printed a Python traceback before this change: ``state.json`` nested 100,000
 deep (RecursionError), a duplicate enablement (ValueError in admission), a corrupt private
-record in ``recall show`` (JSONDecodeError), ``LOOPX_HOME`` pointing at a file
+record in ``recall show`` (JSONDecodeError), ``LOOPX_RECALL_HOME`` pointing at a file
 (FileExistsError; ``qualify`` crashed only after its whole run), a state folder the user
 cannot write (PermissionError), a symlinked lock file (OSError).
 """
@@ -33,22 +33,51 @@ recall_cli = importlib.import_module("loopx_recall_core.cli.recall")
 CANARY = "CANARY-PATH-11b"
 SECRET = "CANARY-PRIVATE-VALUE-11b"
 ENABLE = [
-    "capability", "enable", "agent-turn-recall", "--provider", "obelisk-session-evidence",
-    "--agent-id", "agent-a", "--project-id", "proj-j", "--history-source", "codex",
+    "capability",
+    "enable",
+    "agent-turn-recall",
+    "--provider",
+    "obelisk-session-evidence",
+    "--agent-id",
+    "agent-a",
+    "--project-id",
+    "proj-j",
+    "--history-source",
+    "codex",
 ]
 STATUS = [
-    "capability", "status", "agent-turn-recall", "--provider", "obelisk-session-evidence",
+    "capability",
+    "status",
+    "agent-turn-recall",
+    "--provider",
+    "obelisk-session-evidence",
 ]
 HISTORY = [
-    "recall", "history", "--agent-id", "agent-a", "--project-id", "proj-j", "--term", "pytest",
-    "--format", "json",
+    "recall",
+    "history",
+    "--agent-id",
+    "agent-a",
+    "--project-id",
+    "proj-j",
+    "--term",
+    "pytest",
+    "--format",
+    "json",
 ]
 ENABLEMENT = {
-    "capability": "agent-turn-recall", "provider_id": "obelisk-session-evidence",
-    "surface": "replan-history", "agent_id": "agent-a", "project_id": "proj-j",
-    "repository_id": "repo-fake", "stage": 1,
-    "limits": {"max_sessions": 20, "max_items": 16, "max_snippet_chars": 800,
-               "max_total_chars": 8000},
+    "capability": "agent-turn-recall",
+    "provider_id": "obelisk-session-evidence",
+    "surface": "replan-history",
+    "agent_id": "agent-a",
+    "project_id": "proj-j",
+    "repository_id": "repo-fake",
+    "stage": 1,
+    "limits": {
+        "max_sessions": 20,
+        "max_items": 16,
+        "max_snippet_chars": 800,
+        "max_total_chars": 8000,
+    },
     "binding": {"private": {"roots": [f"/home/{SECRET}"]}},
 }
 
@@ -66,7 +95,9 @@ def run(monkeypatch, home):
     runner = CliRunner()
 
     def invoke(args, expected_exit):
-        result = runner.invoke(cli, args, env={"LOOPX_HOME": str(home)}, catch_exceptions=False)
+        result = runner.invoke(
+            cli, args, env={"LOOPX_RECALL_HOME": str(home)}, catch_exceptions=False
+        )
         assert result.exit_code == expected_exit, result.output
         assert "Traceback" not in result.output
         assert CANARY not in result.output
@@ -93,8 +124,10 @@ def test_deeply_nested_state_is_one_error(home, run):
 
 
 def test_duplicate_enablement_is_invalid_state(home, run):
-    state = {"schema_version": "loopx_state_v0",
-             "enablements": [ENABLEMENT, copy.deepcopy(ENABLEMENT)]}
+    state = {
+        "schema_version": "loopx_state_v0",
+        "enablements": [ENABLEMENT, copy.deepcopy(ENABLEMENT)],
+    }
     _write_state(home, json.dumps(state))
     before = (home / "state.json").read_bytes()
     assert "two enablements" in run(HISTORY, 2).output
@@ -103,8 +136,7 @@ def test_duplicate_enablement_is_invalid_state(home, run):
 
 
 def test_duplicate_key_in_state_is_corrupt(home, run):
-    _write_state(home, '{"schema_version": "loopx_state_v0", "enablements": [], '
-                       '"enablements": []}')
+    _write_state(home, '{"schema_version": "loopx_state_v0", "enablements": [], "enablements": []}')
     assert "duplicate key" in run(STATUS, 2).output
 
 

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Issue 10, item 12: ``loopx extension`` acts on extensions only.
+"""Issue 10, item 12: ``loopx-recall extension`` acts on extensions only.
 
 ``uninstall`` refuses every distribution that does not register the
 ``loopx_recall_core.providers`` entry-point group (click, pip, ...) before pip runs;
@@ -41,7 +41,7 @@ CANARY = "CANARY-TERM-77"
 @pytest.fixture
 def pip_calls(monkeypatch, loopx_home):
     """Record pip instead of running it; a real pip child process fails the test."""
-    monkeypatch.setenv("LOOPX_LOAD_PLUGINS", "")
+    monkeypatch.setenv("LOOPX_RECALL_LOAD_PLUGINS", "")
     calls: list[tuple[str, object]] = []
     monkeypatch.setattr(
         extension_cli, "pip_uninstall", lambda dist: calls.append(("uninstall", dist))
@@ -98,7 +98,7 @@ def test_uninstall_refuses_a_package_that_is_not_an_extension(pip_calls, name):
     assert pip_calls == []
     (line,) = result.stderr.splitlines()
     assert line.startswith("error: ")
-    assert f"is not a loopx extension (it registers no {GROUP} entry point)" in line
+    assert f"is not a loopx-recall extension (it registers no {GROUP} entry point)" in line
     importlib.import_module(name.lower())  # still there
 
 
@@ -109,7 +109,7 @@ def test_uninstall_refuses_a_distribution_with_other_entry_points(pip_calls, tmp
     monkeypatch.syspath_prepend(str(site))
     result = _invoke("extension", "uninstall", "loopx-fake-tool", "--yes")
     assert result.exit_code == 1
-    assert "is not a loopx extension" in result.stderr
+    assert "is not a loopx-recall extension" in result.stderr
     assert pip_calls == []
 
 
@@ -225,8 +225,8 @@ def test_install_fails_when_no_extension_arrived(pip_calls, tmp_path, monkeypatc
     assert result.exit_code == 1, result.output
     assert pip_calls == [("install", "loopx-fake-tool")]
     (line,) = result.stderr.splitlines()
-    assert line.startswith("error: pip finished but no loopx extension arrived")
-    assert "loopx extension list --available" in line
+    assert line.startswith("error: pip finished but no loopx-recall extension arrived")
+    assert "loopx-recall extension list --available" in line
 
 
 def test_install_reports_the_extension_that_arrived(pip_calls, tmp_path, monkeypatch):
@@ -300,8 +300,8 @@ def test_real_pip_install_and_uninstall_in_a_throwaway_venv(throwaway_venv, tmp_
     plain = _wheel(tmp_path, "loopx-fake-tool", OTHER_EP)
     env = {
         **os.environ,
-        "LOOPX_HOME": str(tmp_path / "home"),
-        "LOOPX_LOAD_PLUGINS": "",
+        "LOOPX_RECALL_HOME": str(tmp_path / "home"),
+        "LOOPX_RECALL_LOAD_PLUGINS": "",
         "PIP_NO_INDEX": "1",  # local wheels only; nothing is fetched
         "PIP_NO_CACHE_DIR": "1",
     }
@@ -316,7 +316,7 @@ def test_real_pip_install_and_uninstall_in_a_throwaway_venv(throwaway_venv, tmp_
 
     none_arrived = loopx("extension", "install", str(plain))
     assert none_arrived.returncode == 1, none_arrived.stderr
-    assert "no loopx extension arrived" in none_arrived.stderr
+    assert "no loopx-recall extension arrived" in none_arrived.stderr
     assert list(purelib.glob("loopx_fake_tool-*.dist-info"))  # pip did install it
 
     refused = loopx("extension", "install", "--", f"-r{tmp_path / 'requirements.txt'}")

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""``loopx external-evidence``: end to end in a subprocess, and each option in-process."""
+"""``loopx-recall external-evidence``: end to end in a subprocess, and each option in-process."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ MAIN = "from loopx_recall_core.cli import main; main()"
 
 @pytest.fixture(autouse=True)
 def _no_installed_plugins(monkeypatch):
-    monkeypatch.setenv("LOOPX_LOAD_PLUGINS", "")
+    monkeypatch.setenv("LOOPX_RECALL_LOAD_PLUGINS", "")
 
 
 def _save(directory: Path, name: str, value: Any) -> str:
@@ -59,7 +59,7 @@ def _assert_error(code: int, record: Any, fragment: str) -> None:
 
 
 def test_end_to_end_in_a_subprocess(tmp_path, make):
-    env = {**os.environ, "LOOPX_LOAD_PLUGINS": ""}
+    env = {**os.environ, "LOOPX_RECALL_LOAD_PLUGINS": ""}
 
     def run(*args: str) -> tuple[int, Any, str]:
         completed = subprocess.run(

@@ -9,7 +9,7 @@ Use from any test directory's conftest.py::
 Fixtures
     obelisk_bin   (session) Path of the ``obelisk`` wrapper; makes sure node >= 22.13
                   exists (installing it once if needed: a failure ERRORS the test, it
-                  never skips) and exports LOOPX_NODE22 so every later spawn of the
+                  never skips) and exports LOOPX_RECALL_NODE22 so every later spawn of the
                   wrapper, including ones made by code under test, skips the lookup.
     archive_now   the ``now`` the archive is generated for: the wall clock at whole
                   seconds, so the double's build times and the archive agree. Override
@@ -130,7 +130,7 @@ def run_obelisk(
 ) -> ObeliskRun:
     """Run the wrapper with ``env`` layered over os.environ; never hangs, never floods."""
     full_env = dict(os.environ)
-    full_env["LOOPX_NODE22"] = str(node22())
+    full_env["LOOPX_RECALL_NODE22"] = str(node22())
     full_env.update(env or {})
     started = time.monotonic()
     deadline = started + timeout
@@ -182,7 +182,7 @@ def run_obelisk(
 
 @pytest.fixture(scope="session")
 def obelisk_bin() -> Path:
-    os.environ["LOOPX_NODE22"] = str(node22())
+    os.environ["LOOPX_RECALL_NODE22"] = str(node22())
     return OBELISK_WRAPPER
 
 

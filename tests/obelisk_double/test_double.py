@@ -95,7 +95,7 @@ def test_ensure_node22_is_fast_and_offline_once_installed(obelisk_bin, tmp_path)
     fake_npm = fake_bin / "npm"
     fake_npm.write_text("#!/bin/sh\necho npm must not run >&2\nexit 99\n")
     fake_npm.chmod(0o755)
-    env = {k: v for k, v in os.environ.items() if k != "LOOPX_NODE22"}
+    env = {k: v for k, v in os.environ.items() if k != "LOOPX_RECALL_NODE22"}
     env["PATH"] = f"{fake_bin}:{env['PATH']}"
     started = time.monotonic()
     proc = subprocess.run(
@@ -111,7 +111,7 @@ def test_wrapper_works_through_a_symlink_on_path_without_loopx_node22(obelisk_bi
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     (bin_dir / "obelisk").symlink_to(OBELISK_WRAPPER)
-    env = {k: v for k, v in os.environ.items() if k != "LOOPX_NODE22"}
+    env = {k: v for k, v in os.environ.items() if k != "LOOPX_RECALL_NODE22"}
     env["PATH"] = f"{bin_dir}:{env['PATH']}"
     proc = subprocess.run(
         ["obelisk", "--version"], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""``loopx recall qualify`` end to end against the Obelisk double, plus its other exits."""
+"""``loopx-recall recall qualify`` end to end against the Obelisk double, plus its other exits."""
 
 from __future__ import annotations
 
@@ -28,9 +28,9 @@ def qualified(obelisk_bin, tmp_path_factory):
     home = tmp_path_factory.mktemp("loopx-home")
     folder = tmp_path_factory.mktemp("out") / "report"
     env = {
-        "LOOPX_HOME": str(home),
-        "LOOPX_OBELISK_BIN": str(obelisk_bin),
-        "LOOPX_LOAD_PLUGINS": "loopx-obelisk-session-evidence",
+        "LOOPX_RECALL_HOME": str(home),
+        "LOOPX_RECALL_OBELISK_BIN": str(obelisk_bin),
+        "LOOPX_RECALL_LOAD_PLUGINS": "loopx-obelisk-session-evidence",
     }
     before = dict(os.environ)
     args = ["recall", "qualify", "--cases", str(CASES), "--seed", str(SEED)]
@@ -81,11 +81,13 @@ def test_the_recorded_pass_opens_stage_2_for_that_version(qualified, obelisk_bin
     enable += ["obelisk-session-evidence", "--agent-id", "agent-a", "--project-id", "proj-j"]
     enable += ["--repository-id", "repo-r", "--stage", "2", "--history-source", "claude"]
     enable += ["--repository-root", str(tmp_path)]
-    env = {"LOOPX_OBELISK_BIN": str(obelisk_bin)}
-    refused = CliRunner().invoke(cli, enable, env={**env, "LOOPX_HOME": str(tmp_path / "new")})
+    env = {"LOOPX_RECALL_OBELISK_BIN": str(obelisk_bin)}
+    refused = CliRunner().invoke(
+        cli, enable, env={**env, "LOOPX_RECALL_HOME": str(tmp_path / "new")}
+    )
     assert refused.exit_code == 1
     assert "qualification" in refused.stderr
-    granted = CliRunner().invoke(cli, enable, env={**env, "LOOPX_HOME": str(home)})
+    granted = CliRunner().invoke(cli, enable, env={**env, "LOOPX_RECALL_HOME": str(home)})
     assert granted.exit_code == 0, granted.output
 
 
@@ -112,7 +114,7 @@ def test_the_report_is_public_safe(qualified):
 
 
 def test_a_failing_verdict_exits_1_names_the_gate_and_is_recorded(tmp_path, monkeypatch):
-    monkeypatch.setenv("LOOPX_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("LOOPX_RECALL_HOME", str(tmp_path / "home"))
     canned = QualificationResult(report=synthetic_report(passing=False))
     monkeypatch.setattr(harness, "run_qualification", lambda **_kw: canned)
     folder = tmp_path / "report"
@@ -132,7 +134,7 @@ def test_a_failing_verdict_exits_1_names_the_gate_and_is_recorded(tmp_path, monk
 
 
 def test_a_pass_replaces_the_earlier_verdict_of_that_version(tmp_path, monkeypatch):
-    monkeypatch.setenv("LOOPX_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("LOOPX_RECALL_HOME", str(tmp_path / "home"))
     for passing in (False, True):
         canned = QualificationResult(report=synthetic_report(passing=passing))
         monkeypatch.setattr(harness, "run_qualification", lambda c=canned, **_kw: c)
@@ -143,7 +145,7 @@ def test_a_pass_replaces_the_earlier_verdict_of_that_version(tmp_path, monkeypat
 
 
 def test_a_missing_provider_is_an_environment_problem(tmp_path, monkeypatch):
-    monkeypatch.setenv("LOOPX_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("LOOPX_RECALL_HOME", str(tmp_path / "home"))
     folder = tmp_path / "report"
     result = CliRunner().invoke(
         cli, ["recall", "qualify", "--provider", "no-such-provider", "--report", str(folder)]

@@ -18,7 +18,7 @@ the comparison claimed nothing, nothing was stored or widened).
   not pass;
 * ``unknown_request_field`` / ``unknown_situation_field``: a request or situation with an
   extra key is rejected by the strict converter before any provider call;
-* ``unknown_enable_option``: ``loopx capability enable`` with an option the provider
+* ``unknown_enable_option``: ``loopx-recall capability enable`` with an option the provider
   does not declare exits 2 and stores nothing;
 * ``provider_bind_unknown_option`` (reported, not gated): the provider's own ``bind``
   given an undeclared key; the CLI never passes one, so this shows whether the provider
@@ -161,7 +161,7 @@ def _cli_option_probe(provider_id: str) -> FaultProbe:
     with tempfile.TemporaryDirectory(prefix="loopx-qualify-state-") as state:
         args = ["enable", "agent-turn-recall", "--provider", provider_id, "--agent-id", "probe"]
         args += ["--project-id", "probe", "--repository-id", "probe", f"--{_UNKNOWN}", "x"]
-        result = CliRunner().invoke(capability, args, env={"LOOPX_HOME": state})
+        result = CliRunner().invoke(capability, args, env={"LOOPX_RECALL_HOME": state})
         stored = (Path(state) / "state.json").exists()
     crashed = result.exception is not None and not isinstance(result.exception, SystemExit)
     return FaultProbe(

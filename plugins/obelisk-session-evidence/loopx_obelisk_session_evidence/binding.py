@@ -42,7 +42,7 @@ BINDING_OPTIONS = (
     BindingOption(name="window-days", help="Look back this many days (default 30).", is_int=True),
     BindingOption(
         name="obelisk-bin",
-        help="The obelisk executable (default: $LOOPX_OBELISK_BIN, else obelisk on PATH).",
+        help="The obelisk executable (default: $LOOPX_RECALL_OBELISK_BIN, else obelisk on PATH).",
         private=True,
     ),
 )

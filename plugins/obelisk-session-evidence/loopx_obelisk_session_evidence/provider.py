@@ -39,7 +39,7 @@ from loopx_recall_core.contracts import (
 )
 from loopx_recall_core.providers_api import BindingOption, ProviderFailure, ProviderReadback
 
-OBELISK_BIN_ENV = "LOOPX_OBELISK_BIN"
+OBELISK_BIN_ENV = "LOOPX_RECALL_OBELISK_BIN"
 STDOUT_CAP = 2 * 1024 * 1024
 #: In-scope transcripts checked for freshness; beyond this the index cannot be called fresh.
 MAX_TRANSCRIPTS = 2000
@@ -49,7 +49,7 @@ _MAX_COUNT = 2**31
 
 
 def find_obelisk(configured: str | None = None) -> str | None:
-    """The obelisk executable: the binding's, else ``$LOOPX_OBELISK_BIN``, else PATH."""
+    """The obelisk executable: the binding's, else ``$LOOPX_RECALL_OBELISK_BIN``, else PATH."""
     candidate = configured or os.environ.get(OBELISK_BIN_ENV) or "obelisk"
     return shutil.which(candidate)
 

@@ -16,7 +16,7 @@ from tests.obelisk_double.fixtures import archive_home, archive_now, double_sett
 
 __all__ = ["archive_home", "archive_now", "enable_alpha", "loopx", "obelisk_bin"]
 
-LOOPX = str(Path(sys.executable).parent / "loopx")
+LOOPX = str(Path(sys.executable).parent / "loopx-recall")
 CAPABILITY = ["agent-turn-recall", "--provider", "obelisk-session-evidence"]
 
 
@@ -30,10 +30,10 @@ def loopx(archive_home, obelisk_bin, tmp_path):
     env = {
         "PATH": os.environ["PATH"],
         "HOME": str(archive_home.home),
-        "LOOPX_HOME": str(tmp_path / "loopx"),
-        "LOOPX_OBELISK_BIN": str(obelisk_bin),
-        "LOOPX_NODE22": os.environ["LOOPX_NODE22"],
-        "LOOPX_LOAD_PLUGINS": "loopx-obelisk-session-evidence",
+        "LOOPX_RECALL_HOME": str(tmp_path / "loopx"),
+        "LOOPX_RECALL_OBELISK_BIN": str(obelisk_bin),
+        "LOOPX_RECALL_NODE22": os.environ["LOOPX_RECALL_NODE22"],
+        "LOOPX_RECALL_LOAD_PLUGINS": "loopx-obelisk-session-evidence",
     }
 
     def run(*args, extra_env=None, check=True):

@@ -28,7 +28,7 @@ TIMEOUT = 3.0
 @pytest.fixture
 def double(archive_home, obelisk_bin, monkeypatch):
     monkeypatch.setenv("HOME", str(archive_home.home))
-    monkeypatch.setenv("LOOPX_OBELISK_BIN", str(obelisk_bin))
+    monkeypatch.setenv("LOOPX_RECALL_OBELISK_BIN", str(obelisk_bin))
     double_settings(archive_home.home)  # no switches, build grace 0
     return archive_home
 
@@ -232,7 +232,7 @@ def test_slow_within_timeout_still_answers(double):
 def test_wrong_binaries_are_typed(double, tmp_path, make, reason):
     binding = _binding(double)
     binding["private"]["obelisk_bin"] = make(tmp_path)
-    os.environ.pop("LOOPX_OBELISK_BIN", None)
+    os.environ.pop("LOOPX_RECALL_OBELISK_BIN", None)
     with pytest.raises(ProviderFailure) as caught:
         ObeliskSessionEvidence().retrieve(_request(["e"]), binding, timeout=TIMEOUT)
     assert caught.value.reason == reason
@@ -288,7 +288,9 @@ def test_terms_reach_the_double_as_data(double, terms):
         "transcripts": [],
         "echo": True,
     }
-    result = call_template(os.environ["LOOPX_OBELISK_BIN"], params, timeout=30, stdout_cap=2**21)
+    result = call_template(
+        os.environ["LOOPX_RECALL_OBELISK_BIN"], params, timeout=30, stdout_cap=2**21
+    )
     assert result["echo"] == terms
 
 

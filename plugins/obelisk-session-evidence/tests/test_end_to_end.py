@@ -132,7 +132,7 @@ def test_missing_binary_is_typed(journey):
         "pytest",
         "--format",
         "json",
-        extra_env={"LOOPX_OBELISK_BIN": "/nonexistent/obelisk"},
+        extra_env={"LOOPX_RECALL_OBELISK_BIN": "/nonexistent/obelisk"},
     )
     data = json.loads(out.stdout)
     assert (data["status"], data["reason"]) == ("failed", "provider_unavailable")

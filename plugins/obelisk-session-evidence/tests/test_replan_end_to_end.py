@@ -1,6 +1,7 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""``loopx recall replan`` against the double: a repeated dead end is caught, a new step is not."""
+"""``loopx-recall recall replan`` against the double: a repeated dead end is caught, a new
+step is not."""
 
 from __future__ import annotations
 
