@@ -9,8 +9,9 @@ from typing import Any, Literal
 import attrs
 
 from loopx_recall_core.contracts.converter import text
+from loopx_recall_core.provider_cache import ProviderCache
 
-__all__ = ["BindingOption", "ProviderFailure", "ProviderReadback"]
+__all__ = ["BindingOption", "ProviderCache", "ProviderFailure", "ProviderReadback"]
 
 RuntimeValue = str | int | bool | None
 

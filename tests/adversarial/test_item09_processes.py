@@ -172,7 +172,7 @@ def test_the_transcript_scan_counts_against_the_deadline(tmp_path, monkeypatch):
     monkeypatch.setenv("HOME", str(home))
     configure(home, mode="answer", answer={})
 
-    def endless(_home, _binding):
+    def endless(*_args):
         while True:
             yield home / "never.jsonl"
 

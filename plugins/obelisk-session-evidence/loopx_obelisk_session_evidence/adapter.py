@@ -27,7 +27,7 @@ __all__ = [
     "TEMPLATE_VERSION",
     "call_template",
     "obelisk_env",
-    "obelisk_version",
+    "probe_version",
     "render",
 ]
 
@@ -66,8 +66,9 @@ def obelisk_env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k in _ENV_ALLOWLIST}
 
 
-def obelisk_version(executable: str, timeout: float) -> tuple[int, int, int]:
-    """``obelisk --version`` parsed, or a typed failure."""
+def probe_version(executable: str, timeout: float) -> tuple[int, int, int]:
+    """``obelisk --version`` parsed (the supported range is checked by the caller), or a
+    typed failure."""
     try:
         result = run([executable, "--version"], env=obelisk_env(), timeout=timeout, stdout_cap=4096)
     except OSError:
@@ -77,11 +78,7 @@ def obelisk_version(executable: str, timeout: float) -> tuple[int, int, int]:
     match = _VERSION.match(result.stdout.decode("ascii", "replace").strip())
     if not result.ok or match is None:
         raise ProviderFailure("provider_unavailable")  # not Obelisk
-    version = (int(match[1]), int(match[2]), int(match[3]))
-    low, high = SUPPORTED_OBELISK
-    if not low <= version < high:
-        raise ProviderFailure("unsupported_obelisk_version")
-    return version
+    return (int(match[1]), int(match[2]), int(match[3]))
 
 
 def render(params: Mapping[str, Any]) -> str:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from loopx_obelisk_session_evidence.runner import run
+from loopx_obelisk_session_evidence.runtime import remember_configured
 from loopx_obelisk_session_evidence.scope import resolved_roots
 from loopx_recall_core.canonical import digest
 from loopx_recall_core.providers_api import BindingOption
@@ -78,6 +79,16 @@ def git_repository(path: str) -> tuple[str, list[str]] | None:
     return repository_id, worktrees
 
 
+def _executable_problem(path: str) -> str | None:
+    if not os.path.exists(path):
+        return "does not exist"
+    if os.path.isdir(path):
+        return "is a folder, not the obelisk executable"
+    if not os.access(path, os.X_OK):
+        return "is not executable"
+    return None
+
+
 _KNOWN_OPTIONS = frozenset(option.name.replace("-", "_") for option in BINDING_OPTIONS)
 
 
@@ -95,6 +106,9 @@ def bind(options: Mapping[str, Any], *, cwd: str) -> dict[str, Any]:
     given = [
         os.path.abspath(os.path.join(cwd, root)) for root in options.get("repository_root", ())
     ]
+    if not all(os.path.isdir(root) for root in given):
+        # A root that does not exist would only ever answer "no history" (paths are private).
+        raise ValueError("--repository-root must name an existing folder")
     identity = git_repository(given[0] if given else cwd)
     if given:
         roots = given
@@ -109,7 +123,12 @@ def bind(options: Mapping[str, Any], *, cwd: str) -> dict[str, Any]:
         "resolved_roots": resolved_roots(given_roots),
     }
     if options.get("obelisk_bin"):
-        private["obelisk_bin"] = os.path.abspath(os.path.join(cwd, options["obelisk_bin"]))
+        executable = os.path.abspath(os.path.join(cwd, options["obelisk_bin"]))
+        problem = _executable_problem(executable)
+        if problem:
+            raise ValueError(f"--obelisk-bin {problem}")
+        private["obelisk_bin"] = executable
+        remember_configured(executable)
     binding: dict[str, Any] = {
         "history_sources": sources,
         "window_days": window,

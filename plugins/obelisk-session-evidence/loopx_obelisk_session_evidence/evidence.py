@@ -15,11 +15,12 @@ import shlex
 import stat
 import time
 from collections.abc import Iterator, Mapping, Sequence
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from loopx_obelisk_session_evidence.scope import Window, path_in_scope, roots_of, row_problem
-from loopx_recall_core.providers_api import ProviderFailure
+from loopx_recall_core.providers_api import ProviderCache, ProviderFailure
 from loopx_recall_core.recall.replan.snippets import (
     SHELL_TOOLS,
     format_tool_snippet,
@@ -35,6 +36,8 @@ __all__ = [
 ]
 
 _STALE_GRACE_MS = 2000
+#: Cache of Codex transcripts' first-line cwd, by path, with the size and mtime it was read at.
+_FIRST_LINES = "codex-first-lines"
 _FIRST_LINE_CAP = 65536
 
 
@@ -111,29 +114,62 @@ def _claude_dir_name(root: str) -> str:
     return re.sub(r"[^A-Za-z0-9]", "-", root)
 
 
-def in_scope_transcripts(binding: Mapping[str, Any], deadline: float) -> list[str]:
+def in_scope_transcripts(
+    binding: Mapping[str, Any],
+    deadline: float,
+    window: Window,
+    cache: ProviderCache | None = None,
+) -> list[str]:
     """Transcript files on disk of the bound runtimes under the bound roots, sorted.
 
-    Regular files only (a FIFO or device named ``*.jsonl`` is never opened), at most the
-    first line of a Codex file read, and the scan counts against the request's
-    ``deadline`` (``time.monotonic()``): past it, a ``provider_timeout``.
+    The scan looks only where in-scope sessions can be: Claude's project folders of the
+    bound roots, and Codex's day folders (``sessions/YYYY/MM/DD``) of the window's days
+    (plus loose files directly under ``sessions/`` written inside the window), so its cost
+    does not grow with the sessions outside the scope. Regular files only (a FIFO or
+    device named ``*.jsonl`` is never opened); a Codex file's first line is read only when
+    its size or mtime changed since the last scan (``cache``). The scan counts against
+    the request's ``deadline`` (``time.monotonic()``): past it, a ``provider_timeout``.
     """
     home = Path(os.environ.get("HOME", "~")).expanduser()
+    seen: dict[str, list[Any]] = {}
+    known = (cache.load(_FIRST_LINES) if cache else None) or {}
     found = []
-    for path in _transcripts(home, binding):
+    for path in _transcripts(home, binding, window, known if isinstance(known, dict) else {}, seen):
         if time.monotonic() > deadline:
             raise ProviderFailure("provider_timeout")
         found.append(str(path))
+    if cache is not None and seen != known:
+        cache.store(_FIRST_LINES, seen)
     return sorted(found)
 
 
-def _regular_files(folder: Path, pattern: str) -> Iterator[Path]:
+def _regular_files(folder: Path, pattern: str) -> Iterator[tuple[Path, os.stat_result]]:
     for path in folder.glob(pattern):  # lazily: the caller checks its deadline per file
         try:
-            if stat.S_ISREG(path.stat().st_mode):
-                yield path
+            info = path.stat()
         except OSError:
             continue
+        if stat.S_ISREG(info.st_mode):
+            yield path, info
+
+
+def _codex_day_folders(sessions: Path, window: Window) -> Iterator[Path]:
+    # Codex files a session under the local date it started; a day either side covers
+    # any time zone.
+    first = datetime.fromtimestamp(window.since_ms / 1000, UTC).date() - timedelta(days=1)
+    last = datetime.fromtimestamp(window.until_ms / 1000, UTC).date() + timedelta(days=1)
+    day = first
+    while day <= last:
+        yield sessions / f"{day.year:04d}" / f"{day.month:02d}" / f"{day.day:02d}"
+        day += timedelta(days=1)
+
+
+def _codex_files(sessions: Path, window: Window) -> Iterator[tuple[Path, os.stat_result]]:
+    for folder in _codex_day_folders(sessions, window):
+        yield from _regular_files(folder, "*.jsonl")
+    for path, info in _regular_files(sessions, "*.jsonl"):
+        if info.st_mtime * 1000 >= window.since_ms:
+            yield path, info
 
 
 def _first_line(path: Path) -> bytes:
@@ -145,7 +181,13 @@ def _first_line(path: Path) -> bytes:
         return handle.readline(_FIRST_LINE_CAP)
 
 
-def _transcripts(home: Path, binding: Mapping[str, Any]) -> Iterator[Path]:
+def _transcripts(
+    home: Path,
+    binding: Mapping[str, Any],
+    window: Window,
+    known: Mapping[str, Any],
+    seen: dict[str, list[Any]],
+) -> Iterator[Path]:
     roots, resolved = roots_of(binding["private"])
     if "claude" in binding["history_sources"]:
         projects = home / ".claude" / "projects"
@@ -153,16 +195,28 @@ def _transcripts(home: Path, binding: Mapping[str, Any]) -> Iterator[Path]:
         if projects.is_dir():
             for folder in projects.iterdir():
                 if any(folder.name == n or folder.name.startswith(n + "-") for n in names):
-                    yield from _regular_files(folder, "*.jsonl")
+                    yield from (path for path, _ in _regular_files(folder, "*.jsonl"))
     if "codex" in binding["history_sources"]:
-        for path in _regular_files(home / ".codex" / "sessions", "**/*.jsonl"):
-            try:
-                first = json.loads(_first_line(path) or b"{}")
-                cwd = first.get("payload", {}).get("cwd")
-            except (OSError, ValueError, AttributeError):
-                continue
+        for path, info in _codex_files(home / ".codex" / "sessions", window):
+            key = str(path)
+            entry = known.get(key)
+            stamp = [info.st_size, info.st_mtime_ns]
+            if isinstance(entry, list) and len(entry) == 3 and entry[:2] == stamp:
+                cwd = entry[2]
+            else:
+                cwd = _codex_cwd(path)
+            seen[key] = [*stamp, cwd]
             if path_in_scope(cwd, roots, resolved):
                 yield path
+
+
+def _codex_cwd(path: Path) -> str | None:
+    try:
+        first = json.loads(_first_line(path) or b"{}")
+        cwd = first.get("payload", {}).get("cwd")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return cwd if isinstance(cwd, str) else None
 
 
 def freshness(result: Mapping[str, Any], transcripts: Sequence[str], *, complete: bool) -> str:

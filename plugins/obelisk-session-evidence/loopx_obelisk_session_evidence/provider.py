@@ -4,8 +4,6 @@
 
 from __future__ import annotations
 
-import os
-import shutil
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -15,7 +13,6 @@ from loopx_obelisk_session_evidence.adapter import (
     TEMPLATE_DIGEST,
     TEMPLATE_VERSION,
     call_template,
-    obelisk_version,
 )
 from loopx_obelisk_session_evidence.binding import BINDING_OPTIONS, DEFAULT_WINDOW_DAYS, bind
 from loopx_obelisk_session_evidence.evidence import (
@@ -23,6 +20,14 @@ from loopx_obelisk_session_evidence.evidence import (
     in_scope_transcripts,
     snippet_for,
     verify_rows,
+)
+from loopx_obelisk_session_evidence.runtime import (
+    binding_key,
+    cache,
+    cached_facts,
+    find_obelisk,
+    known_version,
+    store_facts,
 )
 from loopx_obelisk_session_evidence.scope import (
     Window,
@@ -39,19 +44,12 @@ from loopx_recall_core.contracts import (
 )
 from loopx_recall_core.providers_api import BindingOption, ProviderFailure, ProviderReadback
 
-OBELISK_BIN_ENV = "LOOPX_RECALL_OBELISK_BIN"
 STDOUT_CAP = 2 * 1024 * 1024
 #: In-scope transcripts checked for freshness; beyond this the index cannot be called fresh.
 MAX_TRANSCRIPTS = 2000
 _READBACK_TIMEOUT_S = 20.0
 #: No index of one user's sessions holds more matching rows than this.
 _MAX_COUNT = 2**31
-
-
-def find_obelisk(configured: str | None = None) -> str | None:
-    """The obelisk executable: the binding's, else ``$LOOPX_RECALL_OBELISK_BIN``, else PATH."""
-    candidate = configured or os.environ.get(OBELISK_BIN_ENV) or "obelisk"
-    return shutil.which(candidate)
 
 
 def _executable(binding: Mapping[str, Any] | None) -> str:
@@ -78,7 +76,7 @@ def _query(
 
     The transcript scan and the query share ``deadline`` (``time.monotonic()``).
     """
-    transcripts = in_scope_transcripts(binding, deadline)
+    transcripts = in_scope_transcripts(binding, deadline, window, cache())
     given, resolved = roots_of(binding["private"])
     roots = {*given, *resolved}
     params = {
@@ -116,6 +114,19 @@ def _index_revision(result: Mapping[str, Any]) -> str:
     return "obelisk-index:" + digest(result.get("markers", [])).removeprefix("sha256:")
 
 
+def _facts(result: Mapping[str, Any], index_freshness: str) -> dict[str, Any]:
+    """What status shows of the index, remembered from the last readback or recall."""
+    return {
+        "freshness": index_freshness,
+        "index_revision_digest": digest(_index_revision(result)),
+        "taken_at": None,
+    }
+
+
+def _window(binding: Mapping[str, Any]) -> Window:
+    return Window.last_days(int(binding.get("window_days", DEFAULT_WINDOW_DAYS)))
+
+
 class ObeliskSessionEvidence:
     provider_id = PROVIDER_ID
     provider_version = __version__
@@ -145,31 +156,37 @@ class ObeliskSessionEvidence:
         # One deadline for the version check, the transcript scan and the query.
         deadline = time.monotonic() + _READBACK_TIMEOUT_S
         try:
-            version = obelisk_version(executable, _READBACK_TIMEOUT_S)
+            version, identity = known_version(executable, _READBACK_TIMEOUT_S)
             runtime["runtime_version"] = ".".join(map(str, version))
             if binding is None:
                 return ProviderReadback(**base, ready=True, runtime=runtime)
-            result, index_freshness = _query(
-                executable,
-                binding,
-                deadline=deadline,
-                terms=[],
-                types=[],
-                window=Window.last_days(1),
-                max_snippet_chars=1,
-                max_rows=1,
-                excluded=[],
-            )
+            key = binding_key(binding, identity)
+            facts = cached_facts(key)
+            if facts is None:
+                result, index_freshness = _query(
+                    executable,
+                    binding,
+                    deadline=deadline,
+                    terms=[],
+                    types=[],
+                    window=_window(binding),
+                    max_snippet_chars=1,
+                    max_rows=1,
+                    excluded=[],
+                )
+                store_facts(key, _facts(result, index_freshness))
+                facts = cached_facts(key) or _facts(result, index_freshness)
         except ProviderFailure as failure:
             return ProviderReadback(
                 **base, ready=False, runtime=runtime, unavailable_reason=failure.reason
             )
-        runtime["index_revision_digest"] = digest(_index_revision(result))
+        runtime["index_revision_digest"] = facts.get("index_revision_digest")
+        runtime["readback_taken_at"] = facts.get("taken_at")
         return ProviderReadback(
             **base,
             ready=True,
             runtime=runtime,
-            freshness=index_freshness,
+            freshness=facts.get("freshness"),
         )
 
     def retrieve(
@@ -183,9 +200,9 @@ class ObeliskSessionEvidence:
         # One wall-clock budget for the version check, the transcript scan and the query.
         deadline = time.monotonic() + timeout
         executable = _executable(binding)
-        obelisk_version(executable, min(timeout, 10.0))
+        _, identity = known_version(executable, min(timeout, 10.0))
         limits = request.limits
-        window = Window.last_days(int(binding.get("window_days", DEFAULT_WINDOW_DAYS)))
+        window = _window(binding)
         excluded = session_aliases(
             [*exclude_sessions, *binding.get("current_sessions", [])], binding["history_sources"]
         )
@@ -203,6 +220,7 @@ class ObeliskSessionEvidence:
         )
         verify_rows(result["evidence"], types, binding, window, excluded)
         omitted = _omitted(result["omitted"], types)
+        store_facts(binding_key(binding, identity), _facts(result, index_freshness))
         # Most matched terms first, then newest: what survives the caps is the most specific.
         rows = sorted(
             ((t, row) for t in types for row in result["evidence"].get(t, [])),

@@ -1,0 +1,137 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""Which ``obelisk`` runs, and what is known about it without running it again.
+
+One resolution everywhere (status, ``extension list``, recall, qualification):
+
+1. the enablement's ``--obelisk-bin``;
+2. ``$LOOPX_RECALL_OBELISK_BIN``;
+3. the binary last configured with ``--obelisk-bin`` at enable time (remembered in this
+   provider's private cache; used where no enablement is at hand: ``extension list``,
+   ``recall qualify``);
+4. ``obelisk`` on ``PATH``.
+
+``obelisk --version`` runs once per binary identity (resolved path, device, inode, size,
+mtime); a changed binary is probed again. Status reuses the facts of the last readback
+or recall of the same binary and binding (and says when they were taken) instead of
+starting Node: a recall is then exactly one ``obelisk --query``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+from loopx_obelisk_session_evidence import PROVIDER_ID
+from loopx_obelisk_session_evidence.adapter import SUPPORTED_OBELISK, probe_version
+from loopx_recall_core.canonical import digest
+from loopx_recall_core.providers_api import ProviderCache, ProviderFailure
+
+__all__ = [
+    "OBELISK_BIN_ENV",
+    "binding_key",
+    "cached_facts",
+    "find_obelisk",
+    "known_version",
+    "remember_configured",
+    "store_facts",
+]
+
+OBELISK_BIN_ENV = "LOOPX_RECALL_OBELISK_BIN"
+_VERSIONS = "runtime-versions"
+_FACTS = "readback-facts"
+_CONFIGURED = "configured-binary"
+#: Binary identities and bindings remembered; older entries are dropped first.
+_KEEP = 16
+
+
+def cache() -> ProviderCache:
+    return ProviderCache(PROVIDER_ID)
+
+
+def find_obelisk(configured: str | None = None) -> str | None:
+    """The obelisk executable by the documented order, or None."""
+    if configured:
+        return shutil.which(configured)
+    from_env = os.environ.get(OBELISK_BIN_ENV)
+    if from_env:
+        return shutil.which(from_env)
+    remembered = cache().load(_CONFIGURED)
+    if isinstance(remembered, str) and shutil.which(remembered):
+        return shutil.which(remembered)
+    return shutil.which("obelisk")
+
+
+def remember_configured(executable: str) -> None:
+    cache().store(_CONFIGURED, executable)
+
+
+def _identity(executable: str) -> str:
+    real = os.path.realpath(executable)
+    info = os.stat(real)
+    return digest([real, info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns])
+
+
+def _now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _bounded(entries: dict[str, Any], key: str, value: Any) -> dict[str, Any]:
+    kept = {k: v for k, v in entries.items() if k != key}
+    kept[key] = value
+    return dict(list(kept.items())[-_KEEP:])
+
+
+def known_version(executable: str, timeout: float) -> tuple[tuple[int, int, int], str]:
+    """The supported version of ``executable`` and the identity it was probed for.
+
+    Runs ``--version`` only for a binary identity not seen before; raises the typed
+    failure of the probe or ``unsupported_obelisk_version``.
+    """
+    try:
+        identity = _identity(executable)
+    except OSError:
+        raise ProviderFailure("provider_unavailable") from None
+    store = cache()
+    versions = store.load(_VERSIONS)
+    versions = versions if isinstance(versions, dict) else {}
+    entry = versions.get(identity)
+    if isinstance(entry, dict) and _valid_version(entry.get("version")):
+        version = tuple(entry["version"])
+    else:
+        version = probe_version(executable, timeout)
+        store.store(_VERSIONS, _bounded(versions, identity, {"version": list(version)}))
+    low, high = SUPPORTED_OBELISK
+    if not low <= version < high:
+        raise ProviderFailure("unsupported_obelisk_version")
+    return version, identity  # type: ignore[return-value]
+
+
+def _valid_version(value: object) -> bool:
+    return (
+        isinstance(value, list)
+        and len(value) == 3
+        and all(type(part) is int and 0 <= part < 10**6 for part in value)
+    )
+
+
+def binding_key(binding: Mapping[str, Any], identity: str) -> str:
+    """Which binding and binary a set of readback facts belongs to."""
+    scope = {k: v for k, v in binding.items() if k != "current_sessions"}
+    return digest([identity, scope])
+
+
+def store_facts(key: str, facts: dict[str, Any]) -> None:
+    store = cache()
+    known = store.load(_FACTS)
+    known = known if isinstance(known, dict) else {}
+    store.store(_FACTS, _bounded(known, key, {**facts, "taken_at": _now()}))
+
+
+def cached_facts(key: str) -> dict[str, Any] | None:
+    known = cache().load(_FACTS)
+    entry = known.get(key) if isinstance(known, dict) else None
+    return entry if isinstance(entry, dict) else None
