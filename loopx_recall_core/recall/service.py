@@ -153,7 +153,8 @@ def recall(
         return _finish(request, provider_id, version, "failed", "provider_failed", store, key)
     result, rejection = _verify(request, returned, claimed)
     if result is None:
-        return _finish(request, provider_id, version, "failed", rejection, store, key)
+        outcome = _finish(request, provider_id, version, "failed", rejection, store, key)
+        return attrs.evolve(outcome, agent_sessions=mode)
     if mode == "runtime" and not result.scope_applied.cross_agent_used:
         # The host knows what a provider cannot: under runtime identity, other agents'
         # sessions were not excluded.
@@ -162,7 +163,8 @@ def recall(
         )
     log.info("recall succeeded: %d items", len(result.items))
     receipt = result_receipt(request, result, key=key)
-    return _outcome(store, request, "succeeded", None, receipt, result)
+    outcome = _outcome(store, request, "succeeded", None, receipt, result)
+    return attrs.evolve(outcome, agent_sessions=mode)
 
 
 def _finish(
