@@ -13,12 +13,26 @@ from loopx_recall_core.contracts.converter import FieldInvalid
 from loopx_recall_core.extensions import find_known, find_recall_entry, safe_readback
 from loopx_recall_core.hookspecs import RecallProvider
 from loopx_recall_core.plugins import PluginHost
+from loopx_recall_core.recall.ledger import SessionLedger
 from loopx_recall_core.state import Enablement, LimitCeilings, StateStore
 
-__all__ = ["CapabilityRefused", "disable", "enable", "status_record"]
+__all__ = ["AGENT_SESSION_MODES", "CapabilityRefused", "disable", "enable", "status_record"]
 
 CAPABILITY = "agent-turn-recall"
 SURFACES = ("replan-history",)
+#: Which sessions are an agent's history; ``claimed`` is the default for new enablements.
+AGENT_SESSION_MODES = ("claimed", "runtime")
+
+AGENT_IDENTITY = {
+    "claimed": "only the sessions claimed for this agent and project in the session ledger "
+    "(by the runtime hooks or `loopx-recall session claim`) count as this agent",
+    "runtime": "every session of these runtimes in this repository counts as this agent: "
+    "other agents' sessions on the same runtime and repository can be returned",
+}
+INSTALL_HINT = (
+    "no session is claimed yet: install the runtime hook with `loopx-recall hook install "
+    "claude|codex --agent-id A --project-id J` (or claim one with `loopx-recall session claim`)"
+)
 
 TRUTH_CONTRACT = {
     "grants_new_action_authority": False,
@@ -27,6 +41,8 @@ TRUTH_CONTRACT = {
     "cross_agent_access": False,
     "cross_project_access": False,
 }
+# ``cross_agent_access`` is true in a status record as soon as one enablement it lists uses
+# runtime identity: that is what such an enablement can return.
 
 
 class CapabilityRefused(Exception):
@@ -46,6 +62,7 @@ def enable(
     provider_options: Mapping[str, Any],
     repository_id: str | None,
     cwd: str,
+    agent_sessions: str = "claimed",
 ) -> tuple[Enablement, bool]:
     """Store one enablement for ``provider`` (None when it is not installed); returns it
     and whether anything changed."""
@@ -86,6 +103,7 @@ def enable(
             stage=stage,
             limits=limits,
             binding=binding,
+            agent_sessions=agent_sessions,
         )
     except FieldInvalid as exc:
         # e.g. an --agent-id over 256 UTF-16 units: name the option, never the value
@@ -128,9 +146,24 @@ def disable(
     return removed
 
 
-def _public_enablement(enablement: Enablement, show_private: bool) -> dict[str, Any]:
+def _public_enablement(enablement: Enablement, show_private: bool, claimed: int) -> dict[str, Any]:
     binding = dict(enablement.binding)
     private = binding.pop("private", None)
+    binding.pop("agent_identity", None)  # a provider's old statement; the host's is below
+    mode = enablement.session_mode
+    sessions: dict[str, Any] = {
+        "mode": mode,
+        "identity": AGENT_IDENTITY[mode],
+        "claimed_sessions": claimed,
+        "cross_agent_access": mode == "runtime",
+    }
+    if enablement.agent_sessions is None:
+        sessions["mode_source"] = (
+            "enabled before claimed sessions existed: runtime identity; enable again with "
+            "--agent-sessions claimed to narrow it"
+        )
+    if mode == "claimed" and claimed == 0:
+        sessions["hint"] = INSTALL_HINT
     row = {
         "agent_id": enablement.agent_id,
         "project_id": enablement.project_id,
@@ -139,6 +172,7 @@ def _public_enablement(enablement: Enablement, show_private: bool) -> dict[str, 
         "stage": enablement.stage,
         "limits": attrs.asdict(enablement.limits),
         "binding": binding,
+        "agent_sessions": sessions,
     }
     if show_private and private is not None:
         row["private"] = private
@@ -192,11 +226,21 @@ def status_record(
         )
         runtime = dict(readback.runtime)
         freshness = readback.freshness
+    ledger = SessionLedger(store.root)
+    rows = [
+        _public_enablement(
+            e, show_private, len(ledger.claims(agent_id=e.agent_id, project_id=e.project_id))
+        )
+        for e in enablements
+    ]
     return {
         "schema_version": "loopx_capability_status_v0",
         "capability": CAPABILITY,
         "provider": provider_row,
         "runtime": {**runtime, "freshness": freshness},
-        "enablements": [_public_enablement(e, show_private) for e in enablements],
-        "truth_contract": TRUTH_CONTRACT,
+        "enablements": rows,
+        "truth_contract": {
+            **TRUTH_CONTRACT,
+            "cross_agent_access": any(row["agent_sessions"]["cross_agent_access"] for row in rows),
+        },
     }

@@ -23,7 +23,7 @@ import attrs
 import platformdirs
 
 from loopx_recall_core.canonical import escape_lone_surrogates
-from loopx_recall_core.contracts.converter import ContractError, structure, text
+from loopx_recall_core.contracts.converter import ContractError, optional, structure, text
 from loopx_recall_core.contracts.converter import unstructure as _unstructure
 from loopx_recall_core.contracts.historical import Limits
 from loopx_recall_core.jsonio import JsonInputError, loads
@@ -86,6 +86,11 @@ class Enablement:
 
     ``binding`` is what the provider's ``bind`` returned: public facts at the top level and
     private ones (paths) under ``binding["private"]``; only the owner sees those.
+
+    ``agent_sessions`` says which sessions are this agent's history: ``claimed`` (only the
+    sessions claimed for this agent and project in the session ledger) or ``runtime``
+    (every session of the bound runtimes in the repository). Absent in enablements made
+    before the ledger existed: they behave as ``runtime`` (see :attr:`session_mode`).
     """
 
     capability: Literal["agent-turn-recall"]
@@ -97,6 +102,11 @@ class Enablement:
     stage: Literal[1, 2]
     limits: LimitCeilings
     binding: dict[str, Any] = attrs.field(factory=dict)
+    agent_sessions: Literal["claimed", "runtime"] | None = optional()
+
+    @property
+    def session_mode(self) -> Literal["claimed", "runtime"]:
+        return self.agent_sessions or "runtime"
 
     @property
     def key(self) -> tuple[str, str, str, str, str]:

@@ -22,6 +22,7 @@ recall_cli = importlib.import_module("loopx_recall_core.cli.recall")
 ENABLE = [
     "capability", "enable", "agent-turn-recall", "--provider", "obelisk-session-evidence",
     "--surface", "replan-history", "--agent-id", "agent-a", "--project-id", "proj-j",
+    "--agent-sessions", "runtime",
 ]
 STATUS = [
     "capability", "status", "agent-turn-recall", "--provider", "obelisk-session-evidence",

@@ -159,8 +159,9 @@ RESULT_CASES = [
         '$.provider_id: expected "obelisk-session-evidence"',
     ),
     (
-        "cross-agent-used",
-        _set(("scope_applied", "cross_agent_used"), True),
+        # a fact the host sets (true only under runtime identity), never a string
+        "cross-agent-used-not-bool",
+        _set(("scope_applied", "cross_agent_used"), "false"),
         "$.scope_applied.cross_agent_used",
     ),
     ("freshness", _set(("freshness",), "recent"), "$.freshness: expected"),

@@ -24,7 +24,9 @@ _GROUPS = {
     "capability": ("loopx_recall_core.cli.capability", "capability"),
     "extension": ("loopx_recall_core.cli.extension", "extension"),
     "external-evidence": ("loopx_recall_core.cli.external_evidence", "external_evidence"),
+    "hook": ("loopx_recall_core.cli.hook", "hook"),
     "recall": ("loopx_recall_core.cli.recall", "recall"),
+    "session": ("loopx_recall_core.cli.session", "session"),
 }
 
 
@@ -37,7 +39,10 @@ class _LazyGroup(click.Group):
         **extra: Any,
     ) -> click.Context:
         # The root sees the whole command line: one check covers every option and argument.
-        check_arguments(list(args))
+        # A runtime hook is the exception: it must never fail the agent's turn, so it
+        # takes whatever it is given and logs a problem instead (cli/hook.py).
+        if args[:2] not in (["hook", "claude"], ["hook", "codex"]):
+            check_arguments(list(args))
         return super().make_context(info_name, args, parent=parent, **extra)
 
     def list_commands(self, ctx: click.Context) -> list[str]:

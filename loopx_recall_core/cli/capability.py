@@ -82,6 +82,14 @@ def _parse_provider_options(provider: Any, extra: list[str]) -> dict[str, Any]:
 @click.option(
     "--max-total-chars", type=click.IntRange(1, 32000), default=DEFAULT_CEILINGS["max_total_chars"]
 )
+@click.option(
+    "--agent-sessions",
+    type=click.Choice(capabilities.AGENT_SESSION_MODES),
+    default="claimed",
+    show_default=True,
+    help="claimed: only sessions claimed for this agent+project (hooks or `session claim`); "
+    "runtime: every session of the bound runtimes in the repository counts as this agent.",
+)
 @format_option
 @click.pass_context
 @handle_failures()
@@ -98,6 +106,7 @@ def enable(
     max_items: int,
     max_snippet_chars: int,
     max_total_chars: int,
+    agent_sessions: str,
     output_format: str,
 ) -> None:
     """Grant one provider read access to one agent's history in one project.
@@ -129,6 +138,7 @@ def enable(
             provider_options=options,
             repository_id=repository_id,
             cwd=os.getcwd(),
+            agent_sessions=agent_sessions,
         )
     except CapabilityRefused as exc:
         raise Rejected(str(exc)) from None
@@ -145,13 +155,14 @@ def enable(
         "repository_id": enablement.repository_id,
         "surface": surface,
         "stage": stage,
+        "agent_sessions": agent_sessions,
     }
     emit(
         data,
         output_format,
         lambda d: (
             f"enabled {d['capability']} via {d['provider_id']} for agent {d['agent_id']} in "
-            f"project {d['project_id']} (stage {d['stage']})"
+            f"project {d['project_id']} (stage {d['stage']}, {d['agent_sessions']} sessions)"
             + ("" if d["changed"] else " - already enabled, no change")
         ),
     )
@@ -169,10 +180,19 @@ def _render_status(d: dict[str, Any]) -> str:
     if runtime:
         lines.append("  runtime: " + ", ".join(f"{k}={v}" for k, v in runtime.items()))
     for e in d["enablements"]:
+        sessions = e["agent_sessions"]
         lines.append(
             f"  agent {e['agent_id']} / project {e['project_id']} / repository "
             f"{e['repository_id']} / {e['surface']} / stage {e['stage']}"
         )
+        lines.append(
+            f"    agent sessions: {sessions['mode']} ({sessions['claimed_sessions']} claimed): "
+            f"{sessions['identity']}"
+        )
+        if "mode_source" in sessions:
+            lines.append(f"    {sessions['mode_source']}")
+        if "hint" in sessions:
+            lines.append(f"    {sessions['hint']}")
     if not d["enablements"]:
         lines.append("  no enablement (default off)")
     return "\n".join(lines)

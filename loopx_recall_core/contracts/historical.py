@@ -112,7 +112,10 @@ class ScopeApplied:
     agent_id: str = attrs.field(validator=text(_ID_UNITS))
     project_id: str = attrs.field(validator=text(_ID_UNITS))
     repository_id: str = attrs.field(validator=text(_ID_UNITS))
-    cross_agent_used: Literal[False]
+    #: The seed RFC fixes this to ``false``. It is a fact the host sets: ``true`` only for an
+    #: enablement whose agent identity is the runtime (``--agent-sessions runtime``), where
+    #: other agents' sessions on that runtime and repository may be among the items.
+    cross_agent_used: bool
 
 
 @attrs.frozen(kw_only=True)

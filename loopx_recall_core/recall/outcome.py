@@ -47,6 +47,8 @@ class RecallOutcome:
     receipt: HistoricalEvidenceReceiptV0
     result: HistoricalEvidenceResultV0 | None = None
     private_ref: str | None = None
+    #: Whose sessions counted (``claimed`` or ``runtime``), once an answer was checked.
+    agent_sessions: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -56,9 +58,14 @@ class RecallOutcome:
         """Status, reason and receipt: safe to print, log or publish."""
         from loopx_recall_core.contracts import unstructure
 
-        return {
+        data: dict[str, object] = {
             "schema_version": "loopx_recall_outcome_v0",
             "status": self.status,
             "reason": self.reason,
             "receipt": unstructure(self.receipt),
         }
+        if self.agent_sessions is not None:
+            data["agent_sessions"] = self.agent_sessions
+        if self.result is not None:
+            data["cross_agent_used"] = self.result.scope_applied.cross_agent_used
+        return data

@@ -8,9 +8,11 @@ typed empty outcome with a receipt, and the work lane continues.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
+
+import attrs
 
 from loopx_recall_core.contracts import (
     ContractError,
@@ -26,6 +28,7 @@ from loopx_recall_core.hookspecs import RecallProvider
 from loopx_recall_core.plugins import DeadlineExceeded, PluginHost, call_with_deadline
 from loopx_recall_core.providers_api import ProviderFailure
 from loopx_recall_core.recall.admission import Admitted, admit
+from loopx_recall_core.recall.ledger import Claim, SessionLedger
 from loopx_recall_core.recall.outcome import REASON_CODES, RecallOutcome
 from loopx_recall_core.recall.receipts import failure_receipt, result_receipt
 from loopx_recall_core.recall.store import PrivateStore
@@ -45,10 +48,21 @@ def find_recall_provider(host: PluginHost, provider_id: str) -> RecallProvider |
     return entry[1] if entry is not None else None
 
 
+def _claimed_refs(claims: Sequence[Claim]) -> frozenset[str]:
+    """Every name a result may give a claimed session: the runtime's own id, or the
+    runtime-prefixed id session indexes use (``codex:<thread id>``)."""
+    return frozenset(name for c in claims for name in (c.session_id, f"{c.runtime}:{c.session_id}"))
+
+
 def _verify(
-    request: HistoricalEvidenceRequestV0, returned: object
+    request: HistoricalEvidenceRequestV0,
+    returned: object,
+    claimed: frozenset[str] | None = None,
 ) -> tuple[HistoricalEvidenceResultV0 | None, str | None]:
-    """The result if it honestly answers ``request``, else the rejection reason."""
+    """The result if it honestly answers ``request``, else the rejection reason.
+
+    ``claimed`` (claimed-session mode): the only sessions the items may come from, and a
+    result that says it used another agent's sessions is out of scope."""
     if isinstance(returned, Mapping):
         try:
             returned = structure(dict(returned), HistoricalEvidenceResultV0)
@@ -61,6 +75,11 @@ def _verify(
         return None, "scope_violation"
     if problems:
         return None, "contract_violation"
+    if claimed is not None and (
+        returned.scope_applied.cross_agent_used
+        or any(item.session_ref not in claimed for item in returned.items)
+    ):
+        return None, "scope_violation"
     return returned, None
 
 
@@ -81,6 +100,13 @@ def recall(
     running Codex thread or Claude session id): they are not history, and the provider
     receives them in the binding as ``current_sessions`` to exclude.
 
+    The host decides whose sessions count (the enablement's ``agent_sessions``) and says so
+    in the binding it hands over: ``agent_sessions`` (``claimed`` or ``runtime``) and, when
+    claimed, ``claimed_sessions`` (``[{"runtime", "session_id"}]`` read from the session
+    ledger for this agent and project, runtime-native ids). It re-checks every item's
+    session against that list, and sets ``scope_applied.cross_agent_used`` itself: true
+    exactly when the identity is the runtime's.
+
     The private store's problems (an unusable state folder) raise
     :class:`~loopx_recall_core.state.StateError`: they are the owner's environment, not
     the provider's, and are checked before the provider runs.
@@ -97,9 +123,21 @@ def recall(
             request, provider_id, "unknown", "failed", "provider_not_installed", store, key
         )
     version = str(getattr(provider, "provider_version", "unknown") or "unknown")
-    binding = dict(decision.enablement.binding)
+    enablement = decision.enablement
+    binding = dict(enablement.binding)
     if current_sessions:
         binding["current_sessions"] = list(current_sessions)
+    mode = enablement.session_mode
+    binding["agent_sessions"] = mode
+    claimed = None
+    if mode == "claimed":
+        claims = SessionLedger(store.root).claims(
+            agent_id=enablement.agent_id, project_id=enablement.project_id
+        )
+        binding["claimed_sessions"] = [
+            {"runtime": c.runtime, "session_id": c.session_id} for c in claims
+        ]
+        claimed = _claimed_refs(claims)
     try:
         returned = call_with_deadline(
             lambda: provider.retrieve(request, binding, timeout=timeout),
@@ -113,12 +151,20 @@ def recall(
     except Exception as exc:  # noqa: BLE001 - fail open for the work lane
         log.warning("recall provider raised %s", type(exc).__name__)
         return _finish(request, provider_id, version, "failed", "provider_failed", store, key)
-    result, rejection = _verify(request, returned)
+    result, rejection = _verify(request, returned, claimed)
     if result is None:
-        return _finish(request, provider_id, version, "failed", rejection, store, key)
+        outcome = _finish(request, provider_id, version, "failed", rejection, store, key)
+        return attrs.evolve(outcome, agent_sessions=mode)
+    if mode == "runtime" and not result.scope_applied.cross_agent_used:
+        # The host knows what a provider cannot: under runtime identity, other agents'
+        # sessions were not excluded.
+        result = attrs.evolve(
+            result, scope_applied=attrs.evolve(result.scope_applied, cross_agent_used=True)
+        )
     log.info("recall succeeded: %d items", len(result.items))
     receipt = result_receipt(request, result, key=key)
-    return _outcome(store, request, "succeeded", None, receipt, result)
+    outcome = _outcome(store, request, "succeeded", None, receipt, result)
+    return attrs.evolve(outcome, agent_sessions=mode)
 
 
 def _finish(

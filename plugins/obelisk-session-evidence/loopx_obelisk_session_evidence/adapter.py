@@ -31,10 +31,10 @@ __all__ = [
     "render",
 ]
 
-TEMPLATE_VERSION = "obelisk-session-evidence-template/3"
+TEMPLATE_VERSION = "obelisk-session-evidence-template/4"
 _TEMPLATE_TEXT = (
     resources.files("loopx_obelisk_session_evidence")
-    .joinpath("templates/session_evidence.v3.js")
+    .joinpath("templates/session_evidence.v4.js")
     .read_text(encoding="utf-8")
 )
 TEMPLATE_DIGEST = digest(_TEMPLATE_TEXT)

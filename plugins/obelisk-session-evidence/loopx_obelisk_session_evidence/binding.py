@@ -133,7 +133,6 @@ def bind(options: Mapping[str, Any], *, cwd: str) -> dict[str, Any]:
         "history_sources": sources,
         "window_days": window,
         "repository_root_count": len(private["repository_roots"]),
-        "agent_identity": "runtime only: Obelisk stores no agent-instance identity",
         "private": private,
     }
     if identity is not None:

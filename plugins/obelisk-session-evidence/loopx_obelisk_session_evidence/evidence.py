@@ -14,7 +14,7 @@ import re
 import shlex
 import stat
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -47,6 +47,7 @@ def verify_rows(
     binding: Mapping[str, Any],
     window: Window,
     excluded: Sequence[str],
+    claimed: Collection[str] | None = None,
 ) -> None:
     """One row outside the binding (or an unrequested type) rejects the entire result."""
     if not isinstance(evidence, Mapping) or set(evidence) - set(types):
@@ -55,7 +56,7 @@ def verify_rows(
         if not isinstance(rows, list):
             raise ProviderFailure("malformed_output")
         for row in rows:
-            problem = row_problem(row, binding, window, excluded)
+            problem = row_problem(row, binding, window, excluded, claimed)
             if problem is not None:
                 raise ProviderFailure(problem)
 

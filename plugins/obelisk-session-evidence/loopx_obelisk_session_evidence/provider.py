@@ -31,6 +31,7 @@ from loopx_obelisk_session_evidence.runtime import (
 )
 from loopx_obelisk_session_evidence.scope import (
     Window,
+    claimed_index_ids,
     instant_ms,
     roots_of,
     session_aliases,
@@ -71,6 +72,7 @@ def _query(
     max_snippet_chars: int,
     max_rows: int,
     excluded: list[str],
+    claimed: list[str] | None = None,
 ) -> tuple[dict[str, Any], str]:
     """One template run for ``binding``; returns the parsed result and its freshness.
 
@@ -85,6 +87,7 @@ def _query(
         "terms": terms,
         "evidence_types": types,
         "exclude_sessions": excluded,
+        "claimed_sessions": claimed,
         "since_ms": window.since_ms,
         "until_ms": window.until_ms,
         "max_snippet_chars": max_snippet_chars,
@@ -207,6 +210,8 @@ class ObeliskSessionEvidence:
             [*exclude_sessions, *binding.get("current_sessions", [])], binding["history_sources"]
         )
         types = list(request.evidence_types)
+        # Claimed agent sessions: the host's list, applied in SQL and again on every row.
+        claimed = claimed_index_ids(binding)
         result, index_freshness = _query(
             executable,
             binding,
@@ -217,8 +222,10 @@ class ObeliskSessionEvidence:
             max_snippet_chars=limits.max_snippet_chars,
             max_rows=limits.max_items,
             excluded=excluded,
+            claimed=claimed,
         )
-        verify_rows(result["evidence"], types, binding, window, excluded)
+        allowed = frozenset(claimed) if claimed is not None else None
+        verify_rows(result["evidence"], types, binding, window, excluded, allowed)
         omitted = _omitted(result["omitted"], types)
         store_facts(binding_key(binding, identity), _facts(result, index_freshness))
         # Most matched terms first, then newest: what survives the caps is the most specific.
@@ -263,7 +270,8 @@ class ObeliskSessionEvidence:
                 agent_id=scope.agent_id,
                 project_id=scope.project_id,
                 repository_id=scope.repository_id,
-                cross_agent_used=False,
+                # Runtime identity cannot exclude other agents' sessions; claimed can.
+                cross_agent_used=claimed is None,
             ),
             freshness=index_freshness,
             items=tuple(items),

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """What one binding puts in scope: sessions, paths and instants, each by ONE rule.
 
-The query template applies the same rules in SQL (``templates/session_evidence.v3.js``)
+The query template applies the same rules in SQL (``templates/session_evidence.v4.js``)
 so that nothing out of scope is selected; :func:`row_problem` applies them again to every
 row that comes back, because the host trusts no provider output. Text is never compared
 as text where it means something else:
@@ -14,7 +14,10 @@ as text where it means something else:
 * an instant is in scope only when it is an RFC 3339 date-time (``T`` and ``Z`` upper
   case, any fraction, ``Z`` or a ``+HH:MM`` offset) inside ``[now - window, now + 5 min]``;
 * a session is named by the index (``codex:<thread id>``) or by its runtime
-  (the Codex thread id, Claude's ``sessionId``): exclusion accepts both.
+  (the Codex thread id, Claude's ``sessionId``): exclusion accepts both;
+* with claimed agent sessions (``binding["agent_sessions"] == "claimed"``), a session is
+  in scope only when it is one of ``binding["claimed_sessions"]`` (runtime-native ids the
+  host read from its session ledger), named as the index names it.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -31,6 +34,7 @@ import attrs
 __all__ = [
     "FUTURE_SKEW",
     "Window",
+    "claimed_index_ids",
     "instant_ms",
     "path_in_scope",
     "resolved_roots",
@@ -139,17 +143,39 @@ def session_aliases(session_ids: Iterable[str], sources: Iterable[str]) -> list[
     return sorted(names)
 
 
+def claimed_index_ids(binding: Mapping[str, Any]) -> list[str] | None:
+    """The index ids of the sessions claimed for this agent, or None when the runtime is
+    the identity. Claimed mode with no usable list is an empty list: nothing in scope."""
+    if binding.get("agent_sessions") != "claimed":
+        return None
+    claims = binding.get("claimed_sessions")
+    if not isinstance(claims, list):
+        return []
+    sources = set(binding["history_sources"])
+    ids = set()
+    for claim in claims:
+        if not isinstance(claim, Mapping):
+            continue
+        runtime, session = claim.get("runtime"), claim.get("session_id")
+        if runtime in sources and isinstance(session, str) and session:
+            ids.add(_INDEX_PREFIX[runtime] + session)
+    return sorted(ids)
+
+
 def row_problem(
     row: object,
     binding: Mapping[str, Any],
     window: Window,
     excluded: Sequence[str],
+    claimed: Collection[str] | None = None,
 ) -> str | None:
     """None for a row inside the binding, else ``malformed_output`` or ``scope_violation``.
 
     Every piece of an item (the message, the tool call, the tool result) carries its own
     session id; all must be the row's session, so content joined from another session
-    can never ride along with an in-scope one.
+    can never ride along with an in-scope one. With claimed agent sessions only a claimed
+    session is in scope (``claimed``: :func:`claimed_index_ids`, computed from the binding
+    when not given).
     """
     if not isinstance(row, Mapping):
         return "malformed_output"
@@ -169,6 +195,9 @@ def row_problem(
         and window.contains(row.get("timestamp"))
         and session not in excluded
     )
+    if in_scope and binding.get("agent_sessions") == "claimed":
+        allowed = claimed if claimed is not None else claimed_index_ids(binding)
+        in_scope = session in (allowed or ())
     return None if in_scope else "scope_violation"
 
 

@@ -55,9 +55,10 @@ def loopx(archive_home, obelisk_bin, tmp_path):
 
 @pytest.fixture
 def enable_alpha(loopx, archive_home):
-    """``enable_alpha(*sources)``: enable agent-a in proj-j for the archive's alpha repo."""
+    """``enable_alpha(*sources, agent_sessions="runtime")``: enable agent-a in proj-j for the
+    archive's alpha repo (runtime identity unless told: the archive claims no sessions)."""
 
-    def enable(*sources):
+    def enable(*sources, agent_sessions="runtime"):
         history = [arg for source in sources for arg in ("--history-source", source)]
         loopx(
             "capability",
@@ -72,6 +73,8 @@ def enable_alpha(loopx, archive_home):
             str(archive_home.repos["alpha"]),
             "--repository-id",
             "repo-a",
+            "--agent-sessions",
+            agent_sessions,
         )
 
     return enable

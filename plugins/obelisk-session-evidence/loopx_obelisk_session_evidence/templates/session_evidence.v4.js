@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 // SPDX-License-Identifier: Apache-2.0
 //
-// loopx obelisk-session-evidence query template, version 3. Run by `obelisk --query`
+// loopx obelisk-session-evidence query template, version 4. Run by `obelisk --query`
 // as the body of an async function. The ONLY variable part is the PARAMS data literal
 // below (ASCII-only JSON written by the adapter); everything else is fixed text whose
 // digest is recorded in every result. SQL uses `?` binds only, explicit columns,
@@ -10,9 +10,11 @@
 // cwd, timestamp, and the session of each joined piece).
 // Version 3: paths must be normalized absolute paths, instants RFC 3339 inside the window
 // (compared as instants, not text), tool results joined within their own session.
+// Version 4: with claimed agent sessions, only the sessions claimed for this agent (a list
+// of index ids) are in scope; claimed_sessions is null when the runtime is the identity.
 const PARAMS = /*LOOPX_PARAMS*/ null;
 
-const VERSION = "obelisk-session-evidence-template/3";
+const VERSION = "obelisk-session-evidence-template/4";
 if (PARAMS === null || PARAMS.template_version !== VERSION) {
   throw new Error("template parameters missing or for another template version");
 }
@@ -20,6 +22,9 @@ const SOURCES = JSON.stringify(PARAMS.sources);
 const ROOTS = JSON.stringify(PARAMS.roots);
 const TERMS = JSON.stringify(PARAMS.terms);
 const EXCLUDED = JSON.stringify(PARAMS.exclude_sessions);
+const CLAIMED_ONLY = PARAMS.claimed_sessions === null ? 0 : 1;
+// A missing or malformed list leaves nothing in scope (fail closed).
+const CLAIMED = JSON.stringify(Array.isArray(PARAMS.claimed_sessions) ? PARAMS.claimed_sessions : []);
 const SINCE_MS = PARAMS.since_ms;
 const UNTIL_MS = PARAMS.until_ms;
 const CAP = PARAMS.max_snippet_chars;
@@ -29,7 +34,9 @@ const ROWS = PARAMS.max_rows;
 // used by every query so the predicates cannot drift apart.
 const SESSION_SCOPE =
   " coalesce(s.source, 'claude') IN (SELECT value FROM json_each(?))" +
-  " AND s.id NOT IN (SELECT value FROM json_each(?))";
+  " AND s.id NOT IN (SELECT value FROM json_each(?))" +
+  " AND (? = 0 OR s.id IN (SELECT value FROM json_each(?)))";
+const sessionBinds = () => [SOURCES, EXCLUDED, CLAIMED_ONLY, CLAIMED];
 // An absolute, normalized path (no '.' or '..' segment, no '//', no trailing '/') equal
 // to a root or under it on a path-separator boundary; no LIKE, so no wildcards.
 const PATH_UNDER_ROOT = (path) =>
@@ -63,7 +70,7 @@ const MATCHED = (text) =>
 const MESSAGE_SCOPE =
   SESSION_SCOPE + " AND m.visibility = 'visible' AND coalesce(m.is_meta, 0) = 0" +
   " AND" + INSTANT_IN_WINDOW("m.timestamp") + " AND" + PATH_UNDER_ROOT(MESSAGE_PATH);
-const messageBinds = () => [SOURCES, EXCLUDED, SINCE_MS, UNTIL_MS, ROOTS];
+const messageBinds = () => [...sessionBinds(), SINCE_MS, UNTIL_MS, ROOTS];
 
 const ROW_COLUMNS =
   "s.id AS session_id, coalesce(s.source, 'claude') AS source, s.project_path AS project_path," +
@@ -129,7 +136,7 @@ const QUERIES = {
     where: " WHERE su.visibility = 'visible' AND" + SESSION_SCOPE +
       " AND" + INSTANT_IN_WINDOW("su.timestamp") + " AND" + PATH_UNDER_ROOT("s.project_path") +
       " AND" + TERM_IN("su.content"),
-    binds: () => [SOURCES, EXCLUDED, SINCE_MS, UNTIL_MS, ROOTS, TERMS],
+    binds: () => [...sessionBinds(), SINCE_MS, UNTIL_MS, ROOTS, TERMS],
     columns: "s.id AS session_id, coalesce(s.source, 'claude') AS source," +
       " s.project_path AS project_path, NULL AS cwd, su.timestamp AS timestamp," +
       " su.session_id AS message_session_id, su.id AS summary_id, substr(su.content, 1, ?) AS text, " + MATCHED("su.content"),

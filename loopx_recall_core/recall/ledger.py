@@ -1,0 +1,273 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""The session-claim ledger: which runtime session belongs to which agent and project.
+
+Obelisk (like every session indexer) stores no agent-instance identity, so "same agent"
+needs a fact recorded as the session starts: the runtimes' own hooks call
+``loopx-recall hook claude|codex``, which claims the session here. A session belongs to
+at most one agent+project; a second claimant is refused (the message names neither).
+
+Owner-local and private, under the same rules as the private result store
+(:mod:`loopx_recall_core.private_files`): ``<state root>/private/sessions/ledger.json``,
+0600, replaced atomically under its own lock, never followed through a link; a corrupt
+or unknown file is reported, never reset. Reading creates nothing. The cwd a hook saw is
+kept only as a keyed digest (the owner's receipt key), never in the clear.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from loopx_recall_core.canonical import js_trim, keyed_digest, utf16_len
+from loopx_recall_core.jsonio import JsonInputError, loads
+from loopx_recall_core.private_files import (
+    StateError,
+    check_folder,
+    ensure_subfolder,
+    locked,
+    read_file,
+    write_atomic,
+)
+from loopx_recall_core.state import dump_private_json, state_root
+
+__all__ = [
+    "RUNTIMES",
+    "Claim",
+    "ClaimRefused",
+    "SessionLedger",
+    "native_session_id",
+]
+
+LEDGER_VERSION = "loopx_session_ledger_v0"
+RUNTIMES = ("claude", "codex", "kimi", "pi")
+MAX_CLAIMS = 200_000
+_MAX_BYTES = 64_000_000
+_LOCK_TIMEOUT_S = 30.0
+_ID_UNITS = 256
+#: A runtime's session id: printable, no whitespace, no control character.
+_SESSION_ID = re.compile(r"[^\s\x00-\x1f\x7f]{1,256}\Z")
+_FIELDS = ("agent_id", "project_id", "runtime", "session_id", "first_seen", "cwd_digest")
+
+
+class ClaimRefused(Exception):
+    """A claim or release is refused; the message names no session, agent or path."""
+
+
+@attrs.frozen(kw_only=True)
+class Claim:
+    agent_id: str
+    project_id: str
+    runtime: str
+    session_id: str  # the runtime's own form (Codex: the thread id, not ``codex:<id>``)
+    first_seen: str
+    cwd_digest: str | None = None
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.runtime, self.session_id)
+
+    def owned_by(self, agent_id: str, project_id: str) -> bool:
+        return self.agent_id == agent_id and self.project_id == project_id
+
+
+def _utf8(value: str) -> bool:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: bytes that were not UTF-8
+        return False
+    return True
+
+
+def _check_name(value: object, option: str) -> str:
+    if (
+        not isinstance(value, str)
+        or not js_trim(value)
+        or utf16_len(value) > _ID_UNITS
+        or not _utf8(value)
+    ):
+        raise ClaimRefused(f"{option}: must be 1..{_ID_UNITS} characters, not blank")
+    return value
+
+
+def native_session_id(runtime: str, session_id: object) -> str:
+    """The session id in its runtime's own form; ``codex:<thread>`` (the index's form) is
+    accepted and stored as ``<thread>``, so one session cannot be claimed twice."""
+    if runtime not in RUNTIMES:
+        raise ClaimRefused(f"--runtime: must be one of {', '.join(RUNTIMES)}")
+    if (
+        not isinstance(session_id, str)
+        or not _SESSION_ID.match(session_id)
+        or not _utf8(session_id)
+    ):
+        raise ClaimRefused(
+            "--session: must be 1..256 printable characters without spaces or control characters"
+        )
+    if runtime != "claude":
+        session_id = session_id.removeprefix(f"{runtime}:")
+        if not session_id:
+            raise ClaimRefused("--session: empty after the runtime prefix")
+    return session_id
+
+
+class SessionLedger:
+    """Read and atomically update the ledger under the state root."""
+
+    def __init__(self, root: Path | None = None) -> None:
+        self.root = root or state_root()
+        self.folder = self.root / "private" / "sessions"
+        self.path = self.folder / "ledger.json"
+        self._lock_path = self.folder / "ledger.json.lock"
+
+    # -- reading ---------------------------------------------------------------------
+
+    def _exists(self) -> bool:
+        what = "a loopx private folder"
+        return (
+            check_folder(self.root)
+            and check_folder(self.root / "private", what)
+            and check_folder(self.folder, what)
+        )
+
+    def _read(self) -> dict[tuple[str, str], Claim]:
+        if not self._exists():
+            return {}
+        raw = read_file(self.path, _MAX_BYTES, "the loopx session ledger", owner_only=True)
+        if raw is None:
+            return {}
+        try:
+            data = loads(raw)
+        except JsonInputError as exc:
+            raise StateError(
+                f"the loopx session ledger is corrupt ({exc}); it was left untouched"
+            ) from None
+        if not isinstance(data, dict) or data.get("schema_version") != LEDGER_VERSION:
+            raise StateError(
+                "the loopx session ledger has an unknown schema_version; it was left untouched"
+            )
+        rows = data.get("claims")
+        if (
+            not isinstance(rows, list)
+            or len(rows) > MAX_CLAIMS
+            or set(data)
+            != {
+                "schema_version",
+                "claims",
+            }
+        ):
+            raise StateError("the loopx session ledger is invalid; it was left untouched")
+        claims: dict[tuple[str, str], Claim] = {}
+        for row in rows:
+            claim = _claim_of(row)
+            if claim is None or claim.key in claims:
+                raise StateError("the loopx session ledger is invalid; it was left untouched")
+            claims[claim.key] = claim
+        return claims
+
+    def claims(self, *, agent_id: str | None = None, project_id: str | None = None) -> list[Claim]:
+        """The claims (of one agent and/or project), oldest first; creates nothing."""
+        return sorted(
+            (
+                c
+                for c in self._read().values()
+                if (agent_id is None or c.agent_id == agent_id)
+                and (project_id is None or c.project_id == project_id)
+            ),
+            key=lambda c: (c.first_seen, c.runtime, c.session_id),
+        )
+
+    # -- updating --------------------------------------------------------------------
+
+    def _write(self, claims: Iterable[Claim]) -> None:
+        rows = [
+            {k: v for k, v in attrs.asdict(c).items() if v is not None}
+            for c in sorted(claims, key=lambda c: (c.first_seen, c.runtime, c.session_id))
+        ]
+        payload = dump_private_json({"schema_version": LEDGER_VERSION, "claims": rows})
+        write_atomic(
+            self.folder, self.path.name, payload, prefix=".ledger-", what="the loopx session ledger"
+        )
+
+    def claim(
+        self,
+        *,
+        agent_id: str,
+        project_id: str,
+        runtime: str,
+        session_id: str,
+        cwd: str | None = None,
+        timeout: float = _LOCK_TIMEOUT_S,
+    ) -> bool:
+        """Claim one session for agent+project; True when recorded now, False when it was
+        already theirs. Another agent's (or project's) session: :class:`ClaimRefused`."""
+        _check_name(agent_id, "--agent-id")
+        _check_name(project_id, "--project-id")
+        session_id = native_session_id(runtime, session_id)
+        cwd_digest = None
+        if cwd:
+            # Imported here: the key lives with the private store, created on first use.
+            from loopx_recall_core.recall.store import PrivateStore
+
+            cwd_digest = keyed_digest(PrivateStore(self.root).receipt_key(), cwd)
+        ensure_subfolder(self.root, "private", "sessions")
+        with locked(self._lock_path, timeout, "the loopx session ledger lock"):
+            claims = self._read()
+            held = claims.get((runtime, session_id))
+            if held is not None:
+                if held.owned_by(agent_id, project_id):
+                    return False
+                raise ClaimRefused("the session is already claimed by another agent or project")
+            if len(claims) >= MAX_CLAIMS:
+                raise ClaimRefused(f"the ledger holds {MAX_CLAIMS} claims; release some first")
+            claim = Claim(
+                agent_id=agent_id,
+                project_id=project_id,
+                runtime=runtime,
+                session_id=session_id,
+                first_seen=datetime.now(UTC).isoformat(timespec="milliseconds"),
+                cwd_digest=cwd_digest,
+            )
+            claims[claim.key] = claim
+            self._write(claims.values())
+        return True
+
+    def release(self, *, agent_id: str, project_id: str, runtime: str, session_id: str) -> bool:
+        """Release one of this agent+project's sessions; False when it held none such.
+        Another claimant's session: :class:`ClaimRefused` (nothing changes)."""
+        _check_name(agent_id, "--agent-id")
+        _check_name(project_id, "--project-id")
+        session_id = native_session_id(runtime, session_id)
+        held = self._read().get((runtime, session_id))
+        if held is None:
+            return False  # nothing to do: touch nothing
+        with locked(self._lock_path, _LOCK_TIMEOUT_S, "the loopx session ledger lock"):
+            claims = self._read()
+            held = claims.get((runtime, session_id))
+            if held is None:
+                return False
+            if not held.owned_by(agent_id, project_id):
+                raise ClaimRefused("the session is claimed by another agent or project")
+            del claims[held.key]
+            self._write(claims.values())
+        return True
+
+
+def _claim_of(row: object) -> Claim | None:
+    if not isinstance(row, dict) or set(row) - set(_FIELDS):
+        return None
+    values: dict[str, Any] = {}
+    for name in _FIELDS:
+        value = row.get(name)
+        if value is None and name == "cwd_digest":
+            continue
+        if not isinstance(value, str) or not value:
+            return None
+        values[name] = value
+    if values["runtime"] not in RUNTIMES or not _SESSION_ID.match(values["session_id"]):
+        return None
+    return Claim(**values)

@@ -1,0 +1,158 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""Issue 13 end to end on the double: two agents on ONE repository and ONE runtime, each
+session claimed by the runtime's own hook payload. With claimed agent sessions each recall
+(and Replan) sees only its own; runtime identity returns both and says so. No session id,
+agent id or path reaches public output, status, errors or the hook log."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+
+from tests.adversarial.hostile import codex_transcript, now_iso
+
+from .conftest import CAPABILITY, LOOPX
+
+THREAD_A = "CANARY-thread-a-0199a7c3"
+THREAD_B = "CANARY-thread-b-7f00e2d1"
+THREAD_OTHER = "CANARY-thread-unclaimed-55aa"
+CMD_A = "pytest tests/test_alpha_feature.py"
+CMD_B = "pytest tests/test_beta_feature.py"
+
+
+@pytest.fixture
+def world(loopx, archive_home, tmp_path):
+    home = archive_home.home
+    repo = home / "src" / "CANARY-shared-repo"
+    repo.mkdir(parents=True)
+    stamp = now_iso(-timedelta(hours=2))
+    codex_transcript(home, THREAD_A, cwd=str(repo), timestamp=stamp, command=CMD_A)
+    codex_transcript(home, THREAD_B, cwd=str(repo), timestamp=stamp, command=CMD_B)
+    codex_transcript(home, THREAD_OTHER, cwd=str(repo), timestamp=stamp, command=CMD_A)
+    state = tmp_path / "loopx"
+
+    def hook(agent, *args, stdin=b""):
+        env = {
+            "PATH": os.environ["PATH"],
+            "HOME": str(home),
+            "LOOPX_RECALL_HOME": str(state),
+            "LOOPX_RECALL_AGENT_ID": agent,
+            "LOOPX_RECALL_PROJECT_ID": "proj-j",
+        }
+        done = subprocess.run([LOOPX, "hook", *args], input=stdin, env=env,
+                              capture_output=True, timeout=60, check=False)
+        assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+
+    # agent-a's Codex runs `notify`: the payload is appended as the last argument
+    notify = {"type": "agent-turn-complete", "thread-id": THREAD_A, "turn-id": "t1",
+              "cwd": str(repo), "input-messages": ["run the tests"],
+              "last-assistant-message": "done"}
+    hook("agent-a", "codex", json.dumps(notify))
+    # agent-b's Codex has a SessionStart lifecycle hook: JSON on stdin
+    start = {"session_id": THREAD_B, "transcript_path": None, "cwd": str(repo),
+             "hook_event_name": "SessionStart", "model": "gpt-5-codex",
+             "permission_mode": "default", "source": "startup"}
+    hook("agent-b", "codex", stdin=json.dumps(start).encode())
+    # agent-b's hook fires for agent-a's thread too (a misconfiguration): refused, logged
+    hook("agent-b", "codex", json.dumps(notify))
+
+    def enable(agent, *mode):
+        loopx("capability", "enable", *CAPABILITY, "--agent-id", agent, "--project-id",
+              "proj-j", "--history-source", "codex", "--repository-root", str(repo),
+              "--repository-id", "repo-shared", *mode)
+
+    enable("agent-a")
+    enable("agent-b")
+    enable("agent-r", "--agent-sessions", "runtime")
+    return loopx, state
+
+
+def _history(loopx, agent, *extra):
+    out = loopx("recall", "history", "--agent-id", agent, "--project-id", "proj-j",
+                "--term", "pytest", "--evidence-type", "prior_failure", "--format", "json",
+                *extra).stdout
+    return json.loads(out), out
+
+
+def test_each_agent_recalls_only_its_own_sessions(world):
+    loopx, _state = world
+    for agent, thread in (("agent-a", THREAD_A), ("agent-b", THREAD_B)):
+        data, _ = _history(loopx, agent, "--show-private")
+        assert data["status"] == "succeeded", data
+        assert {i["session_ref"] for i in data["items"]} == {f"codex:{thread}"}
+        assert data["agent_sessions"] == "claimed"
+        assert data["cross_agent_used"] is False
+        _, public = _history(loopx, agent)
+        assert "CANARY" not in public
+
+
+def test_runtime_identity_returns_both_and_says_so(world):
+    loopx, _state = world
+    data, _ = _history(loopx, "agent-r", "--show-private")
+    assert {i["session_ref"] for i in data["items"]} == {
+        f"codex:{THREAD_A}", f"codex:{THREAD_B}", f"codex:{THREAD_OTHER}"
+    }
+    assert data["agent_sessions"] == "runtime"
+    assert data["cross_agent_used"] is True
+    shown = json.loads(loopx("recall", "show", data["private_ref"], "--format", "json").stdout)
+    assert shown["result"]["scope_applied"]["cross_agent_used"] is True
+    status = json.loads(loopx("capability", "status", *CAPABILITY, "--agent-id", "agent-r",
+                              "--format", "json").stdout)
+    assert status["truth_contract"]["cross_agent_access"] is True
+    assert status["enablements"][0]["agent_sessions"]["mode"] == "runtime"
+
+
+def test_status_counts_claims_and_leaks_nothing(world):
+    loopx, state = world
+    for agent in ("agent-a", "agent-b"):
+        out = loopx("capability", "status", *CAPABILITY, "--agent-id", agent,
+                    "--format", "json").stdout
+        status = json.loads(out)
+        assert status["truth_contract"]["cross_agent_access"] is False
+        assert status["enablements"][0]["agent_sessions"]["claimed_sessions"] == 1
+        assert "CANARY" not in out
+        text = loopx("capability", "status", *CAPABILITY, "--agent-id", agent).stdout
+        assert "CANARY" not in text
+    log = (state / "private" / "hooks.log").read_text()
+    assert [line.split(": ")[1] for line in log.splitlines()] == [
+        "claimed", "claimed", "claimed_by_another"
+    ]
+    assert "CANARY" not in log
+    assert "agent-" not in log
+    refused = loopx("session", "claim", "--agent-id", "agent-b", "--project-id", "proj-j",
+                    "--runtime", "codex", "--session", f"codex:{THREAD_A}", check=False)
+    assert refused.returncode == 1
+    assert "CANARY" not in refused.stderr
+    assert "agent-" not in refused.stderr
+
+
+def _situation(agent: str, command: str) -> dict:
+    return {
+        "schema_version": "loopx_replan_situation_v0", "situation_id": f"sit-{agent}",
+        "agent_id": agent, "project_id": "proj-j", "repository_id": "repo-shared",
+        "trigger": "operator_requested_history", "signals": {"operator_requested": True},
+        "proposed_step": {"kind": "command", "command": command},
+    }
+
+
+def test_replan_of_agent_b_never_sees_agent_a_failures(world, tmp_path):
+    loopx, _state = world
+    verdicts = {}
+    for agent in ("agent-a", "agent-b", "agent-r"):
+        path = tmp_path / f"{agent}.json"
+        path.write_text(json.dumps(_situation(agent, CMD_A)))
+        out = loopx("recall", "replan", "--situation-json", str(path), "--format", "json").stdout
+        verdicts[agent] = json.loads(out)["comparison"]["verdict"]
+        assert "CANARY" not in out
+    assert verdicts["agent-a"] == "repeats_prior_failure"
+    assert verdicts["agent-b"] == "no_prior_match"
+    assert verdicts["agent-r"] == "repeats_prior_failure"
