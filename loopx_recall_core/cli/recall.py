@@ -313,6 +313,8 @@ def replan_command(
             provider_id=provider_id,
             recall=run,
             outcome=outcome,
+            # the owner's key: request ids in public output cannot confirm a guess
+            id_key=PrivateStore().receipt_key() if state.enablements else None,
         )
     except ContractError as exc:
         raise Rejected(str(exc)) from None

@@ -6,6 +6,7 @@ session id is malformed."""
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
@@ -17,6 +18,7 @@ from loopx_recall_core.providers_api import ProviderFailure
 from .hostile import (
     answer,
     binding,
+    claude_transcript,
     codex_transcript,
     configure,
     install_standin,
@@ -83,4 +85,34 @@ def test_the_double_excludes_a_session_named_by_its_thread_id(world, obelisk_bin
     control = provider.retrieve(request(), bound, timeout=30)
     assert [item.session_ref for item in control.items] == [f"codex:{THREAD}"]
     excluded = provider.retrieve(request(), bound, timeout=30, exclude_sessions=(THREAD,))
+    assert excluded.items == ()
+
+
+def test_a_current_sub_agent_row_in_its_parent_session_rejects_the_result(world):
+    # The real index stores a Codex sub-agent's turns under the parent's session, with
+    # agent_id = codex:<sub-agent thread> (tests/obelisk_double/README.md).
+    home, root = world
+    row = tool_row(str(root), session="codex:parent", agent_id=f"codex:{THREAD}")
+    configure(home, answer=answer([row]))
+    with pytest.raises(ProviderFailure) as failure:
+        ObeliskSessionEvidence().retrieve(
+            request(), binding(root, install_standin(home)), timeout=10, exclude_sessions=(THREAD,)
+        )
+    assert failure.value.reason == "scope_violation"
+
+
+def test_the_double_excludes_a_current_sub_agent_by_its_agent_id(world, obelisk_bin, double_ready):
+    home, root = world
+    stamp = now_iso(-timedelta(hours=1))
+    path = claude_transcript(home, "parent", cwd=str(root), timestamp=stamp)
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    for line in lines:
+        line["agentId"] = "sub-agent-7"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    bound = binding(root, obelisk_bin, sources=("claude",))
+    provider = ObeliskSessionEvidence()
+    assert [i.session_ref for i in provider.retrieve(request(), bound, timeout=30).items] == [
+        "parent"
+    ]
+    excluded = provider.retrieve(request(), bound, timeout=30, exclude_sessions=("sub-agent-7",))
     assert excluded.items == ()

@@ -45,8 +45,15 @@ BAD = CANARY.encode() + b"\xff\xfe-\xc3("  # invalid UTF-8 after a canary
 
 RECALL = [b"recall", b"history", b"--agent-id", b"agent-a", b"--project-id", b"proj-j"]
 ENABLE = [
-    b"capability", b"enable", b"agent-turn-recall", b"--provider", b"obelisk-session-evidence",
-    b"--project-id", b"proj-j", b"--repository-id", b"repo-r",
+    b"capability",
+    b"enable",
+    b"agent-turn-recall",
+    b"--provider",
+    b"obelisk-session-evidence",
+    b"--project-id",
+    b"proj-j",
+    b"--repository-id",
+    b"repo-r",
 ]
 ARGV_CASES = {
     "recall-term": ([*RECALL, b"--term", BAD], "--term"),
@@ -66,15 +73,24 @@ ARGV_CASES = {
         "--history-source",
     ),
     "status-project-id": (
-        [b"capability", b"status", b"agent-turn-recall", b"--provider", b"x", b"--project-id",
-         BAD],
+        [b"capability", b"status", b"agent-turn-recall", b"--provider", b"x", b"--project-id", BAD],
         "--project-id",
     ),
     "show-argument": ([b"recall", b"show", BAD], "argument 3"),
     "validate-path": ([b"recall", b"validate", b"request", BAD], "argument 4"),
     "evidence-objective": (
-        [b"external-evidence", b"plan", b"--objective", BAD, b"--user-activity", b"u",
-         b"--decision", b"d", b"--evidence-kind", b"k"],
+        [
+            b"external-evidence",
+            b"plan",
+            b"--objective",
+            BAD,
+            b"--user-activity",
+            b"u",
+            b"--decision",
+            b"d",
+            b"--evidence-kind",
+            b"k",
+        ],
         "--objective",
     ),
     "extension-install": ([b"extension", b"install", BAD], "argument 3"),
@@ -126,8 +142,9 @@ def fake_host(monkeypatch, loopx_home):
     ],
     ids=["ascii", "astral", "project", "blank"],
 )
-def test_enable_with_overlong_id_is_rejected_without_traceback(fake_host, loopx_home, option,
-                                                               value):
+def test_enable_with_overlong_id_is_rejected_without_traceback(
+    fake_host, loopx_home, option, value
+):
     args = {
         "--agent-id": "agent-a",
         "--project-id": "proj-j",
@@ -136,8 +153,14 @@ def test_enable_with_overlong_id_is_rejected_without_traceback(fake_host, loopx_
     }
     result = CliRunner().invoke(
         cli,
-        ["capability", "enable", "agent-turn-recall", "--provider", "obelisk-session-evidence",
-         *[part for pair in args.items() for part in pair]],
+        [
+            "capability",
+            "enable",
+            "agent-turn-recall",
+            "--provider",
+            "obelisk-session-evidence",
+            *[part for pair in args.items() for part in pair],
+        ],
     )
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(
         result.exception
@@ -166,18 +189,36 @@ def _json_inputs(tmp_path: Path, bad: Path) -> dict[str, list[str]]:
         "receipt-result": ["recall", "receipt", "--request-json", str(good), "--result-json", b],
         "replan-situation": ["recall", "replan", "--situation-json", b],
         "replan-outcome": [
-            "recall", "replan", "--situation-json", str(good), "--outcome-json", b,
+            "recall",
+            "replan",
+            "--situation-json",
+            str(good),
+            "--outcome-json",
+            b,
         ],
         "ee-discover-inventory": ["external-evidence", "discover", "--provider-inventory-json", b],
         "ee-discover-registry": ["external-evidence", "discover", "--connector-registry", b],
         "ee-plan-request": ["external-evidence", "plan", "--request-json", b],
         "ee-receipt-plan": ["external-evidence", "receipt", "--plan-json", b, "--receipt-json", b],
         "ee-receipt-receipt": [
-            "external-evidence", "receipt", "--plan-json", str(good), "--receipt-json", b,
+            "external-evidence",
+            "receipt",
+            "--plan-json",
+            str(good),
+            "--receipt-json",
+            b,
         ],
         "ee-admit-plan": [
-            "external-evidence", "admit", "--plan-json", b, "--receipt-json", b,
-            "--decision", "reject", "--reason", "r",
+            "external-evidence",
+            "admit",
+            "--plan-json",
+            b,
+            "--receipt-json",
+            b,
+            "--decision",
+            "reject",
+            "--reason",
+            "r",
         ],
         "ee-retire": ["external-evidence", "retire", "--admission-json", b],
     }
@@ -200,8 +241,9 @@ def _run_cli(args: list[str]) -> Any:
     ids=["huge-integer", "duplicate-key"],
 )
 @pytest.mark.parametrize("case", INPUT_CASES)
-def test_every_json_input_is_read_strictly(case, content, message, tmp_path, loopx_home,
-                                           monkeypatch):
+def test_every_json_input_is_read_strictly(
+    case, content, message, tmp_path, loopx_home, monkeypatch
+):
     monkeypatch.setenv("LOOPX_RECALL_LOAD_PLUGINS", "")
     (tmp_path / "good.json").write_text(json.dumps(REQUEST), encoding="utf-8")
     bad = tmp_path / "bad.json"
@@ -265,8 +307,16 @@ def test_receipt_with_duplicate_status_is_not_read_as_succeeded(tmp_path, monkey
     plan_path.write_text(json.dumps(plan_record), encoding="utf-8")
     honest = tmp_path / "honest.json"
     honest.write_text(json.dumps(receipt), encoding="utf-8")
-    ok = _run_cli(["external-evidence", "receipt", "--plan-json", str(plan_path),
-                   "--receipt-json", str(honest)])
+    ok = _run_cli(
+        [
+            "external-evidence",
+            "receipt",
+            "--plan-json",
+            str(plan_path),
+            "--receipt-json",
+            str(honest),
+        ]
+    )
     assert ok.exit_code == 0, ok.output  # the fixture is valid: only the duplicate differs
 
     text = json.dumps(receipt).replace(
@@ -277,11 +327,27 @@ def test_receipt_with_duplicate_status_is_not_read_as_succeeded(tmp_path, monkey
     forged.write_text(text, encoding="utf-8")
     for step in (
         ["receipt"],
-        ["admit", "--decision", "admit", "--reason", "r", "--admit-source",
-         "https://example.com/a"],
+        [
+            "admit",
+            "--decision",
+            "admit",
+            "--reason",
+            "r",
+            "--admit-source",
+            "https://example.com/a",
+        ],
     ):
-        result = _run_cli(["external-evidence", step[0], "--plan-json", str(plan_path),
-                           "--receipt-json", str(forged), *step[1:]])
+        result = _run_cli(
+            [
+                "external-evidence",
+                step[0],
+                "--plan-json",
+                str(plan_path),
+                "--receipt-json",
+                str(forged),
+                *step[1:],
+            ]
+        )
         assert result.exit_code == 1, result.output
         record = json.loads(result.stdout)
         assert record["ok"] is False
@@ -362,13 +428,32 @@ def test_provider_huge_count_never_reaches_a_receipt(monkeypatch, loopx_home):
     for module in (capability_cli, recall_cli):
         monkeypatch.setattr(module, "load_host", lambda *a, **k: host_with(fake))
     enabled = _run_cli(
-        ["capability", "enable", "agent-turn-recall", "--provider", "obelisk-session-evidence",
-         "--agent-id", "agent-a", "--project-id", "proj-j"]
+        [
+            "capability",
+            "enable",
+            "agent-turn-recall",
+            "--provider",
+            "obelisk-session-evidence",
+            "--agent-id",
+            "agent-a",
+            "--project-id",
+            "proj-j",
+        ]
     )
     assert enabled.exit_code == 0, enabled.output
     result = _run_cli(
-        ["recall", "history", "--agent-id", "agent-a", "--project-id", "proj-j", "--term",
-         "pytest", "--format", "json"]
+        [
+            "recall",
+            "history",
+            "--agent-id",
+            "agent-a",
+            "--project-id",
+            "proj-j",
+            "--term",
+            "pytest",
+            "--format",
+            "json",
+        ]
     )
     assert result.exit_code == 0, result.output
     assert fake.calls == 1

@@ -102,8 +102,7 @@ def test_uninstall_refuses_a_package_that_is_not_an_extension(pip_calls, name):
     importlib.import_module(name.lower())  # still there
 
 
-def test_uninstall_refuses_a_distribution_with_other_entry_points(pip_calls, tmp_path,
-                                                                  monkeypatch):
+def test_uninstall_refuses_a_distribution_with_other_entry_points(pip_calls, tmp_path, monkeypatch):
     site = tmp_path / "site"
     _write_dist(site, "loopx-fake-tool", "1.0", OTHER_EP)
     monkeypatch.syspath_prepend(str(site))
@@ -117,8 +116,7 @@ def test_uninstall_refuses_the_host_and_unknown_names(pip_calls):
     host = _invoke("extension", "uninstall", "loopx_recall_core", "--yes")
     assert host.exit_code == 1
     assert "loopx-recall-core itself" in host.stderr
-    missing = _invoke("extension", "uninstall", "no-such-distribution-" + CANARY.lower(),
-                      "--yes")
+    missing = _invoke("extension", "uninstall", "no-such-distribution-" + CANARY.lower(), "--yes")
     assert missing.exit_code == 1
     assert "is not installed" in missing.stderr
     assert pip_calls == []
@@ -139,8 +137,7 @@ def _enablement(provider_id: str, agent_id: str) -> Enablement:
     )
 
 
-def test_uninstall_an_extension_counts_only_its_own_enablements(pip_calls, tmp_path,
-                                                                monkeypatch):
+def test_uninstall_an_extension_counts_only_its_own_enablements(pip_calls, tmp_path, monkeypatch):
     site = tmp_path / "site"
     _write_dist(site, "loopx-fake-ext", "1.0", EXTENSION_EP)
     monkeypatch.syspath_prepend(str(site))
@@ -200,8 +197,13 @@ def test_pip_reads_the_target_as_a_requirement_never_an_option(monkeypatch):
     _pip.pip_uninstall("loopx-fake-ext")
     install, uninstall = calls[1], calls[3]
     assert install[-2:] == ["--", "loopx-fake-ext>=1"]
-    assert uninstall[3:] == ["uninstall", "--disable-pip-version-check", "-y", "--",
-                             "loopx-fake-ext"]
+    assert uninstall[3:] == [
+        "uninstall",
+        "--disable-pip-version-check",
+        "-y",
+        "--",
+        "loopx-fake-ext",
+    ]
 
 
 def _pip_that_installs(site: Path, name: str, entry_points: str | None, calls: list):
@@ -218,8 +220,9 @@ def test_install_fails_when_no_extension_arrived(pip_calls, tmp_path, monkeypatc
     site.mkdir()
     monkeypatch.syspath_prepend(str(site))
     monkeypatch.setattr(
-        extension_cli, "pip_install", _pip_that_installs(site, "loopx-fake-tool", OTHER_EP,
-                                                         pip_calls)
+        extension_cli,
+        "pip_install",
+        _pip_that_installs(site, "loopx-fake-tool", OTHER_EP, pip_calls),
     )
     result = _invoke("extension", "install", "loopx-fake-tool")
     assert result.exit_code == 1, result.output
@@ -234,8 +237,9 @@ def test_install_reports_the_extension_that_arrived(pip_calls, tmp_path, monkeyp
     site.mkdir()
     monkeypatch.syspath_prepend(str(site))
     monkeypatch.setattr(
-        extension_cli, "pip_install", _pip_that_installs(site, "loopx-fake-ext",
-                                                         EXTENSION_EP, pip_calls)
+        extension_cli,
+        "pip_install",
+        _pip_that_installs(site, "loopx-fake-ext", EXTENSION_EP, pip_calls),
     )
     result = _invoke("extension", "install", "loopx-fake-ext")
     assert result.exit_code == 0, result.output
@@ -285,7 +289,9 @@ def throwaway_venv(tmp_path):
     python = venv / "bin" / "python"
     purelib = subprocess.run(
         [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout.strip()
     ours = sysconfig.get_paths()["purelib"]
     Path(purelib, "zz_dev_env.pth").write_text(
@@ -309,7 +315,11 @@ def test_real_pip_install_and_uninstall_in_a_throwaway_venv(throwaway_venv, tmp_
     def loopx(*args: str) -> subprocess.CompletedProcess[str]:
         completed = subprocess.run(
             [str(python), "-c", "from loopx_recall_core.cli import main; main()", *args],
-            capture_output=True, text=True, env=env, timeout=300, check=False,
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=300,
+            check=False,
         )
         assert "Traceback" not in completed.stderr
         return completed

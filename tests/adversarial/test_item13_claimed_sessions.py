@@ -56,7 +56,9 @@ def test_the_sql_selects_only_claimed_sessions(world, obelisk_bin, double_ready)
     provider = ObeliskSessionEvidence()
     everyone = provider.retrieve(request(), bound, timeout=30)
     assert {i.session_ref for i in everyone.items} == {
-        f"codex:{MINE}", f"codex:{THEIRS}", "claude-mine"
+        f"codex:{MINE}",
+        f"codex:{THEIRS}",
+        "claude-mine",
     }
     assert everyone.scope_applied.cross_agent_used is True
     # Had the SQL selected THEIRS, the row check would have rejected the whole result.
@@ -72,9 +74,7 @@ def test_the_sql_selects_only_claimed_sessions(world, obelisk_bin, double_ready)
     assert nothing.items == ()
 
 
-@pytest.mark.parametrize(
-    "claims", [[], [("codex", MINE)], [("claude", THEIRS)], [("pi", THEIRS)]]
-)
+@pytest.mark.parametrize("claims", [[], [("codex", MINE)], [("claude", THEIRS)], [("pi", THEIRS)]])
 def test_a_row_of_an_unclaimed_session_rejects_the_result(world, claims):
     home, root = world
     configure(home, answer=answer([tool_row(str(root), session=f"codex:{THEIRS}")]))

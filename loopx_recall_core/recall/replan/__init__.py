@@ -83,6 +83,7 @@ def replan(
     recall: Callable[[HistoricalEvidenceRequestV0], RecallOutcome],
     outcome: Mapping[str, Any] | ReplanOutcomeV0 | None = None,
     request_id: str | None = None,
+    id_key: bytes | None = None,
 ) -> ReplanReport:
     """Admit ``situation``, recall history if admitted, compare, and judge ``outcome``.
 
@@ -98,7 +99,7 @@ def replan(
     if outcome is not None and not isinstance(outcome, ReplanOutcomeV0):
         outcome = structure(outcome, ReplanOutcomeV0)
     admission = admit_situation(
-        situation, enablements, provider_id=provider_id, request_id=request_id
+        situation, enablements, provider_id=provider_id, request_id=request_id, id_key=id_key
     )
     recalled = None
     if admission.request is not None:

@@ -21,18 +21,22 @@ Pure and in this order, the first failing rule refusing:
    agent, project and provider, the same repository, the trigger allowed at the
    enablement's stage (only stage 2 admits the three Replan triggers), limits clamped.
 
-The request id is ``digest`` over the situation id and the derived query, so the same
-situation always asks the same request.
+The request id is a keyed digest (HMAC, :func:`~loopx_recall_core.canonical.keyed_digest`)
+over the situation id and the derived query: the same situation always asks the same
+request for one key, and the id printed in a public receipt cannot confirm a guess of the
+terms. The CLI keys it with the owner's receipt key; a library caller that gives none gets
+a key of this process.
 """
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
 from typing import Literal
 
 import attrs
 
-from loopx_recall_core.canonical import digest
+from loopx_recall_core.canonical import keyed_digest
 from loopx_recall_core.contracts import HistoricalEvidenceRequestV0, Limits, Scope
 from loopx_recall_core.contracts.replan import ReplanSituationV0
 from loopx_recall_core.recall.admission import Admitted, admit
@@ -163,13 +167,22 @@ def _repeated(situation: ReplanSituationV0) -> bool:
     )
 
 
+#: Keys request ids when the caller has no owner key (ids then differ between processes).
+_PROCESS_KEY = secrets.token_bytes(32)
+
+
 def build_request(
-    situation: ReplanSituationV0, terms: tuple[str, ...], *, request_id: str | None = None
+    situation: ReplanSituationV0,
+    terms: tuple[str, ...],
+    *,
+    request_id: str | None = None,
+    id_key: bytes | None = None,
 ) -> HistoricalEvidenceRequestV0:
     """The request a situation asks (limits: the host defaults, clamped by admission)."""
     evidence_types = evidence_types_for(situation)
     if request_id is None:
-        request_id = digest(
+        request_id = keyed_digest(
+            id_key or _PROCESS_KEY,
             {
                 "situation_id": situation.situation_id,
                 "trigger": situation.trigger,
@@ -202,6 +215,7 @@ def admit_situation(
     *,
     provider_id: str,
     request_id: str | None = None,
+    id_key: bytes | None = None,
 ) -> SituationAdmission:
     """Admit ``situation`` for ``provider_id`` or refuse it with a typed reason."""
     trigger = situation.trigger
@@ -212,7 +226,7 @@ def admit_situation(
         return SituationAdmission(
             admitted=False, trigger=trigger, reason=refusal, detail=_DETAILS[refusal]
         )
-    request = build_request(situation, terms, request_id=request_id)
+    request = build_request(situation, terms, request_id=request_id, id_key=id_key)
     decision = admit(request, enablements, provider_id=provider_id)
     if isinstance(decision, Admitted):
         return SituationAdmission(admitted=True, trigger=trigger, request=decision.request)

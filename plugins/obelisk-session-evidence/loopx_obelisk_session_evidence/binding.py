@@ -62,19 +62,38 @@ def _git(args: list[str], cwd: str) -> str | None:
     return result.stdout.decode("utf-8", "replace")
 
 
+def _common_dir(path: str) -> str | None:
+    found = _git(["rev-parse", "--path-format=absolute", "--git-common-dir"], path)
+    return os.path.realpath(found.strip()) if found and found.strip() else None
+
+
 def git_repository(path: str) -> tuple[str, list[str]] | None:
-    """``(repository_id, [top-level of every worktree])`` for a path inside git, else None."""
+    """``(repository_id, [top-level of every worktree])`` for a path inside git, else None.
+
+    ``git worktree list`` reads metadata anyone who can write ``.git`` can plant (a
+    worktree entry naming a parent folder would widen the scope), so a listed worktree
+    counts only when it is not prunable and git, asked from inside it, names the same
+    repository (the same common git folder).
+    """
     if not Path(path).is_dir():
         return None
     roots = _git(["rev-list", "--max-parents=0", "HEAD"], path)
     listing = _git(["worktree", "list", "--porcelain"], path)
-    if not roots or listing is None:
+    common = _common_dir(path)
+    if not roots or listing is None or common is None:
         return None
-    worktrees = [
-        line.removeprefix("worktree ").strip()
-        for line in listing.splitlines()
-        if line.startswith("worktree ")
-    ]
+    worktrees = []
+    for entry in listing.split("\n\n"):
+        lines = entry.splitlines()
+        if not lines or not lines[0].startswith("worktree ") or any(
+            line.startswith("prunable") for line in lines
+        ):
+            continue
+        worktree = lines[0].removeprefix("worktree ").strip()
+        if os.path.isdir(worktree) and _common_dir(worktree) == common:
+            top = _git(["rev-parse", "--show-toplevel"], worktree)
+            if top and os.path.realpath(top.strip()) == os.path.realpath(worktree):
+                worktrees.append(worktree)
     repository_id = "git-roots:" + digest(sorted(roots.split())).removeprefix("sha256:")
     return repository_id, worktrees
 
@@ -118,6 +137,19 @@ def bind(options: Mapping[str, Any], *, cwd: str) -> dict[str, Any]:
         raise ValueError("not inside a git repository: pass --repository-root and --repository-id")
     given_roots = sorted(dict.fromkeys(os.path.normpath(root) for root in roots))
     # Stored as given and as resolved now: a symlink swapped in later cannot widen scope.
+    home = os.path.realpath(os.path.expanduser("~"))
+    for root in given_roots:
+        # A root that holds the home folder would make every session of the user "this
+        # repository" (e.g. a dotfiles repository at ~ found from a subfolder).
+        if os.path.realpath(root) in ("/", home) or home.startswith(
+            os.path.realpath(root).rstrip("/") + "/"
+        ):
+            raise ValueError(
+                "the repository root would be your home folder or above it: pass "
+                "--repository-root with the repository's own folder"
+            )
+    if not given_roots:
+        raise ValueError("no usable repository root: pass --repository-root")
     private: dict[str, Any] = {
         "repository_roots": given_roots,
         "resolved_roots": resolved_roots(given_roots),

@@ -26,6 +26,7 @@ from loopx_obelisk_session_evidence.runtime import (
     cache,
     cached_facts,
     find_obelisk,
+    forget_version,
     known_version,
     store_facts,
 )
@@ -51,6 +52,18 @@ MAX_TRANSCRIPTS = 2000
 _READBACK_TIMEOUT_S = 20.0
 #: No index of one user's sessions holds more matching rows than this.
 _MAX_COUNT = 2**31
+#: Failures that say the runtime is unwell (not that a row was out of scope): status shows
+#: them until the next readback, and the binary's version is probed again.
+_RUNTIME_FAILURES = frozenset(
+    {
+        "provider_unavailable",
+        "unsupported_obelisk_version",
+        "provider_timeout",
+        "output_too_large",
+        "malformed_output",
+        "provider_failed",
+    }
+)
 
 
 def _executable(binding: Mapping[str, Any] | None) -> str:
@@ -185,6 +198,13 @@ class ObeliskSessionEvidence:
             )
         runtime["index_revision_digest"] = facts.get("index_revision_digest")
         runtime["readback_taken_at"] = facts.get("taken_at")
+        if isinstance(facts.get("failure"), str):
+            return ProviderReadback(
+                **base,
+                ready=False,
+                runtime=runtime,
+                unavailable_reason=f"the last call failed: {facts['failure']}",
+            )
         return ProviderReadback(
             **base,
             ready=True,
@@ -212,18 +232,24 @@ class ObeliskSessionEvidence:
         types = list(request.evidence_types)
         # Claimed agent sessions: the host's list, applied in SQL and again on every row.
         claimed = claimed_index_ids(binding)
-        result, index_freshness = _query(
-            executable,
-            binding,
-            deadline=deadline,
-            terms=list(request.query_terms),
-            types=types,
-            window=window,
-            max_snippet_chars=limits.max_snippet_chars,
-            max_rows=limits.max_items,
-            excluded=excluded,
-            claimed=claimed,
-        )
+        try:
+            result, index_freshness = _query(
+                executable,
+                binding,
+                deadline=deadline,
+                terms=list(request.query_terms),
+                types=types,
+                window=window,
+                max_snippet_chars=limits.max_snippet_chars,
+                max_rows=limits.max_items,
+                excluded=excluded,
+                claimed=claimed,
+            )
+        except ProviderFailure as failure:
+            if failure.reason in _RUNTIME_FAILURES:
+                store_facts(binding_key(binding, identity), {"failure": failure.reason})
+                forget_version(identity)
+            raise
         allowed = frozenset(claimed) if claimed is not None else None
         verify_rows(result["evidence"], types, binding, window, excluded, allowed)
         omitted = _omitted(result["omitted"], types)

@@ -12,15 +12,17 @@ One resolution everywhere (status, ``extension list``, recall, qualification):
 4. ``obelisk`` on ``PATH``.
 
 ``obelisk --version`` runs once per binary identity (resolved path, device, inode, size,
-mtime); a changed binary is probed again. Status reuses the facts of the last readback
-or recall of the same binary and binding (and says when they were taken) instead of
-starting Node: a recall is then exactly one ``obelisk --query``.
+mtime) and hour; a changed binary, or one behind a wrapper whose target changed and whose
+query then failed, is probed again. Status reuses the facts of the last readback or recall
+of the same binary and binding, including a runtime failure, for ten minutes (and says
+when they were taken) instead of starting Node: a recall is then one ``obelisk --query``.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import time
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
@@ -35,6 +37,7 @@ __all__ = [
     "binding_key",
     "cached_facts",
     "find_obelisk",
+    "forget_version",
     "known_version",
     "remember_configured",
     "store_facts",
@@ -46,6 +49,10 @@ _FACTS = "readback-facts"
 _CONFIGURED = "configured-binary"
 #: Binary identities and bindings remembered; older entries are dropped first.
 _KEEP = 16
+#: A version probe is trusted this long (a wrapper script's target can change unseen).
+VERSION_TTL_S = 3600
+#: Status shows remembered facts this long before it asks the runtime again.
+FACTS_TTL_S = 600
 
 
 def cache() -> ProviderCache:
@@ -99,15 +106,34 @@ def known_version(executable: str, timeout: float) -> tuple[tuple[int, int, int]
     versions = store.load(_VERSIONS)
     versions = versions if isinstance(versions, dict) else {}
     entry = versions.get(identity)
-    if isinstance(entry, dict) and _valid_version(entry.get("version")):
+    if (
+        isinstance(entry, dict)
+        and _valid_version(entry.get("version"))
+        and _fresh(entry.get("probed_at"), VERSION_TTL_S)
+    ):
         version = tuple(entry["version"])
     else:
         version = probe_version(executable, timeout)
-        store.store(_VERSIONS, _bounded(versions, identity, {"version": list(version)}))
+        store.store(
+            _VERSIONS,
+            _bounded(versions, identity, {"version": list(version), "probed_at": time.time()}),
+        )
     low, high = SUPPORTED_OBELISK
     if not low <= version < high:
         raise ProviderFailure("unsupported_obelisk_version")
     return version, identity  # type: ignore[return-value]
+
+
+def forget_version(identity: str) -> None:
+    """Probe this binary again next time (its query just failed)."""
+    store = cache()
+    versions = store.load(_VERSIONS)
+    if isinstance(versions, dict) and identity in versions:
+        store.store(_VERSIONS, {k: v for k, v in versions.items() if k != identity})
+
+
+def _fresh(stamp: object, ttl: float) -> bool:
+    return type(stamp) in (int, float) and 0 <= time.time() - stamp < ttl  # type: ignore[operator]
 
 
 def _valid_version(value: object) -> bool:
@@ -128,10 +154,14 @@ def store_facts(key: str, facts: dict[str, Any]) -> None:
     store = cache()
     known = store.load(_FACTS)
     known = known if isinstance(known, dict) else {}
-    store.store(_FACTS, _bounded(known, key, {**facts, "taken_at": _now()}))
+    entry = {**facts, "taken_at": _now(), "taken": time.time()}
+    store.store(_FACTS, _bounded(known, key, entry))
 
 
 def cached_facts(key: str) -> dict[str, Any] | None:
+    """The facts remembered for ``key`` if they are younger than ``FACTS_TTL_S``."""
     known = cache().load(_FACTS)
     entry = known.get(key) if isinstance(known, dict) else None
-    return entry if isinstance(entry, dict) else None
+    if isinstance(entry, dict) and _fresh(entry.get("taken"), FACTS_TTL_S):
+        return entry
+    return None

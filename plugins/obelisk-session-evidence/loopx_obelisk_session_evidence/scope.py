@@ -189,6 +189,9 @@ def row_problem(
         return "scope_violation"
     private = binding["private"]
     path = row["cwd"] if row.get("cwd") is not None else row.get("project_path")
+    agent = row.get("agent_id")
+    if agent is not None and (not isinstance(agent, str) or agent in excluded):
+        return "scope_violation"  # a current sub-agent's turns inside its parent's session
     in_scope = (
         row.get("source") in binding["history_sources"]
         and path_in_scope(path, *roots_of(private))

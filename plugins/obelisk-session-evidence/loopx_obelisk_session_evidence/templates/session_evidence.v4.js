@@ -67,15 +67,18 @@ const TERM_IN = (column) =>
 const MATCHED = (text) =>
   "(SELECT count(*) FROM json_each(?) AS t WHERE instr(lower(" + text + "), lower(t.value)) > 0)" +
   " AS matched";
+// A sub-agent's turns are stored under its parent's session with the sub-agent's own
+// thread as agent_id: a current session named by that thread is excluded there too.
 const MESSAGE_SCOPE =
   SESSION_SCOPE + " AND m.visibility = 'visible' AND coalesce(m.is_meta, 0) = 0" +
+  " AND coalesce(m.agent_id, '') NOT IN (SELECT value FROM json_each(?))" +
   " AND" + INSTANT_IN_WINDOW("m.timestamp") + " AND" + PATH_UNDER_ROOT(MESSAGE_PATH);
-const messageBinds = () => [...sessionBinds(), SINCE_MS, UNTIL_MS, ROOTS];
+const messageBinds = () => [...sessionBinds(), EXCLUDED, SINCE_MS, UNTIL_MS, ROOTS];
 
 const ROW_COLUMNS =
   "s.id AS session_id, coalesce(s.source, 'claude') AS source, s.project_path AS project_path," +
   " m.cwd AS cwd, m.timestamp AS timestamp, m.uuid AS message_uuid," +
-  " m.session_id AS message_session_id";
+  " m.session_id AS message_session_id, m.agent_id AS agent_id";
 
 const FAILED =
   "(tr.is_error = 1 OR (substr(tr.content, 1, 10) = 'Exit code ' AND substr(tr.content, 11, 1)" +
