@@ -69,7 +69,9 @@ def enable(
     if provider is None:
         known = find_known(provider_id)
         if known is None:
-            raise CapabilityRefused(f"unknown provider {provider_id!r}")
+            raise CapabilityRefused(
+                "unknown provider: `loopx-recall extension list --available` lists the known ones"
+            )
         raise CapabilityRefused(
             f"provider {provider_id!r} is not installed: run "
             f"`loopx-recall extension install {known.name}` first"

@@ -11,19 +11,39 @@ already (a fresh machine's ``capability status`` creates nothing).
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
+import stat
+import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from loopx_recall_core.jsonio import JsonInputError, loads
 from loopx_recall_core.private_files import StateError, check_folder, read_file, write_atomic
 from loopx_recall_core.private_files import ensure_subfolder as _ensure_subfolder
-from loopx_recall_core.state import dump_private_json, state_root
+from loopx_recall_core.state import StateStore, dump_private_json, state_root
 
-__all__ = ["ProviderCache"]
+__all__ = ["ProviderCache", "enabled_bindings"]
 
 _NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,63}\Z")
 _MAX_BYTES = 16 * 1024 * 1024
+_TEMP = ".c-"
+#: A temp file this old belongs to a writer that died (a provider thread cut off at exit).
+_ORPHAN_AGE_S = 60.0
+
+
+def _sweep_orphans(folder: Path) -> None:
+    now = time.time()
+    with contextlib.suppress(OSError), os.scandir(folder) as entries:
+        for entry in entries:
+            if not entry.name.startswith(_TEMP):
+                continue
+            with contextlib.suppress(OSError):
+                info = entry.stat(follow_symlinks=False)
+                if stat.S_ISREG(info.st_mode) and now - info.st_mtime > _ORPHAN_AGE_S:
+                    os.unlink(entry.path)
 
 
 class ProviderCache:
@@ -58,8 +78,9 @@ class ProviderCache:
             if not check_folder(root):
                 return
             folder = _ensure_subfolder(root, "providers", self._provider_id)
+            _sweep_orphans(folder)
             write_atomic(
-                folder, f"{name}.json", dump_private_json(value), prefix=".c-", what="a cache"
+                folder, f"{name}.json", dump_private_json(value), prefix=_TEMP, what="a cache"
             )
         except StateError:
             return
@@ -69,3 +90,15 @@ class ProviderCache:
         if not _NAME.match(name):
             raise ValueError("a cache name is lower-case letters, digits and '-'")
         return name
+
+
+def enabled_bindings(provider_id: str) -> list[Mapping[str, Any]]:
+    """The bindings stored for this provider's enablements, oldest first; ``[]`` when
+    there are none or the state cannot be read. For commands that run a provider without
+    an enablement at hand (``extension list``, qualification) and want its configuration.
+    """
+    try:
+        state = StateStore().read()
+    except StateError:
+        return []
+    return [e.binding for e in state.enablements if e.provider_id == provider_id]

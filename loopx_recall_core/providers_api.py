@@ -9,9 +9,15 @@ from typing import Any, Literal
 import attrs
 
 from loopx_recall_core.contracts.converter import text
-from loopx_recall_core.provider_cache import ProviderCache
+from loopx_recall_core.provider_cache import ProviderCache, enabled_bindings
 
-__all__ = ["BindingOption", "ProviderCache", "ProviderFailure", "ProviderReadback"]
+__all__ = [
+    "BindingOption",
+    "ProviderCache",
+    "ProviderFailure",
+    "ProviderReadback",
+    "enabled_bindings",
+]
 
 RuntimeValue = str | int | bool | None
 

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import functools
 import json
+import os
+import stat
+import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -92,15 +94,23 @@ def emit(data: Any, output_format: str, render_text: Callable[[Any], str]) -> No
 
 
 def read_json_object(path: str, what: str) -> dict[str, Any]:
-    """Read one JSON object from ``path`` (at most 1,000,000 bytes) or raise Rejected.
+    """Read one JSON object from ``path`` (``-``: standard input; at most 1,000,000
+    bytes) or raise Rejected.
 
+    Only a regular file is read (a FIFO, device or folder is refused without blocking).
     Parsed by the strict :func:`loopx_recall_core.jsonio.loads` (duplicate keys, huge
     integers, NaN and deep nesting are rejected). Messages name the option, never the
     file's content or path.
     """
     try:
-        with Path(path).open("rb") as handle:
-            raw = handle.read(MAX_INPUT_BYTES + 1)
+        if path == "-":
+            raw = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        else:
+            descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+            with os.fdopen(descriptor, "rb") as handle:
+                if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+                    raise Rejected(f"{what}: not a regular file (use - for standard input)")
+                raw = handle.read(MAX_INPUT_BYTES + 1)
     except OSError as exc:
         raise Rejected(f"{what}: cannot read the file ({type(exc).__name__})") from None
     if len(raw) > MAX_INPUT_BYTES:

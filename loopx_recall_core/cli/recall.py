@@ -28,6 +28,7 @@ from loopx_recall_core.contracts import (
     structure,
     unstructure,
 )
+from loopx_recall_core.extensions import find_known, find_recall_entry
 from loopx_recall_core.plugins import load_host
 from loopx_recall_core.recall.receipts import result_receipt
 from loopx_recall_core.recall.replan import replan as run_replan
@@ -36,11 +37,25 @@ from loopx_recall_core.recall.service import recall as run_recall
 from loopx_recall_core.recall.store import PrivateStore
 from loopx_recall_core.state import DEFAULT_CEILINGS, StateError, StateStore
 
+
+def _session_ids(
+    _ctx: click.Context, _param: click.Parameter, values: tuple[str, ...]
+) -> tuple[str, ...]:
+    # A mistyped id would exclude nothing and let the running session back in as
+    # "history": refuse what no runtime's id looks like (the message never echoes it).
+    for value in values:
+        if not value or value != value.strip() or not value.isprintable() or " " in value:
+            raise click.BadParameter("a session id is one word without spaces or controls")
+    return values
+
+
 current_session_option = click.option(
     "--current-session",
     "current_sessions",
     multiple=True,
-    help="A session the agent is running in now (not history); repeatable.",
+    callback=_session_ids,
+    help="A session the agent is running in now (not history): the runtime's id (Codex "
+    "thread id, Claude sessionId) or the index's (codex:<id>); repeatable.",
 )
 
 RECORD_KINDS = {
@@ -192,12 +207,15 @@ def history(
         request = structure(data, HistoricalEvidenceRequestV0)
     except ContractError as exc:
         raise Rejected(f"invalid request: {exc}") from None
-    if provider_id != "obelisk-session-evidence":
-        raise Rejected(f"unknown provider {provider_id!r}")
+    host = load_host()
+    if find_known(provider_id) is None and find_recall_entry(host, provider_id) is None:
+        raise Rejected(
+            "unknown provider: `loopx-recall extension list --available` lists the known ones"
+        )
     outcome = run_recall(
         request,
         provider_id=provider_id,
-        host=load_host(),
+        host=host,
         enablements=state.enablements,
         timeout=timeout,
         current_sessions=current_sessions,

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 from loopx_obelisk_session_evidence.runner import run
-from loopx_obelisk_session_evidence.runtime import remember_configured
 from loopx_obelisk_session_evidence.scope import resolved_roots
 from loopx_recall_core.canonical import digest
 from loopx_recall_core.providers_api import BindingOption
@@ -160,7 +159,6 @@ def bind(options: Mapping[str, Any], *, cwd: str) -> dict[str, Any]:
         if problem:
             raise ValueError(f"--obelisk-bin {problem}")
         private["obelisk_bin"] = executable
-        remember_configured(executable)
     binding: dict[str, Any] = {
         "history_sources": sources,
         "window_days": window,

@@ -144,14 +144,25 @@ def in_scope_transcripts(
     return sorted(found)
 
 
-def _regular_files(folder: Path, pattern: str) -> Iterator[tuple[Path, os.stat_result]]:
-    for path in folder.glob(pattern):  # lazily: the caller checks its deadline per file
+def _entries(folder: Path) -> Iterator[os.DirEntry[str]]:
+    # An unreadable or vanished folder holds nothing we can check: skip it, never fail.
+    try:
+        with os.scandir(folder) as entries:
+            yield from entries
+    except OSError:
+        return
+
+
+def _regular_files(folder: Path, suffix: str) -> Iterator[tuple[Path, os.stat_result]]:
+    for entry in _entries(folder):  # lazily: the caller checks its deadline per file
+        if not entry.name.endswith(suffix):
+            continue
         try:
-            info = path.stat()
+            info = entry.stat()  # follows a link to its target, which must be a regular file
         except OSError:
             continue
         if stat.S_ISREG(info.st_mode):
-            yield path, info
+            yield Path(entry.path), info
 
 
 def _codex_day_folders(sessions: Path, window: Window) -> Iterator[Path]:
@@ -167,8 +178,8 @@ def _codex_day_folders(sessions: Path, window: Window) -> Iterator[Path]:
 
 def _codex_files(sessions: Path, window: Window) -> Iterator[tuple[Path, os.stat_result]]:
     for folder in _codex_day_folders(sessions, window):
-        yield from _regular_files(folder, "*.jsonl")
-    for path, info in _regular_files(sessions, "*.jsonl"):
+        yield from _regular_files(folder, ".jsonl")
+    for path, info in _regular_files(sessions, ".jsonl"):
         if info.st_mtime * 1000 >= window.since_ms:
             yield path, info
 
@@ -193,10 +204,9 @@ def _transcripts(
     if "claude" in binding["history_sources"]:
         projects = home / ".claude" / "projects"
         names = [_claude_dir_name(r) for r in {*roots, *resolved}]
-        if projects.is_dir():
-            for folder in projects.iterdir():
-                if any(folder.name == n or folder.name.startswith(n + "-") for n in names):
-                    yield from (path for path, _ in _regular_files(folder, "*.jsonl"))
+        for folder in _entries(projects):
+            if any(folder.name == n or folder.name.startswith(n + "-") for n in names):
+                yield from (path for path, _ in _regular_files(Path(folder.path), ".jsonl"))
     if "codex" in binding["history_sources"]:
         for path, info in _codex_files(home / ".codex" / "sessions", window):
             key = str(path)

@@ -6,9 +6,8 @@ One resolution everywhere (status, ``extension list``, recall, qualification):
 
 1. the enablement's ``--obelisk-bin``;
 2. ``$LOOPX_RECALL_OBELISK_BIN``;
-3. the binary last configured with ``--obelisk-bin`` at enable time (remembered in this
-   provider's private cache; used where no enablement is at hand: ``extension list``,
-   ``recall qualify``);
+3. the ``--obelisk-bin`` of an existing enablement of this provider (the newest), where no
+   enablement is at hand (``extension list``, ``recall qualify``);
 4. ``obelisk`` on ``PATH``.
 
 ``obelisk --version`` runs once per binary identity (resolved path, device, inode, size,
@@ -30,7 +29,7 @@ from typing import Any
 from loopx_obelisk_session_evidence import PROVIDER_ID
 from loopx_obelisk_session_evidence.adapter import SUPPORTED_OBELISK, probe_version
 from loopx_recall_core.canonical import digest
-from loopx_recall_core.providers_api import ProviderCache, ProviderFailure
+from loopx_recall_core.providers_api import ProviderCache, ProviderFailure, enabled_bindings
 
 __all__ = [
     "OBELISK_BIN_ENV",
@@ -39,14 +38,12 @@ __all__ = [
     "find_obelisk",
     "forget_version",
     "known_version",
-    "remember_configured",
     "store_facts",
 ]
 
 OBELISK_BIN_ENV = "LOOPX_RECALL_OBELISK_BIN"
 _VERSIONS = "runtime-versions"
 _FACTS = "readback-facts"
-_CONFIGURED = "configured-binary"
 #: Binary identities and bindings remembered; older entries are dropped first.
 _KEEP = 16
 #: A version probe is trusted this long (a wrapper script's target can change unseen).
@@ -66,14 +63,12 @@ def find_obelisk(configured: str | None = None) -> str | None:
     from_env = os.environ.get(OBELISK_BIN_ENV)
     if from_env:
         return shutil.which(from_env)
-    remembered = cache().load(_CONFIGURED)
-    if isinstance(remembered, str) and shutil.which(remembered):
-        return shutil.which(remembered)
+    for binding in reversed(enabled_bindings(PROVIDER_ID)):
+        private = binding.get("private")
+        configured_there = private.get("obelisk_bin") if isinstance(private, dict) else None
+        if isinstance(configured_there, str) and shutil.which(configured_there):
+            return shutil.which(configured_there)
     return shutil.which("obelisk")
-
-
-def remember_configured(executable: str) -> None:
-    cache().store(_CONFIGURED, executable)
 
 
 def _identity(executable: str) -> str:
