@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from typing import Any
 
@@ -192,7 +193,7 @@ def status_record(
         )
         runtime = dict(readback.runtime)
         freshness = readback.freshness
-    return {
+    record = {
         "schema_version": "loopx_capability_status_v0",
         "capability": CAPABILITY,
         "provider": provider_row,
@@ -200,3 +201,6 @@ def status_record(
         "enablements": [_public_enablement(e, show_private) for e in enablements],
         "truth_contract": TRUTH_CONTRACT,
     }
+    if show_private:
+        record["private"] = {"state_folder": os.path.abspath(store.root)}
+    return record

@@ -25,6 +25,7 @@ _GROUPS = {
     "extension": ("loopx_recall_core.cli.extension", "extension"),
     "external-evidence": ("loopx_recall_core.cli.external_evidence", "external_evidence"),
     "recall": ("loopx_recall_core.cli.recall", "recall"),
+    "state": ("loopx_recall_core.cli.state", "state"),
 }
 
 
