@@ -54,9 +54,9 @@ def enable(
         known = find_known(provider_id)
         if known is None:
             raise CapabilityRefused(f"unknown provider {provider_id!r}")
+        where = "" if known.on_package_index else " (in a clone of loopx-recall-core)"
         raise CapabilityRefused(
-            f"provider {provider_id!r} is not installed: run "
-            f"`loopx-recall extension install {known.name}` first"
+            f"provider {provider_id!r} is not installed: run `{known.install_command}`{where} first"
         )
     try:
         binding = dict(provider.bind(provider_options, cwd=cwd))
