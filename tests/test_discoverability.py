@@ -96,6 +96,21 @@ def test_usage_errors_name_a_command_that_exists(provider):
     run(hint.split()[1:])  # the command it names runs (exit 0)
 
 
+def test_a_provider_whose_options_break_is_a_usage_error(provider, monkeypatch):
+    def broken():
+        raise RuntimeError(CANARY)
+
+    monkeypatch.setattr(provider, "binding_options", broken)
+    result = run([*ENABLE, "--history-source", "codex"], code=2)
+    assert "No such option '--history-source'" in result.output
+    assert CANARY not in result.output
+
+
+def test_the_last_provider_named_is_the_one_whose_options_are_shown(provider):
+    text = run(["capability", "enable", "--provider", "nope", *PROVIDER, "--help"]).output
+    assert "Options of provider obelisk-session-evidence:" in text
+
+
 def test_options_for_a_provider_that_is_not_installed(provider):
     args = ["capability", "enable", "agent-turn-recall", "--provider", "nope",
             "--agent-id", "a", "--project-id", "j", "--history-source", "codex"]  # fmt: skip

@@ -36,15 +36,20 @@ def _store() -> StateStore:
 
 
 def _named_provider(args: list[str]) -> str | None:
-    """The value of ``--provider`` on a command line, before click parses it."""
+    """The value of ``--provider`` on a command line, before click parses it (the last
+    one wins, as in click)."""
+    found = None
+    skip = False
     for index, arg in enumerate(args):
-        if arg == "--":
+        if skip:
+            skip = False
+        elif arg == "--":
             break
-        if arg == "--provider" and index + 1 < len(args):
-            return args[index + 1]
-        if arg.startswith("--provider="):
-            return arg.partition("=")[2]
-    return None
+        elif arg == "--provider" and index + 1 < len(args):
+            found, skip = args[index + 1], True
+        elif arg.startswith("--provider="):
+            found = arg.partition("=")[2]
+    return found
 
 
 def _provider_params(provider: Any, taken: set[str]) -> list[click.Parameter]:
@@ -78,7 +83,10 @@ class _EnableCommand(click.Command):
             provider = find_recall_provider(load_host(), provider_id)
             if provider is not None:
                 taken = {name.lstrip("-") for p in self.params for name in p.opts}
-                extra = _provider_params(provider, taken)
+                try:
+                    extra = _provider_params(provider, taken)
+                except Exception:  # noqa: BLE001 - a broken provider must not break parsing
+                    extra = []  # its options are then unknown: a usage error, no traceback
             ctx.meta["loopx_recall.provider"] = (provider_id, provider is not None)
         ctx.meta["loopx_recall.provider_params"] = extra
         try:
