@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from typing import Any
 
@@ -72,9 +73,9 @@ def enable(
             raise CapabilityRefused(
                 "unknown provider: `loopx-recall extension list --available` lists the known ones"
             )
+        where = "" if known.on_package_index else " (in a clone of loopx-recall-core)"
         raise CapabilityRefused(
-            f"provider {provider_id!r} is not installed: run "
-            f"`loopx-recall extension install {known.name}` first"
+            f"provider {provider_id!r} is not installed: run `{known.install_command}`{where} first"
         )
     try:
         binding = dict(provider.bind(provider_options, cwd=cwd))
@@ -235,7 +236,7 @@ def status_record(
         )
         for e in enablements
     ]
-    return {
+    record = {
         "schema_version": "loopx_capability_status_v0",
         "capability": CAPABILITY,
         "provider": provider_row,
@@ -246,3 +247,6 @@ def status_record(
             "cross_agent_access": any(row["agent_sessions"]["cross_agent_access"] for row in rows),
         },
     }
+    if show_private:
+        record["private"] = {"state_folder": os.path.abspath(store.root)}
+    return record

@@ -48,6 +48,25 @@ class KnownExtension:
     license: str
     external_runtime: str
     privacy: str
+    #: False while the distribution is not published: install it from the source tree
+    on_package_index: bool
+    #: its folder in a clone of loopx-recall-core
+    source_path: str
+
+    @property
+    def install_command(self) -> str:
+        """The install command that works today."""
+        if self.on_package_index:
+            return f"loopx-recall extension install {self.name}"
+        return f"loopx-recall extension install ./{self.source_path}"
+
+    @property
+    def not_on_index(self) -> str:
+        """One line for a user who tried the name: why not, and the command that works."""
+        return (
+            f"{self.name} is not on the package index yet: in a clone of loopx-recall-core, "
+            f"run `{self.install_command}`"
+        )
 
 
 CATALOGUE: tuple[KnownExtension, ...] = (
@@ -61,6 +80,8 @@ CATALOGUE: tuple[KnownExtension, ...] = (
             "reads your local Claude Code/Codex/Kimi/Pi session index through Obelisk; "
             "results stay owner-local, receipts carry only digests and counts"
         ),
+        on_package_index=False,
+        source_path="plugins/obelisk-session-evidence",
     ),
 )
 

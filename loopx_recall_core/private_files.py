@@ -42,7 +42,11 @@ _ROOT = "the loopx state folder ($LOOPX_RECALL_HOME or the platform state folder
 
 
 class StateError(Exception):
-    """The state cannot be read or written; the message names no private path."""
+    """The state cannot be read or written; the message names no private path, and ends
+    with the command that prints where the state folder is."""
+
+    def __str__(self) -> str:
+        return f"{super().__str__()} (`loopx-recall state path` prints where the state folder is)"
 
 
 def _reason(exc: OSError) -> str:

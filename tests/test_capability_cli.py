@@ -101,7 +101,7 @@ def test_unknown_and_uninstalled_providers(monkeypatch, loopx_home, run):
     assert "unknown provider" in unknown.output
     missing = run(ENABLE)
     assert missing.exit_code == 1
-    assert "loopx-recall extension install obelisk-session-evidence" in missing.output
+    assert "loopx-recall extension install ./plugins/obelisk-session-evidence" in missing.output
 
 
 def test_stage_two_needs_qualification(provider, run):

@@ -88,7 +88,8 @@ def test_usage_error_exits_2(runner):
     assert result.exit_code == 2
 
 
-def test_receipt_projection(runner, tmp_path, request_data, result_data):
+def test_receipt_projection(runner, tmp_path, request_data, result_data, loopx_home):
+    # loopx_home: the receipt key is created in a test state folder, never in the real one
     result_data["items"][0]["snippet"] = CANARY
     args = [
         "recall",

@@ -27,6 +27,7 @@ _GROUPS = {
     "hook": ("loopx_recall_core.cli.hook", "hook"),
     "recall": ("loopx_recall_core.cli.recall", "recall"),
     "session": ("loopx_recall_core.cli.session", "session"),
+    "state": ("loopx_recall_core.cli.state", "state"),
 }
 
 

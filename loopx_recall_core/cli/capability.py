@@ -35,31 +35,113 @@ def _store() -> StateStore:
     return StateStore()
 
 
-def _parse_provider_options(provider: Any, extra: list[str]) -> dict[str, Any]:
-    """Parse the provider's declared enable options from the remaining arguments."""
-    params = []
+def _named_provider(args: list[str]) -> str | None:
+    """The value of ``--provider`` on a command line, before click parses it (the last
+    one wins, as in click)."""
+    found = None
+    skip = False
+    for index, arg in enumerate(args):
+        if skip:
+            skip = False
+        elif arg == "--":
+            break
+        elif arg == "--provider" and index + 1 < len(args):
+            found, skip = args[index + 1], True
+        elif arg.startswith("--provider="):
+            found = arg.partition("=")[2]
+    return found
+
+
+def _provider_params(provider: Any, taken: set[str]) -> list[click.Parameter]:
+    """click options for the provider's declared enable options (a name the host already
+    uses is never overridden)."""
+    params: list[click.Parameter] = []
     for option in provider.binding_options():
+        if option.name in taken:
+            continue
         kind = click.Choice(option.choices) if option.choices else (int if option.is_int else str)
         params.append(
             click.Option(
-                [f"--{option.name}"],
-                multiple=option.multiple,
-                type=kind,
-                help=option.help,
+                [f"--{option.name}"], multiple=option.multiple, type=kind, help=option.help
             )
         )
-    command = click.Command(f"enable --provider {provider.provider_id}", params=params)
-    context = command.make_context(command.name, list(extra), resilient_parsing=False)
-    return {k: v for k, v in context.params.items() if v not in (None, ())}
+    return params
 
 
-@capability.command(
-    "enable",
-    context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
-)
+class _EnableCommand(click.Command):
+    """``capability enable`` with the named provider's own options as real options.
+
+    ``--provider P`` is read before parsing, so P's options are parsed, checked and listed
+    in ``--help`` like the host's (in their own section), and a usage error names this
+    command.
+    """
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        provider_id = _named_provider(args)
+        extra: list[click.Parameter] = []
+        if provider_id is not None:
+            provider = find_recall_provider(load_host(), provider_id)
+            if provider is not None:
+                taken = {name.lstrip("-") for p in self.params for name in p.opts}
+                try:
+                    extra = _provider_params(provider, taken)
+                except Exception:  # noqa: BLE001 - a broken provider must not break parsing
+                    extra = []  # its options are then unknown: a usage error, no traceback
+            ctx.meta["loopx_recall.provider"] = (provider_id, provider is not None)
+        ctx.meta["loopx_recall.provider_params"] = extra
+        try:
+            return super().parse_args(ctx, args)
+        except click.NoSuchOption as exc:
+            if provider_id is not None and not ctx.meta["loopx_recall.provider"][1]:
+                raise click.UsageError(
+                    f"{exc.option_name}: provider {provider_id!r} is not installed, so its "
+                    "options are unknown (`loopx-recall extension list --available`)",
+                    ctx,
+                ) from None
+            raise
+
+    def get_params(self, ctx: click.Context) -> list[click.Parameter]:
+        params = super().get_params(ctx)
+        return [*params[:-1], *ctx.meta.get("loopx_recall.provider_params", []), params[-1]]
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        extra = ctx.meta.get("loopx_recall.provider_params", [])
+        own = [p for p in self.get_params(ctx) if isinstance(p, click.Option) and p not in extra]
+        rows = [r for r in (p.get_help_record(ctx) for p in own) if r is not None]
+        with formatter.section("Options"):
+            formatter.write_dl(rows)
+        named = ctx.meta.get("loopx_recall.provider")
+        if named is None:
+            with formatter.section("Provider options"):
+                formatter.write_text(
+                    "Each provider adds its own options: run `loopx-recall capability enable "
+                    "agent-turn-recall --provider P --help` to list P's."
+                )
+        elif not named[1]:
+            with formatter.section("Provider options"):
+                formatter.write_text(
+                    f"provider {named[0]!r} is not installed: "
+                    "`loopx-recall extension list --available` shows how to install it."
+                )
+        else:
+            rows = [r for r in (p.get_help_record(ctx) for p in extra) if r is not None]
+            with formatter.section(f"Options of provider {named[0]}"):
+                if rows:
+                    formatter.write_dl(rows)
+                else:
+                    formatter.write_text("(none)")
+
+
+@capability.command("enable", cls=_EnableCommand)
 @capability_argument
 @provider_option
-@click.option("--surface", type=click.Choice(capabilities.SURFACES), default="replan-history")
+@click.option(
+    "--surface",
+    type=click.Choice(capabilities.SURFACES),
+    default="replan-history",
+    show_default=True,
+    help="Where the recall is used.",
+)
 @click.option("--agent-id", required=True, help="The one agent granted read access.")
 @click.option("--project-id", required=True, help="The one LoopX project.")
 @click.option("--repository-id", help="Repository identity when the provider cannot derive it.")
@@ -91,10 +173,8 @@ def _parse_provider_options(provider: Any, extra: list[str]) -> dict[str, Any]:
     "runtime: every session of the bound runtimes in the repository counts as this agent.",
 )
 @format_option
-@click.pass_context
 @handle_failures()
 def enable(
-    ctx: click.Context,
     capability: str,
     provider_id: str,
     surface: str,
@@ -108,18 +188,14 @@ def enable(
     max_total_chars: int,
     agent_sessions: str,
     output_format: str,
+    **provider_options: Any,
 ) -> None:
     """Grant one provider read access to one agent's history in one project.
 
     Enabling never widens scope: there is no option for another agent or project.
-    Providers add their own options (e.g. obelisk-session-evidence: --history-source,
-    --repository-root, --window-days, --obelisk-bin); see `loopx-recall extension list --available`.
     """
-    host = load_host()
-    provider = find_recall_provider(host, provider_id)
-    options = _parse_provider_options(provider, ctx.args) if provider is not None else {}
-    if provider is None and ctx.args:
-        raise click.UsageError("provider options given for a provider that is not installed")
+    provider = find_recall_provider(load_host(), provider_id)
+    options = {k: v for k, v in provider_options.items() if v not in (None, ())}
     try:
         enablement, changed = capabilities.enable(
             _store(),
@@ -182,9 +258,11 @@ def _render_status(d: dict[str, Any]) -> str:
     for e in d["enablements"]:
         sessions = e["agent_sessions"]
         lines.append(
-            f"  agent {e['agent_id']} / project {e['project_id']} / repository "
-            f"{e['repository_id']} / {e['surface']} / stage {e['stage']}"
+            f"  agent {e['agent_id']} / project {e['project_id']} / {e['surface']} / "
+            f"stage {e['stage']}"
         )
+        # A Replan situation must name this exact id, or replan answers scope_mismatch.
+        lines.append(f"    repository_id: {e['repository_id']}")
         lines.append(
             f"    agent sessions: {sessions['mode']} ({sessions['claimed_sessions']} claimed): "
             f"{sessions['identity']}"
@@ -195,6 +273,10 @@ def _render_status(d: dict[str, Any]) -> str:
             lines.append(f"    {sessions['hint']}")
     if not d["enablements"]:
         lines.append("  no enablement (default off)")
+    if "private" in d:
+        lines.append(f"  state folder: {d['private']['state_folder']}")
+    else:
+        lines.append("  state folder: `loopx-recall state path` (or --show-private)")
     return "\n".join(lines)
 
 

@@ -50,8 +50,15 @@ def _render_list(data: dict[str, Any]) -> str:
     if not lines:
         lines.append("no extensions installed")
     for known in data.get("available", []):
-        mark = "installed" if known["installed"] else "available"
+        if known["installed"]:
+            mark = "installed"
+        elif known["on_package_index"]:
+            mark = "available"
+        else:
+            mark = "from source only"
         lines.append(f"[{mark}] {known['name']} -> {known['distribution']}: {known['privacy']}")
+        if not known["installed"]:
+            lines.append(f"    install: {known['install_command']}")
     return "\n".join(lines)
 
 
@@ -66,7 +73,11 @@ def list_extensions(available: bool, output_format: str) -> None:
     if available:
         installed = {row["distribution"] for row in rows}
         data["available"] = [
-            {**attrs.asdict(known), "installed": known.distribution in installed}
+            {
+                **attrs.asdict(known),
+                "install_command": known.install_command,
+                "installed": known.distribution in installed,
+            }
             for known in CATALOGUE
         ]
     emit(data, output_format, _render_list)
@@ -100,6 +111,10 @@ def _render_installed(data: dict[str, Any]) -> str:
 def install(spec: str, upgrade: bool, editable: bool, output_format: str) -> None:
     """Install an extension by catalogue NAME, pip REQUIREMENT or local PATH.
 
+    An extension that is not on the package index yet is installed from its PATH in a
+    clone of loopx-recall-core (`loopx-recall extension list --available` shows the
+    command).
+
     Runs `python -m pip` for this interpreter with the running loopx-recall-core version
     pinned, so an extension never up- or downgrades the host. pip options (-r, -i,
     --index-url, ...) are refused, and the command fails (exit 1) when pip succeeded but
@@ -111,6 +126,9 @@ def install(spec: str, upgrade: bool, editable: bool, output_format: str) -> Non
         raise Rejected(str(exc)) from None
     if editable and not Path(spec).exists():
         raise click.UsageError("--editable needs a local path")
+    known = find_known(spec)
+    if known is not None and not known.on_package_index and not Path(spec).exists():
+        raise Rejected(known.not_on_index)
     target, distribution = _install_target(spec)
     before = installed_extensions()
     pip_install(target, upgrade=upgrade, editable=editable)

@@ -4,7 +4,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import click
@@ -13,6 +16,32 @@ from loopx_recall_core.cli._common import EnvironmentProblem, dumps, format_opti
 from loopx_recall_core.recall.qualify import DEFAULT_CASES, DEFAULT_SEED, MAX_CASES, MIN_CASES
 
 __all__ = ["qualify"]
+
+
+@contextlib.contextmanager
+def _progress(total: int, cases: int) -> Iterator[Callable[[int], None]]:
+    """A progress bar on a terminal; elsewhere (CI, pipes, logs) one line per tenth of the
+    run, so a minute-long qualification never looks hung."""
+    if sys.stderr.isatty():
+        with click.progressbar(length=total, label="qualifying", file=sys.stderr) as bar:
+            yield bar.update
+        return
+    started = time.monotonic()
+    what = f"{cases} cases + {total - cases} fault probes"
+    click.echo(f"qualifying: 0/{total} ({what})", err=True)
+    done = 0
+    shown = 0
+
+    def update(steps: int) -> None:
+        nonlocal done, shown
+        done = min(total, done + steps)
+        tenth = done * 10 // total
+        if tenth > shown:
+            shown = tenth
+            elapsed = time.monotonic() - started
+            click.echo(f"qualifying: {done}/{total} done, {elapsed:.0f} s elapsed", err=True)
+
+    yield update
 
 
 @click.command("qualify")
@@ -66,11 +95,9 @@ def qualify(provider_id: str, cases: int, seed: int, report_dir: str, output_for
     except StateError as exc:
         raise EnvironmentProblem(str(exc)) from None
     try:
-        with click.progressbar(
-            length=total_steps(cases), label="qualifying", file=sys.stderr
-        ) as bar:
+        with _progress(total_steps(cases), cases) as update:
             result = run_qualification(
-                provider_id=provider_id, cases=cases, seed=seed, progress=bar.update
+                provider_id=provider_id, cases=cases, seed=seed, progress=update
             )
     except QualificationError as exc:
         raise EnvironmentProblem(str(exc)) from None

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import os
 import uuid
 from typing import Any
 
@@ -126,6 +127,8 @@ def receipt(request_json: str, result_json: str, output_format: str) -> None:
 def _render_outcome(data: dict[str, Any]) -> str:
     lines = [f"recall {data['status']}" + (f": {data['reason']}" if data["reason"] else "")]
     lines.append(_render_receipt(data["receipt"]))
+    if data.get("private_ref"):
+        lines.append(f"  stored: `loopx-recall recall show {data['private_ref']}` reads it back")
     for item in data.get("items", []):
         lines.append(f"- [{item['evidence_type']}] {item['session_ref']}: {item['snippet']}")
     return "\n".join(lines)
@@ -148,7 +151,13 @@ def _render_outcome(data: dict[str, Any]) -> str:
 @click.option("--max-snippet-chars", type=int, default=DEFAULT_CEILINGS["max_snippet_chars"])
 @click.option("--max-total-chars", type=int, default=DEFAULT_CEILINGS["max_total_chars"])
 @click.option("--revision", help="Current repository revision.")
-@click.option("--timeout", type=click.FloatRange(0.1, 300), default=DEFAULT_TIMEOUT_S)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(0.1, 300),
+    default=DEFAULT_TIMEOUT_S,
+    show_default=True,
+    help="Seconds the provider may take (version check, scan and query together).",
+)
 @current_session_option
 @click.option("--show-private", is_flag=True, help="Print the private snippets (owner only).")
 @format_option
@@ -279,18 +288,102 @@ def _render_replan(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+FLAG_TRIGGERS = {
+    # trigger -> the signal the operator asserts by choosing it
+    "operator_requested_history": {"operator_requested": True},
+    "replan_repetition": {"repeated_route": True},
+}
+
+
+def _flag_situation(
+    state: Any,
+    *,
+    provider_id: str,
+    proposed_command: str,
+    agent_id: str | None,
+    project_id: str | None,
+    trigger: str,
+    situation_id: str | None,
+    revision: str | None,
+    repository_root: str | None,
+    outcome: dict[str, Any] | None,
+) -> dict[str, Any]:
+    """A ``loopx_replan_situation_v0`` from flags, its repository id from the enablement."""
+    if not agent_id or not project_id:
+        raise click.UsageError("--proposed-command needs --agent-id and --project-id")
+    matching = state.find(provider_id=provider_id, agent_id=agent_id, project_id=project_id)
+    answered = (outcome or {}).get("situation_id")
+    if situation_id is None and isinstance(answered, str):
+        situation_id = answered  # the outcome answers this situation
+    situation: dict[str, Any] = {
+        "schema_version": "loopx_replan_situation_v0",
+        "situation_id": situation_id or "operator-" + uuid.uuid4().hex,
+        "agent_id": agent_id,
+        "project_id": project_id,
+        # The enabled repository; with no enablement admission refuses (not_enabled).
+        "repository_id": matching[0].repository_id if matching else "not-enabled",
+        "trigger": trigger,
+        "signals": FLAG_TRIGGERS[trigger],
+        "proposed_step": {"kind": "command", "command": proposed_command},
+    }
+    if revision:
+        situation["revision"] = {"current": revision}
+    if repository_root:
+        situation["repository_root"] = os.path.abspath(repository_root)
+    return situation
+
+
 @recall.command("replan")
-@click.option("--situation-json", required=True, type=click.Path(dir_okay=False))
-@click.option("--outcome-json", type=click.Path(dir_okay=False))
+@click.option(
+    "--situation-json",
+    type=click.Path(dir_okay=False),
+    help="A loopx_replan_situation_v0 file (or use the flag form: --proposed-command ...).",
+)
+@click.option("--outcome-json", type=click.Path(dir_okay=False), help="A proposed outcome.")
+@click.option(
+    "--proposed-command",
+    help="Flag form: the command Replan proposes next; the situation is built from the "
+    "enablement of --agent-id and --project-id.",
+)
+@click.option("--agent-id", help="Flag form: the agent.")
+@click.option("--project-id", help="Flag form: the project.")
+@click.option(
+    "--trigger",
+    type=click.Choice(sorted(FLAG_TRIGGERS)),
+    default="operator_requested_history",
+    show_default=True,
+    help="Flag form: why history is asked (replan_repetition asserts the route repeats; "
+    "it needs stage 2).",
+)
+@click.option("--situation-id", help="Flag form: the situation id (default: the outcome's).")
+@click.option("--revision", help="Flag form: the current repository revision.")
+@click.option(
+    "--repository-root",
+    type=click.Path(file_okay=False),
+    help="Flag form: the repository's root, to read absolute paths in commands (private).",
+)
 @click.option("--provider", "provider_id", default="obelisk-session-evidence", show_default=True)
-@click.option("--timeout", type=click.FloatRange(0.1, 300), default=DEFAULT_TIMEOUT_S)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(0.1, 300),
+    default=DEFAULT_TIMEOUT_S,
+    show_default=True,
+    help="Seconds the provider may take (version check, scan and query together).",
+)
 @current_session_option
 @click.option("--show-private", is_flag=True, help="Also print terms, matches and references.")
 @format_option
 @handle_failures()
 def replan_command(
-    situation_json: str,
+    situation_json: str | None,
     outcome_json: str | None,
+    proposed_command: str | None,
+    agent_id: str | None,
+    project_id: str | None,
+    trigger: str,
+    situation_id: str | None,
+    revision: str | None,
+    repository_root: str | None,
     provider_id: str,
     timeout: float,
     current_sessions: tuple[str, ...],
@@ -300,16 +393,44 @@ def replan_command(
     """Replan support: admit a typed situation, recall, compare the proposed step, and judge
     a proposed outcome's legality.
 
-    Retrieval refines Replan reasoning; it never settles a Replan. With no provider
-    installed or enabled the answer is a typed refusal (exit 0) and Replan goes on with
-    current evidence.
+    Give the situation as a file (--situation-json) or, for operators, as flags:
+    --proposed-command CMD --agent-id A --project-id J [--trigger T] (the repository id
+    comes from the enablement). Retrieval refines Replan reasoning; it never settles a
+    Replan. With no provider installed or enabled the answer is a typed refusal (exit 0)
+    and Replan goes on with current evidence.
     """
-    situation = read_json_object(situation_json, "--situation-json")
+    flags = {
+        "--agent-id": agent_id,
+        "--project-id": project_id,
+        "--situation-id": situation_id,
+        "--revision": revision,
+        "--repository-root": repository_root,
+    }
+    if (situation_json is None) == (proposed_command is None):
+        raise click.UsageError("give either --situation-json FILE or --proposed-command CMD")
+    if situation_json is not None:
+        given = [name for name, value in flags.items() if value is not None]
+        if given:
+            raise click.UsageError(f"{given[0]} belongs to the flag form (--proposed-command)")
+    situation = read_json_object(situation_json, "--situation-json") if situation_json else None
     outcome = read_json_object(outcome_json, "--outcome-json") if outcome_json else None
     try:
         state = StateStore().read()
     except StateError as exc:
         raise EnvironmentProblem(str(exc)) from None
+    if situation is None:
+        situation = _flag_situation(
+            state,
+            provider_id=provider_id,
+            proposed_command=proposed_command or "",
+            agent_id=agent_id,
+            project_id=project_id,
+            trigger=trigger,
+            situation_id=situation_id,
+            revision=revision,
+            repository_root=repository_root,
+            outcome=outcome,
+        )
     host = None
 
     def run(request: HistoricalEvidenceRequestV0) -> Any:

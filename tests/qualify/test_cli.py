@@ -45,7 +45,13 @@ def test_qualify_writes_the_report_and_records_the_pass(qualified):
     assert "Traceback" not in result.output
     assert "verdict for obelisk-session-evidence" in result.stdout
     assert "PASS" in result.stdout
-    assert "qualifying" in result.stderr  # the progress bar goes to stderr
+    # Without a terminal, progress is plain lines on stderr: a start line, then one per
+    # tenth of the run with steps done / total and the time elapsed.
+    total = harness.total_steps(CASES)
+    progress = [line for line in result.stderr.splitlines() if line.startswith("qualifying")]
+    assert progress[0] == f"qualifying: 0/{total} ({CASES} cases + {total - CASES} fault probes)"
+    assert len(progress) == 11
+    assert re.fullmatch(rf"qualifying: {total}/{total} done, \d+ s elapsed", progress[-1])
     for name in FILES:
         assert (folder / name).stat().st_size > 0
     report = json.loads((folder / "report.json").read_text(encoding="utf-8"))

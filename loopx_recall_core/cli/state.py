@@ -1,0 +1,37 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""``loopx-recall state path``: where your state folder is (your own private path)."""
+
+from __future__ import annotations
+
+import os
+
+import click
+
+from loopx_recall_core.cli._common import emit, format_option, handle_failures
+from loopx_recall_core.state import state_root
+
+__all__ = ["state"]
+
+
+@click.group()
+def state() -> None:
+    """Where loopx-recall keeps enablements, verdicts, private results and the receipt key."""
+
+
+@state.command("path")
+@format_option
+@handle_failures()
+def path(output_format: str) -> None:
+    """Print the state folder: $LOOPX_RECALL_HOME, else the platform's user state folder.
+
+    The path is your own and private (it holds your user name): this is the one command
+    that prints it. Nothing is read or created, so it works when the state is damaged.
+    """
+    root = os.path.abspath(state_root())
+    data = {
+        "state_folder": root,
+        "source": "LOOPX_RECALL_HOME" if os.environ.get("LOOPX_RECALL_HOME") else "platform",
+        "exists": os.path.lexists(root),
+    }
+    emit(data, output_format, lambda d: d["state_folder"])
