@@ -41,6 +41,8 @@ class RecallProvider(Protocol):
     """
 
     provider_id: str
+    #: The provider distribution's version: receipts carry it and Stage 0 verdicts key on it.
+    provider_version: str
 
     def binding_options(self) -> Sequence[BindingOption]:
         """Options this provider adds to ``loopx-recall capability enable`` (may be empty)."""
@@ -67,8 +69,13 @@ class RecallProvider(Protocol):
         binding: Mapping[str, Any],
         *,
         timeout: float,
+        exclude_sessions: Sequence[str] = (),
     ) -> HistoricalEvidenceResultV0:
         """Answer one admitted request within ``timeout`` seconds.
+
+        ``exclude_sessions`` are the sessions the agent runs in right now, named as the
+        caller knows them (a runtime's own id or the index's): they are not history and
+        must not come back.
 
         Called only after host admission. The request's scope is already exactly the
         enabled agent/project/repository. The provider must stay within the binding,

@@ -45,7 +45,7 @@ class FakeProvider:
             freshness="fresh", runtime={"executable_found": True, "runtime_version": "0.2.4"},
         )
 
-    def retrieve(self, request: Any, binding: Any, *, timeout: float) -> Any:
+    def retrieve(self, request: Any, binding: Any, *, timeout: float, exclude_sessions=()) -> Any:
         self.calls += 1
         mode = self.mode
         if mode == "raise":

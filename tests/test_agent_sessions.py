@@ -34,7 +34,7 @@ def _enablement(mode):
 
 
 class Recorder(FakeProvider):
-    def retrieve(self, request, binding, *, timeout):
+    def retrieve(self, request, binding, *, timeout, exclude_sessions=()):
         self.binding = dict(binding)
         return super().retrieve(request, binding, timeout=timeout)
 
@@ -78,7 +78,7 @@ def test_claimed_mode_rejects_an_item_from_an_unclaimed_session(
 
 def test_index_form_of_a_claimed_session_is_accepted(loopx_home, request_data):
     class IndexNames(FakeProvider):
-        def retrieve(self, request, binding, *, timeout):
+        def retrieve(self, request, binding, *, timeout, exclude_sessions=()):
             import attrs
 
             result = super().retrieve(request, binding, timeout=timeout)
@@ -93,7 +93,7 @@ def test_index_form_of_a_claimed_session_is_accepted(loopx_home, request_data):
 
 def test_claimed_mode_refuses_a_result_claiming_cross_agent_use(loopx_home, request_data):
     class Honest(FakeProvider):
-        def retrieve(self, request, binding, *, timeout):
+        def retrieve(self, request, binding, *, timeout, exclude_sessions=()):
             import attrs
 
             result = super().retrieve(request, binding, timeout=timeout)

@@ -44,6 +44,7 @@ def fake_entry_points(monkeypatch):
 
 class GoodProvider:
     provider_id = "obelisk-session-evidence"
+    provider_version = "9.9"
 
     def binding_options(self):
         return []
@@ -54,7 +55,7 @@ class GoodProvider:
     def readback(self, binding):
         return ProviderReadback(provider_id=self.provider_id, version="9.9", ready=True)
 
-    def retrieve(self, request, binding, *, timeout):
+    def retrieve(self, request, binding, *, timeout, exclude_sessions=()):
         raise NotImplementedError
 
 

@@ -98,7 +98,7 @@ def recall(
 
     ``current_sessions`` names the sessions the agent is running in right now (e.g. the
     running Codex thread or Claude session id): they are not history, and the provider
-    receives them in the binding as ``current_sessions`` to exclude.
+    receives them as its ``exclude_sessions`` argument.
 
     The host decides whose sessions count (the enablement's ``agent_sessions``) and says so
     in the binding it hands over: ``agent_sessions`` (``claimed`` or ``runtime``) and, when
@@ -125,8 +125,6 @@ def recall(
     version = str(getattr(provider, "provider_version", "unknown") or "unknown")
     enablement = decision.enablement
     binding = dict(enablement.binding)
-    if current_sessions:
-        binding["current_sessions"] = list(current_sessions)
     mode = enablement.session_mode
     binding["agent_sessions"] = mode
     claimed = None
@@ -140,7 +138,9 @@ def recall(
         claimed = _claimed_refs(claims)
     try:
         returned = call_with_deadline(
-            lambda: provider.retrieve(request, binding, timeout=timeout),
+            lambda: provider.retrieve(
+                request, binding, timeout=timeout, exclude_sessions=tuple(current_sessions)
+            ),
             timeout + _HOST_GRACE_S,
         )
     except DeadlineExceeded:

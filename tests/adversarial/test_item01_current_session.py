@@ -7,7 +7,11 @@ session id is malformed."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from loopx_obelisk_session_evidence.provider import ObeliskSessionEvidence
@@ -40,19 +44,39 @@ def world(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("named", [THREAD, f"codex:{THREAD}"])
-@pytest.mark.parametrize("how", ["argument", "binding"])
-def test_row_of_an_excluded_session_rejects_the_result(world, named, how):
+def test_row_of_an_excluded_session_rejects_the_result(world, named):
     home, root = world
     configure(home, answer=answer([tool_row(str(root), session=f"codex:{THREAD}")]))
     bound = binding(root, install_standin(home))
-    kwargs = {}
-    if how == "argument":
-        kwargs["exclude_sessions"] = (named,)
-    else:
-        bound["current_sessions"] = [named]
     with pytest.raises(ProviderFailure) as failure:
-        ObeliskSessionEvidence().retrieve(request(), bound, timeout=10, **kwargs)
+        ObeliskSessionEvidence().retrieve(request(), bound, timeout=10, exclude_sessions=(named,))
     assert failure.value.reason == "scope_violation"
+
+
+def test_the_cli_hands_current_sessions_to_the_provider(world, tmp_path):
+    # `--current-session` with the thread id an agent knows, end to end through the host
+    home, root = world
+    configure(home, answer=answer([tool_row(str(root), session=f"codex:{THREAD}")]))
+    env = {
+        "PATH": os.environ["PATH"],
+        "HOME": str(home),
+        "LOOPX_RECALL_HOME": str(tmp_path / "state"),
+        "LOOPX_RECALL_LOAD_PLUGINS": "loopx-obelisk-session-evidence",
+    }
+    cli = str(Path(sys.executable).parent / "loopx-recall")
+    enable = [cli, "capability", "enable", "agent-turn-recall", "--provider",
+              "obelisk-session-evidence", "--surface", "replan-history", "--agent-id", "a",
+              "--project-id", "p", "--history-source", "codex", "--repository-root", str(root),
+              "--repository-id", "r", "--agent-sessions", "runtime",
+              "--obelisk-bin", str(install_standin(home))]  # fmt: skip
+    subprocess.run(enable, env=env, check=True, capture_output=True)
+    history = [cli, "recall", "history", "--agent-id", "a", "--project-id", "p", "--term",
+               "pytest", "--format", "json"]  # fmt: skip
+    ran = subprocess.run(history, env=env, capture_output=True, text=True, check=True)
+    assert json.loads(ran.stdout)["status"] == "succeeded"
+    ran = subprocess.run([*history, "--current-session", THREAD], env=env,
+                         capture_output=True, text=True, check=True)  # fmt: skip
+    assert json.loads(ran.stdout)["reason"] == "scope_violation"
 
 
 @pytest.mark.parametrize("session", ["", None, 7, ["codex:x"]])

@@ -416,7 +416,7 @@ def test_receipt_counts_are_bounded(field, value, path):
 class _HugeCountProvider(FakeProvider):
     """Returns a result whose omitted_count is 10**30 (as a plain dict, as JSON would)."""
 
-    def retrieve(self, request: Any, binding: Any, *, timeout: float) -> Any:
+    def retrieve(self, request: Any, binding: Any, *, timeout: float, exclude_sessions=()) -> Any:
         self.mode = "dict"
         result = super().retrieve(request, binding, timeout=timeout)
         return {**result, "truncated": True, "omitted_count": 10**30}

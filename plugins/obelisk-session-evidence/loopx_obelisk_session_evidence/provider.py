@@ -227,7 +227,7 @@ class ObeliskSessionEvidence:
         limits = request.limits
         window = _window(binding)
         excluded = session_aliases(
-            [*exclude_sessions, *binding.get("current_sessions", [])], binding["history_sources"]
+            list(exclude_sessions), binding["history_sources"]
         )
         types = list(request.evidence_types)
         # Claimed agent sessions: the host's list, applied in SQL and again on every row.

@@ -141,7 +141,7 @@ def _valid_version(value: object) -> bool:
 
 def binding_key(binding: Mapping[str, Any], identity: str) -> str:
     """Which binding and binary a set of readback facts belongs to."""
-    scope = {k: v for k, v in binding.items() if k != "current_sessions"}
+    scope = {k: v for k, v in binding.items() if k != "claimed_sessions"}
     return digest([identity, scope])
 
 
