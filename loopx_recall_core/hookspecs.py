@@ -4,9 +4,10 @@
 
 A plugin is a module (or object) registered through an entry point in the group
 ``loopx_recall_core.providers``. It implements one or both hooks below with the
-:data:`loopx_recall_core.hookimpl` marker::
+:data:`~loopx_recall_core.plugin_api.hookimpl` marker (a plugin imports nothing but
+:mod:`loopx_recall_core.plugin_api`)::
 
-    from loopx_recall_core import hookimpl
+    from loopx_recall_core.plugin_api import hookimpl
 
     @hookimpl
     def loopx_recall_providers():

@@ -17,9 +17,8 @@ from importlib import resources
 from typing import Any
 
 from loopx_obelisk_session_evidence.runner import RunResult, private_folder, run
-from loopx_recall_core.canonical import digest
-from loopx_recall_core.jsonio import JsonInputError, loads
-from loopx_recall_core.providers_api import ProviderFailure
+from loopx_recall_core.plugin_api import JsonInputError, ProviderFailure, digest
+from loopx_recall_core.plugin_api import loads_json as loads
 
 __all__ = [
     "SUPPORTED_OBELISK",

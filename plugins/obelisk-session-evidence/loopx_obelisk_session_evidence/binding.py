@@ -16,8 +16,7 @@ from typing import Any
 
 from loopx_obelisk_session_evidence.runner import run
 from loopx_obelisk_session_evidence.scope import resolved_roots
-from loopx_recall_core.canonical import digest
-from loopx_recall_core.providers_api import BindingOption
+from loopx_recall_core.plugin_api import BindingOption, digest
 
 __all__ = ["BINDING_OPTIONS", "HISTORY_SOURCES", "bind", "git_repository"]
 
@@ -84,8 +83,10 @@ def git_repository(path: str) -> tuple[str, list[str]] | None:
     worktrees = []
     for entry in listing.split("\n\n"):
         lines = entry.splitlines()
-        if not lines or not lines[0].startswith("worktree ") or any(
-            line.startswith("prunable") for line in lines
+        if (
+            not lines
+            or not lines[0].startswith("worktree ")
+            or any(line.startswith("prunable") for line in lines)
         ):
             continue
         worktree = lines[0].removeprefix("worktree ").strip()

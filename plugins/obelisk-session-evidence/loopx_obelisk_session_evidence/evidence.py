@@ -20,9 +20,10 @@ from pathlib import Path
 from typing import Any
 
 from loopx_obelisk_session_evidence.scope import Window, path_in_scope, roots_of, row_problem
-from loopx_recall_core.providers_api import ProviderCache, ProviderFailure
-from loopx_recall_core.recall.replan.snippets import (
+from loopx_recall_core.plugin_api import (
     SHELL_TOOLS,
+    ProviderCache,
+    ProviderFailure,
     format_tool_snippet,
     one_line_command,
     shell_command,

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from loopx_obelisk_session_evidence.provider import ObeliskSessionEvidence
-from loopx_recall_core import hookimpl
+from loopx_recall_core.plugin_api import hookimpl
 
 
 @hookimpl

@@ -37,14 +37,16 @@ from loopx_obelisk_session_evidence.scope import (
     roots_of,
     session_aliases,
 )
-from loopx_recall_core.canonical import digest
-from loopx_recall_core.contracts import (
+from loopx_recall_core.plugin_api import (
+    BindingOption,
     EvidenceItem,
     HistoricalEvidenceRequestV0,
     HistoricalEvidenceResultV0,
+    ProviderFailure,
+    ProviderReadback,
     ScopeApplied,
+    digest,
 )
-from loopx_recall_core.providers_api import BindingOption, ProviderFailure, ProviderReadback
 
 STDOUT_CAP = 2 * 1024 * 1024
 #: In-scope transcripts checked for freshness; beyond this the index cannot be called fresh.
@@ -226,9 +228,7 @@ class ObeliskSessionEvidence:
         _, identity = known_version(executable, min(timeout, 10.0))
         limits = request.limits
         window = _window(binding)
-        excluded = session_aliases(
-            list(exclude_sessions), binding["history_sources"]
-        )
+        excluded = session_aliases(list(exclude_sessions), binding["history_sources"])
         types = list(request.evidence_types)
         # Claimed agent sessions: the host's list, applied in SQL and again on every row.
         claimed = claimed_index_ids(binding)

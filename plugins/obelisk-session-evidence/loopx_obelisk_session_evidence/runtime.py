@@ -28,8 +28,7 @@ from typing import Any
 
 from loopx_obelisk_session_evidence import PROVIDER_ID
 from loopx_obelisk_session_evidence.adapter import SUPPORTED_OBELISK, probe_version
-from loopx_recall_core.canonical import digest
-from loopx_recall_core.providers_api import ProviderCache, ProviderFailure, enabled_bindings
+from loopx_recall_core.plugin_api import ProviderCache, ProviderFailure, digest, enabled_bindings
 
 __all__ = [
     "OBELISK_BIN_ENV",

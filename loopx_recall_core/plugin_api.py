@@ -1,0 +1,70 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""Everything a provider plugin imports from the host, in one module.
+
+A plugin is a module registered under the entry-point group ``loopx_recall_core.providers``
+whose hooks return provider objects::
+
+    from loopx_recall_core.plugin_api import hookimpl
+
+    @hookimpl
+    def loopx_recall_providers():
+        return [MyProvider()]
+
+A recall provider has ``provider_id``, ``provider_version``, ``binding_options()``,
+``bind(options, cwd=...)``, ``readback(binding)`` and ``retrieve(request, binding,
+timeout=..., exclude_sessions=...)`` (:class:`RecallProvider`, documented hook by hook in
+:mod:`loopx_recall_core.hookspecs`). The host stays authoritative: whatever a provider
+returns is checked again, and whatever it raises is contained. Import nothing else from
+``loopx_recall_core``: the rest of the house may move.
+"""
+
+from __future__ import annotations
+
+from loopx_recall_core import hookimpl
+from loopx_recall_core.canonical import digest
+from loopx_recall_core.contracts import (
+    EvidenceItem,
+    HistoricalEvidenceRequestV0,
+    HistoricalEvidenceResultV0,
+    ScopeApplied,
+)
+from loopx_recall_core.hookspecs import ENTRY_POINT_GROUP, ExternalEvidenceProvider, RecallProvider
+from loopx_recall_core.jsonio import JsonInputError
+from loopx_recall_core.jsonio import loads as loads_json
+from loopx_recall_core.providers_api import (
+    BindingOption,
+    ProviderCache,
+    ProviderFailure,
+    ProviderReadback,
+    enabled_bindings,
+)
+from loopx_recall_core.recall.replan.snippets import (
+    SHELL_TOOLS,
+    format_tool_snippet,
+    one_line_command,
+    shell_command,
+)
+
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "SHELL_TOOLS",
+    "BindingOption",
+    "EvidenceItem",
+    "ExternalEvidenceProvider",
+    "HistoricalEvidenceRequestV0",
+    "HistoricalEvidenceResultV0",
+    "JsonInputError",
+    "ProviderCache",
+    "ProviderFailure",
+    "ProviderReadback",
+    "RecallProvider",
+    "ScopeApplied",
+    "digest",
+    "enabled_bindings",
+    "format_tool_snippet",
+    "hookimpl",
+    "loads_json",
+    "one_line_command",
+    "shell_command",
+]
