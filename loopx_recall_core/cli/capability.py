@@ -19,7 +19,6 @@ from loopx_recall_core.cli._common import (
     handle_failures,
 )
 from loopx_recall_core.plugins import load_host
-from loopx_recall_core.recall.service import find_recall_provider
 from loopx_recall_core.state import DEFAULT_CEILINGS, LimitCeilings, StateError, StateStore
 
 capability_argument = click.argument("capability", type=click.Choice([capabilities.CAPABILITY]))
@@ -106,6 +105,8 @@ def enable(
     Providers add their own options (e.g. obelisk-session-evidence: --history-source,
     --repository-root, --window-days, --obelisk-bin); see `loopx-recall extension list --available`.
     """
+    from loopx_recall_core.recall.service import find_recall_provider  # enable only
+
     host = load_host()
     provider = find_recall_provider(host, provider_id)
     options = _parse_provider_options(provider, ctx.args) if provider is not None else {}
