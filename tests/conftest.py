@@ -1,10 +1,20 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Shared fixtures: valid v0 records to mutate, and an isolated LOOPX_RECALL_HOME."""
+"""Shared fixtures: valid v0 records to mutate, an isolated LOOPX_RECALL_HOME, and one
+wheelhouse for the whole run.
+
+The suite runs in parallel (pytest-xdist, one process per worker): every test gets its own
+state folder (``XDG_STATE_HOME``, where the state root is when ``LOOPX_RECALL_HOME`` is
+unset), and the wheelhouse is built once per run, not once per worker.
+"""
 
 from __future__ import annotations
 
 import copy
+import fcntl
+import json
+import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -72,6 +82,12 @@ def result_data() -> dict[str, Any]:
     return copy.deepcopy(RESULT)
 
 
+@pytest.fixture(autouse=True)
+def _own_state_folder(tmp_path_factory, monkeypatch):
+    """No test reads or writes the real user's state folder, nor another test's."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("xdg-state")))
+
+
 @pytest.fixture
 def loopx_home(tmp_path, monkeypatch):
     home = tmp_path / "loopx-home"
@@ -89,11 +105,34 @@ def _build(source: Path, outdir: Path) -> None:
 
 @pytest.fixture(scope="session")
 def wheelhouse(tmp_path_factory):
-    """Both distributions and a deliberately broken plugin, built once per test session."""
-    out = tmp_path_factory.mktemp("wheelhouse")
+    """Both distributions and a deliberately broken plugin, built once per test run.
+
+    Under xdist the first worker that asks builds them into the run's shared temporary
+    folder while holding a lock; the others wait on that lock (not on a clock) and reuse
+    the result. A failed build is not recorded as done, so the next worker tries again
+    and reports its own failure.
+    """
+    worker_id = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker_id is None:  # not distributed
+        return _build_wheelhouse(tmp_path_factory.mktemp("wheelhouse"))
+    shared = tmp_path_factory.getbasetemp().parent / "wheelhouse"
+    shared.mkdir(exist_ok=True)
+    done = shared / "done.json"
+    with (shared / "lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            _build_wheelhouse(shared / "out")
+            done.write_text(json.dumps({"built_by": worker_id}))
+    return shared / "out"
+
+
+def _build_wheelhouse(out: Path) -> Path:
+    broken = out.parent / f"{out.name}-broken-plugin"
+    for folder in (out, broken):  # what an earlier, failed build left
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir(parents=True)
     _build(ROOT, out)
     _build(PLUGIN, out)
-    broken = tmp_path_factory.mktemp("broken-plugin")
     (broken / "broken_loopx_plugin").mkdir()
     (broken / "broken_loopx_plugin" / "__init__.py").write_text(
         'raise RuntimeError("CANARY-BROKEN-PLUGIN /home/secret")\n'
