@@ -155,3 +155,9 @@ def _build_wheelhouse(out: Path) -> Path:
     )
     _build(broken, out)
     return out
+
+
+def pytest_collection_modifyitems(config, items):
+    """The slow tests (wheels, fresh venvs) first, in collection order otherwise: in a
+    parallel run they start at once and the quick tests fill the other workers' time."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
