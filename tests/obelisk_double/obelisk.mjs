@@ -918,19 +918,26 @@ function floodForever() {
   const maxBytes = SETTINGS.flood_max_bytes;
   const line = `  "${STDOUT_CANARY} ${'x'.repeat(64 * 1024 - STDOUT_CANARY.length - 8)}",\n`;
   let written = 0;
-  process.stdout.on('error', () => process.exit(0));
-  process.stdout.write('[\n');
+  // The reader going away (EPIPE) ends the flood quietly; any other error is reported.
+  process.stdout.on('error', (e) => {
+    if (e.code === 'EPIPE') process.exit(0);
+    process.stderr.write(`obelisk (double): stdout failed: ${e.code}\n`);
+    process.exit(70);
+  });
+  // Write as fast as the reader takes it: on backpressure wait for 'drain' (the event),
+  // never queue without bound. Queuing 1 MiB per tick regardless, as this did, made a
+  // slow reader on a loaded machine see ENOBUFS, and the double exit 0 with 1 MiB written.
   const pump = () => {
-    if (written >= maxBytes) {
-      setInterval(() => {}, 1 << 30);
-      return;
-    }
-    for (let k = 0; k < 16; k += 1) {
-      process.stdout.write(line);
+    while (written < maxBytes) {
       written += line.length;
+      if (!process.stdout.write(line)) {
+        process.stdout.once('drain', pump);
+        return;
+      }
     }
-    setImmediate(pump);
+    setInterval(() => {}, 1 << 30);
   };
+  process.stdout.write('[\n');
   pump();
 }
 
