@@ -18,6 +18,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -104,35 +105,47 @@ def _build(source: Path, outdir: Path) -> None:
 
 
 @pytest.fixture(scope="session")
-def wheelhouse(tmp_path_factory):
-    """Both distributions and a deliberately broken plugin, built once per test run.
+def once_per_run(tmp_path_factory) -> Callable[[str, Callable[[Path], None]], Path]:
+    """``once_per_run(name, make)``: a folder that ``make(folder)`` filled once per test run.
 
-    Under xdist the first worker that asks builds them into the run's shared temporary
+    Under xdist the first worker that asks runs ``make`` in the run's shared temporary
     folder while holding a lock; the others wait on that lock (not on a clock) and reuse
-    the result. A failed build is not recorded as done, so the next worker tries again
-    and reports its own failure.
+    the folder. A ``make`` that raises (or skips) is not recorded as done: the next worker
+    tries again and reports its own outcome. Without xdist it simply runs ``make`` once.
     """
-    worker_id = os.environ.get("PYTEST_XDIST_WORKER")
-    if worker_id is None:  # not distributed
-        return _build_wheelhouse(tmp_path_factory.mktemp("wheelhouse"))
-    shared = tmp_path_factory.getbasetemp().parent / "wheelhouse"
-    shared.mkdir(exist_ok=True)
-    done = shared / "done.json"
-    with (shared / "lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not done.exists():
-            _build_wheelhouse(shared / "out")
-            done.write_text(json.dumps({"built_by": worker_id}))
-    return shared / "out"
+
+    def run(name: str, make: Callable[[Path], None]) -> Path:
+        worker = os.environ.get("PYTEST_XDIST_WORKER")
+        if worker is None:  # not distributed; the session fixture caches the folder
+            folder = tmp_path_factory.mktemp(name)
+            make(folder)
+            return folder
+        shared = tmp_path_factory.getbasetemp().parent / f"once-{name}"
+        shared.mkdir(exist_ok=True)
+        folder, done = shared / "out", shared / "done.json"
+        with (shared / "lock").open("w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not done.exists():
+                shutil.rmtree(folder, ignore_errors=True)  # what a failed attempt left
+                folder.mkdir()
+                make(folder)
+                done.write_text(json.dumps({"made_by": worker}))
+        return folder
+
+    return run
 
 
-def _build_wheelhouse(out: Path) -> Path:
-    broken = out.parent / f"{out.name}-broken-plugin"
-    for folder in (out, broken):  # what an earlier, failed build left
-        shutil.rmtree(folder, ignore_errors=True)
-        folder.mkdir(parents=True)
+@pytest.fixture(scope="session")
+def wheelhouse(once_per_run):
+    """Both distributions and a deliberately broken plugin, built once per test run."""
+    return once_per_run("wheelhouse", _build_wheelhouse)
+
+
+def _build_wheelhouse(out: Path) -> None:
     _build(ROOT, out)
     _build(PLUGIN, out)
+    broken = out / "broken-plugin-source"
+    broken.mkdir()
     (broken / "broken_loopx_plugin").mkdir()
     (broken / "broken_loopx_plugin" / "__init__.py").write_text(
         'raise RuntimeError("CANARY-BROKEN-PLUGIN /home/secret")\n'
@@ -154,7 +167,7 @@ def _build_wheelhouse(out: Path) -> Path:
         )
     )
     _build(broken, out)
-    return out
+    shutil.rmtree(broken)
 
 
 def pytest_collection_modifyitems(config, items):
