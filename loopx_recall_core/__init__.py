@@ -4,19 +4,28 @@
 
 Provider plugins implement the hooks in :mod:`loopx_recall_core.hookspecs` with
 :data:`hookimpl` and register through the ``loopx_recall_core.providers`` entry point group.
+
+``__version__`` is the one place the version is written (pyproject.toml reads it from
+here), so reading it costs no ``importlib.metadata``; ``hookimpl`` is made on first use
+(PEP 562), so importing the package does not import pluggy either.
 """
 
-from importlib.metadata import PackageNotFoundError, version
+from __future__ import annotations
 
-import pluggy
-
-from loopx_recall_core.hookspecs import PROJECT_NAME
-
-hookimpl = pluggy.HookimplMarker(PROJECT_NAME)
-
-try:
-    __version__ = version("loopx-recall-core")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree
-    __version__ = "0.0.0"
+from typing import Any
 
 __all__ = ["__version__", "hookimpl"]
+
+__version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    if name != "hookimpl":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import pluggy
+
+    from loopx_recall_core.hookspecs import PROJECT_NAME
+
+    value = pluggy.HookimplMarker(PROJECT_NAME)
+    globals()[name] = value
+    return value

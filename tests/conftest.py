@@ -1,13 +1,24 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Shared fixtures: valid v0 records to mutate, and an isolated LOOPX_RECALL_HOME."""
+"""Shared fixtures: valid v0 records to mutate, an isolated LOOPX_RECALL_HOME, and one
+wheelhouse for the whole run.
+
+The suite runs in parallel (pytest-xdist, one process per worker): every test gets its own
+state folder (``XDG_STATE_HOME``, where the state root is when ``LOOPX_RECALL_HOME`` is
+unset), and the wheelhouse is built once per run, not once per worker.
+"""
 
 from __future__ import annotations
 
 import copy
+import fcntl
+import json
+import os
+import shutil
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +83,12 @@ def result_data() -> dict[str, Any]:
     return copy.deepcopy(RESULT)
 
 
+@pytest.fixture(autouse=True)
+def _own_state_folder(tmp_path_factory, monkeypatch):
+    """No test reads or writes the real user's state folder, nor another test's."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("xdg-state")))
+
+
 @pytest.fixture
 def loopx_home(tmp_path, monkeypatch):
     home = tmp_path / "loopx-home"
@@ -88,12 +105,47 @@ def _build(source: Path, outdir: Path) -> None:
 
 
 @pytest.fixture(scope="session")
-def wheelhouse(tmp_path_factory):
-    """Both distributions and a deliberately broken plugin, built once per test session."""
-    out = tmp_path_factory.mktemp("wheelhouse")
+def once_per_run(tmp_path_factory) -> Callable[[str, Callable[[Path], None]], Path]:
+    """``once_per_run(name, make)``: a folder that ``make(folder)`` filled once per test run.
+
+    Under xdist the first worker that asks runs ``make`` in the run's shared temporary
+    folder while holding a lock; the others wait on that lock (not on a clock) and reuse
+    the folder. A ``make`` that raises (or skips) is not recorded as done: the next worker
+    tries again and reports its own outcome. Without xdist it simply runs ``make`` once.
+    """
+
+    def run(name: str, make: Callable[[Path], None]) -> Path:
+        worker = os.environ.get("PYTEST_XDIST_WORKER")
+        if worker is None:  # not distributed; the session fixture caches the folder
+            folder = tmp_path_factory.mktemp(name)
+            make(folder)
+            return folder
+        shared = tmp_path_factory.getbasetemp().parent / f"once-{name}"
+        shared.mkdir(exist_ok=True)
+        folder, done = shared / "out", shared / "done.json"
+        with (shared / "lock").open("w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not done.exists():
+                shutil.rmtree(folder, ignore_errors=True)  # what a failed attempt left
+                folder.mkdir()
+                make(folder)
+                done.write_text(json.dumps({"made_by": worker}))
+        return folder
+
+    return run
+
+
+@pytest.fixture(scope="session")
+def wheelhouse(once_per_run):
+    """Both distributions and a deliberately broken plugin, built once per test run."""
+    return once_per_run("wheelhouse", _build_wheelhouse)
+
+
+def _build_wheelhouse(out: Path) -> None:
     _build(ROOT, out)
     _build(PLUGIN, out)
-    broken = tmp_path_factory.mktemp("broken-plugin")
+    broken = out / "broken-plugin-source"
+    broken.mkdir()
     (broken / "broken_loopx_plugin").mkdir()
     (broken / "broken_loopx_plugin" / "__init__.py").write_text(
         'raise RuntimeError("CANARY-BROKEN-PLUGIN /home/secret")\n'
@@ -115,4 +167,10 @@ def wheelhouse(tmp_path_factory):
         )
     )
     _build(broken, out)
-    return out
+    shutil.rmtree(broken)
+
+
+def pytest_collection_modifyitems(config, items):
+    """The slow tests (wheels, fresh venvs) first, in collection order otherwise: in a
+    parallel run they start at once and the quick tests fill the other workers' time."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

@@ -18,9 +18,13 @@ LOOPX_RELEASE = "2.1.1"
 
 
 @pytest.fixture(scope="session")
-def loopx_wheel(tmp_path_factory) -> Path:
-    """LoopX's real wheel from the package index (skipped only when the index is unreachable)."""
-    folder = tmp_path_factory.mktemp("loopx-wheel")
+def loopx_wheel(once_per_run) -> Path:
+    """LoopX's real wheel from the package index (skipped only when the index is unreachable),
+    fetched once per test run whatever the number of workers."""
+    return next(once_per_run("loopx-wheel", _download_loopx).glob("loopx-*.whl"))
+
+
+def _download_loopx(folder: Path) -> None:
     fetched = subprocess.run(
         [
             sys.executable,
@@ -39,10 +43,8 @@ def loopx_wheel(tmp_path_factory) -> Path:
         check=False,
         timeout=300,
     )
-    wheels = sorted(folder.glob("loopx-*.whl"))
-    if fetched.returncode != 0 or not wheels:
+    if fetched.returncode != 0 or not list(folder.glob("loopx-*.whl")):
         pytest.skip(f"the package index could not provide loopx=={LOOPX_RELEASE} (no network?)")
-    return wheels[0]
 
 
 def _venv(tmp_path: Path) -> Path:

@@ -2,8 +2,11 @@
 # SPDX-License-Identifier: Apache-2.0
 """The ``loopx`` command line: thin click groups over the library.
 
-Command groups are imported only when invoked (or listed in ``--help``), so
-``loopx-recall capability status`` does not pay for the external-evidence contracts.
+Command groups are imported only when invoked, so ``loopx-recall capability status`` does
+not pay for the external-evidence contracts. ``--help`` lists them from the table below
+without importing them (a test checks the table against the groups' own help), and
+``--version`` reads the version only when asked: neither imports a group, pluggy, the
+contracts or a plugin.
 """
 
 from __future__ import annotations
@@ -15,8 +18,7 @@ from typing import Any
 
 import click
 
-from loopx_recall_core import __version__
-from loopx_recall_core.cli._common import check_arguments
+from loopx_recall_core.cli._argv import check_arguments
 
 __all__ = ["cli", "main"]
 
@@ -28,6 +30,19 @@ _GROUPS = {
     "recall": ("loopx_recall_core.cli.recall", "recall"),
     "session": ("loopx_recall_core.cli.session", "session"),
     "state": ("loopx_recall_core.cli.state", "state"),
+}
+
+#: The first paragraph of each group's docstring, for the ``--help`` listing (checked
+#: against the groups by tests/test_cli_core.py).
+GROUP_HELP = {
+    "capability": (
+        "Enable, read back and disable a capability for one agent and project (default off)."
+    ),
+    "extension": "Install, remove and list provider extensions.",
+    "external-evidence": (
+        "External-evidence-research v0: discover -> plan -> receipt -> admit -> retire."
+    ),
+    "recall": "Agent-turn-recall: bounded, provenance-bearing history with public receipts.",
 }
 
 
@@ -55,9 +70,45 @@ class _LazyGroup(click.Group):
             self.add_command(getattr(importlib.import_module(module), attribute), name)
         return super().get_command(ctx, name)
 
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        # click's own listing, fed from GROUP_HELP instead of importing every group.
+        names = self.list_commands(ctx)
+        if not names:
+            return
+        limit = formatter.width - 6 - max(len(name) for name in names)
+        rows = []
+        for name in names:
+            if name in _GROUPS and name not in self.commands:
+                # a bare stand-in shortens the text exactly as the group itself would
+                stand_in = click.Command(name, help=GROUP_HELP[name])
+                rows.append((name, stand_in.get_short_help_str(limit)))
+                continue
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(limit)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    from loopx_recall_core import __version__  # a constant: no importlib.metadata
+
+    click.echo(f"loopx-recall, version {__version__}")
+    ctx.exit()
+
 
 @click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="loopx-recall")
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_show_version,
+    help="Show the version and exit.",
+)
 def cli() -> None:
     """LoopX recall core: agent-turn-recall and external-evidence-research.
 

@@ -40,50 +40,6 @@ class EnvironmentProblem(Exception):
     """The environment cannot do what was asked (pip missing, ...): exit status 2."""
 
 
-class UndecodableArgument(click.UsageError):
-    """A command-line argument that is not UTF-8: exit status 2, one line, no value."""
-
-    def show(self, file: Any = None) -> None:
-        click.echo(f"error: {self.format_message()}", err=True)
-
-
-def _is_undecodable(text: str) -> bool:
-    # On POSIX, Python decodes argv with surrogateescape: each byte that is not UTF-8
-    # arrives as a lone surrogate U+DC80..U+DCFF. Any lone surrogate is refused.
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
-
-
-def _names_option(arg: str) -> bool:
-    return arg.startswith("-") and arg != "--" and "=" not in arg and not _is_undecodable(arg)
-
-
-def check_arguments(args: list[str]) -> None:
-    """Refuse a command line with an argument that is not valid UTF-8.
-
-    The one check for every option and argument of every command (run by the root group
-    before any parsing): such a value would otherwise fail deep inside (state, private
-    store, digests) with a traceback. The message names the option or the argument's
-    position, never its value.
-    """
-    for index, arg in enumerate(args):
-        if not _is_undecodable(arg):
-            continue
-        name, _sep, _value = arg.partition("=")
-        if arg.startswith("--") and _sep and not _is_undecodable(name):
-            where = name
-        elif index > 0 and _names_option(args[index - 1]):
-            where = args[index - 1]
-        else:
-            where = f"argument {index + 1}"
-        raise UndecodableArgument(
-            f"{where}: not valid UTF-8 (command-line arguments must be UTF-8 text)"
-        )
-
-
 def dumps(data: Any) -> str:
     """Pretty JSON; a lone surrogate is escaped as JavaScript does (UTF-8 cannot hold it)."""
     return escape_lone_surrogates(json.dumps(data, ensure_ascii=False, indent=2))

@@ -19,7 +19,6 @@ from loopx_recall_core.cli._common import (
     handle_failures,
 )
 from loopx_recall_core.plugins import load_host
-from loopx_recall_core.recall.service import find_recall_provider
 from loopx_recall_core.state import DEFAULT_CEILINGS, LimitCeilings, StateError, StateStore
 
 capability_argument = click.argument("capability", type=click.Choice([capabilities.CAPABILITY]))
@@ -80,6 +79,8 @@ class _EnableCommand(click.Command):
         provider_id = _named_provider(args)
         extra: list[click.Parameter] = []
         if provider_id is not None:
+            from loopx_recall_core.recall.service import find_recall_provider
+
             provider = find_recall_provider(load_host(), provider_id)
             if provider is not None:
                 taken = {name.lstrip("-") for p in self.params for name in p.opts}
@@ -194,6 +195,8 @@ def enable(
 
     Enabling never widens scope: there is no option for another agent or project.
     """
+    from loopx_recall_core.recall.service import find_recall_provider  # enable only
+
     provider = find_recall_provider(load_host(), provider_id)
     options = {k: v for k, v in provider_options.items() if v not in (None, ())}
     try:

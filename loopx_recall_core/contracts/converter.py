@@ -7,17 +7,23 @@ Strict means: unknown keys are rejected, nothing is coerced (``"5"`` is not an i
 values must match in type as well as value, and an optional field is either absent or
 holds a value (never ``null``). Every error names the JSON path of the offending value and
 never repeats the value itself, because inputs can hold private text.
+
+The converter is built on first use (:func:`get_converter`, or the module attribute
+``converter``): the field helpers below are needed at import by every record class, cattrs
+only by a command that structures or unstructures one.
 """
 
 from __future__ import annotations
 
+import threading
 import typing
 from collections.abc import Callable, Iterable
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import attrs
-import cattrs
-from cattrs.errors import ClassValidationError, ForbiddenExtraKeysError, IterableValidationError
+
+if TYPE_CHECKING:
+    import cattrs
 
 from loopx_recall_core.canonical import is_digest, js_trim, utf16_len
 
@@ -25,7 +31,8 @@ __all__ = [
     "MAX_SAFE_INTEGER",
     "ContractError",
     "FieldInvalid",
-    "converter",
+    "converter",  # noqa: F822 - made on first use by the module __getattr__
+    "get_converter",
     "structure",
     "unstructure",
 ]
@@ -142,11 +149,13 @@ def _tuple_hook(tuple_type: Any) -> Callable[[object, type], tuple[Any, ...]]:
         items, errors = [], []
         for index, item in enumerate(value):
             try:
-                items.append(converter.structure(item, item_type))
+                items.append(get_converter().structure(item, item_type))
             except Exception as exc:  # noqa: BLE001 - collected with their index
                 exc.__notes__ = [*getattr(exc, "__notes__", []), f"[{index}]"]
                 errors.append(exc)
         if errors:
+            from cattrs.errors import IterableValidationError
+
             raise IterableValidationError("invalid items", errors, tuple_type)
         return tuple(items)
 
@@ -162,11 +171,14 @@ def _mapping_hook(mapping_type: Any) -> Callable[[object, type], dict[str, Any]]
         result, errors = {}, []
         for key, item in value.items():
             try:
-                result[converter.structure(key, key_type)] = converter.structure(item, value_type)
+                structure_one = get_converter().structure
+                result[structure_one(key, key_type)] = structure_one(item, value_type)
             except Exception as exc:  # noqa: BLE001 - collected with their key
                 exc.__notes__ = [*getattr(exc, "__notes__", []), f"[{_echo_key(key)}]"]
                 errors.append(exc)
         if errors:
+            from cattrs.errors import IterableValidationError
+
             raise IterableValidationError("invalid entries", errors, mapping_type)
         return result
 
@@ -174,8 +186,10 @@ def _mapping_hook(mapping_type: Any) -> Callable[[object, type], dict[str, Any]]
 
 
 def _attrs_hook(cls: type) -> Callable[[object, type], Any]:
-    generated = cattrs.gen.make_dict_structure_fn(
-        cls, converter, _cattrs_forbid_extra_keys=True, _cattrs_detailed_validation=True
+    from cattrs.gen import make_dict_structure_fn
+
+    generated = make_dict_structure_fn(
+        cls, get_converter(), _cattrs_forbid_extra_keys=True, _cattrs_detailed_validation=True
     )
     absent_not_null = [
         field.name for field in attrs.fields(cls) if field.metadata.get(_ABSENT_NOT_NULL)
@@ -192,18 +206,47 @@ def _attrs_hook(cls: type) -> Callable[[object, type], Any]:
     return structure_record
 
 
-converter = cattrs.Converter(forbid_extra_keys=True, detailed_validation=True, omit_if_default=True)
-converter.register_structure_hook(str, _structure_str)
-converter.register_structure_hook(int, _structure_int)
-converter.register_structure_hook(bool, _structure_bool)
-converter.register_structure_hook_factory(lambda t: typing.get_origin(t) is Literal, _literal_hook)
-converter.register_structure_hook_factory(lambda t: typing.get_origin(t) is tuple, _tuple_hook)
-converter.register_structure_hook_factory(lambda t: typing.get_origin(t) is dict, _mapping_hook)
-converter.register_structure_hook_factory(attrs.has, _attrs_hook)
-converter.register_unstructure_hook_factory(
-    lambda t: typing.get_origin(t) is tuple,
-    lambda t: lambda value: [converter.unstructure(v) for v in value],
-)
+_built: list[cattrs.Converter] = []
+_build_lock = threading.Lock()
+
+
+def get_converter() -> cattrs.Converter:
+    """The one strict converter, built (and cattrs imported) on the first call."""
+    if _built:
+        return _built[0]
+    with _build_lock:
+        if not _built:
+            _built.append(_build())
+    return _built[0]
+
+
+def _build() -> cattrs.Converter:
+    import cattrs
+
+    converter = cattrs.Converter(
+        forbid_extra_keys=True, detailed_validation=True, omit_if_default=True
+    )
+    converter.register_structure_hook(str, _structure_str)
+    converter.register_structure_hook(int, _structure_int)
+    converter.register_structure_hook(bool, _structure_bool)
+    converter.register_structure_hook_factory(
+        lambda t: typing.get_origin(t) is Literal, _literal_hook
+    )
+    converter.register_structure_hook_factory(lambda t: typing.get_origin(t) is tuple, _tuple_hook)
+    converter.register_structure_hook_factory(lambda t: typing.get_origin(t) is dict, _mapping_hook)
+    converter.register_structure_hook_factory(attrs.has, _attrs_hook)
+    converter.register_unstructure_hook_factory(
+        lambda t: typing.get_origin(t) is tuple,
+        lambda t: lambda value: [converter.unstructure(v) for v in value],
+    )
+    return converter
+
+
+def __getattr__(name: str) -> Any:
+    # ``from loopx_recall_core.contracts.converter import converter`` keeps working.
+    if name == "converter":
+        return get_converter()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _echo_key(key: object) -> str:
@@ -214,6 +257,12 @@ def _echo_key(key: object) -> str:
 
 
 def _problems(exc: BaseException, path: str) -> Iterable[str]:
+    from cattrs.errors import (
+        ClassValidationError,
+        ForbiddenExtraKeysError,
+        IterableValidationError,
+    )
+
     if isinstance(exc, ClassValidationError):
         with_notes, without = exc.group_exceptions()
         for inner, note in with_notes:
@@ -243,6 +292,13 @@ def _problems(exc: BaseException, path: str) -> Iterable[str]:
 
 def structure(value: object, cls: type[T]) -> T:
     """Build ``cls`` from JSON-like ``value`` strictly, or raise :class:`ContractError`."""
+    converter = get_converter()
+    from cattrs.errors import (
+        ClassValidationError,
+        ForbiddenExtraKeysError,
+        IterableValidationError,
+    )
+
     try:
         return converter.structure(value, cls)
     except (ClassValidationError, IterableValidationError) as exc:
@@ -253,7 +309,7 @@ def structure(value: object, cls: type[T]) -> T:
 
 def unstructure(record: object) -> Any:
     """JSON-like form of a contract record; optional fields left unset are omitted."""
-    return converter.unstructure(record)
+    return get_converter().unstructure(record)
 
 
 # ---- field helpers ------------------------------------------------------------------

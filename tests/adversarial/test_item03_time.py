@@ -52,11 +52,20 @@ def world(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize(
     "timestamp",
-    [*HOSTILE, timedelta(minutes=6), -timedelta(days=31), None, 1764500000000],
+    [
+        *HOSTILE,
+        # relative to the clock when the test runs, not when it was collected (a parallel
+        # or loaded run can start a test minutes later); fixed ids, so every xdist worker
+        # collects the same tests
+        pytest.param(timedelta(minutes=6), id="now+6min"),
+        pytest.param(-timedelta(days=31), id="now-31days"),
+        None,
+        1764500000000,
+    ],
 )
 def test_a_row_outside_the_window_rejects_the_result(world, timestamp):
     home, root = world
-    if isinstance(timestamp, timedelta):  # relative to now when the test runs, not collects
+    if isinstance(timestamp, timedelta):
         timestamp = now_iso(timestamp)
     configure(home, answer=answer([tool_row(str(root), timestamp=timestamp)]))
     with pytest.raises(ProviderFailure) as failure:

@@ -80,7 +80,9 @@
 // Every fault writes a line containing CANARY-OBELISK-STDERR-7f3a to stderr.
 //   hang       ignores SIGTERM/SIGINT/SIGHUP, starts a grandchild `sleep` (also ignoring
 //              them) in the same process group that inherits stdout/stderr, never exits:
-//              only SIGKILL to the whole group ends it and closes the pipes.
+//              only SIGKILL to the whole group ends it and closes the pipes. Once all of
+//              them ignore the signals it writes "obelisk (double): hang: signals ignored"
+//              to stderr.
 //   slow       sleeps slow_ms after the build, then answers.
 //   flood      writes "[\n" then 64 KiB lines (containing CANARY-OBELISK-STDOUT-91c2) to
 //              stdout without end (a safety stop at flood_max_bytes, after which it idles
@@ -902,12 +904,17 @@ function errorLine(e) {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+// Written to stderr by the `hang` fault once every signal disposition is in place.
+const HANG_READY = 'obelisk (double): hang: signals ignored';
+
 function hangForever() {
   for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(sig, () => process.stderr.write(`obelisk: ignoring ${sig}\n`));
   // The grandchild shares our process group and our stdout/stderr pipes and also ignores
   // SIGTERM (an ignored disposition survives exec): killing only this pid, or sending the
   // group SIGTERM, leaves the pipes open, so a caller waiting for EOF hangs too.
-  const child = spawn('/bin/sh', ['-c', "trap '' TERM INT HUP; exec sleep 86400"], {
+  // The grandchild says when its trap is set (by then our handlers are too), so a test can
+  // wait for that line instead of guessing how long start-up takes.
+  const child = spawn('/bin/sh', ['-c', `trap '' TERM INT HUP; echo '${HANG_READY}' >&2; exec sleep 86400`], {
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   child.on('error', () => {});
@@ -918,19 +925,26 @@ function floodForever() {
   const maxBytes = SETTINGS.flood_max_bytes;
   const line = `  "${STDOUT_CANARY} ${'x'.repeat(64 * 1024 - STDOUT_CANARY.length - 8)}",\n`;
   let written = 0;
-  process.stdout.on('error', () => process.exit(0));
-  process.stdout.write('[\n');
+  // The reader going away (EPIPE) ends the flood quietly; any other error is reported.
+  process.stdout.on('error', (e) => {
+    if (e.code === 'EPIPE') process.exit(0);
+    process.stderr.write(`obelisk (double): stdout failed: ${e.code}\n`);
+    process.exit(70);
+  });
+  // Write as fast as the reader takes it: on backpressure wait for 'drain' (the event),
+  // never queue without bound. Queuing 1 MiB per tick regardless, as this did, made a
+  // slow reader on a loaded machine see ENOBUFS, and the double exit 0 with 1 MiB written.
   const pump = () => {
-    if (written >= maxBytes) {
-      setInterval(() => {}, 1 << 30);
-      return;
-    }
-    for (let k = 0; k < 16; k += 1) {
-      process.stdout.write(line);
+    while (written < maxBytes) {
       written += line.length;
+      if (!process.stdout.write(line)) {
+        process.stdout.once('drain', pump);
+        return;
+      }
     }
-    setImmediate(pump);
+    setInterval(() => {}, 1 << 30);
   };
+  process.stdout.write('[\n');
   pump();
 }
 

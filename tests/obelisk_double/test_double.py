@@ -891,6 +891,9 @@ return { rows, nested: { more }, empty: [], n: rows.length };
 """
 
 
+HANG_READY = b"obelisk (double): hang: signals ignored"
+
+
 def test_fault_hang_ignores_sigterm_and_needs_a_group_kill(obelisk_bin, archive_home, tmp_path):
     script = tmp_path / "q.js"
     script.write_text("return 1")
@@ -903,16 +906,21 @@ def test_fault_hang_ignores_sigterm_and_needs_a_group_kill(obelisk_bin, archive_
         start_new_session=True,
     )
     try:
-        # Wait until it has started (the stderr canary) so the signal handlers are in place.
+        # Wait for the double to say that it and its grandchild ignore the signals (an
+        # event: a fixed pause after start-up was a guess that a loaded machine can beat).
         seen = b""
         deadline = time.monotonic() + 30
-        while STDERR_CANARY.encode() not in seen and time.monotonic() < deadline:
+        while HANG_READY not in seen and time.monotonic() < deadline:
             if select.select([proc.stderr], [], [], 0.5)[0]:
                 seen += os.read(proc.stderr.fileno(), 4096)
         assert STDERR_CANARY.encode() in seen
-        time.sleep(0.3)
+        assert HANG_READY in seen
         os.killpg(proc.pid, signal.SIGTERM)
-        time.sleep(0.5)
+        # the double's handler reports the signal: wait for that, then it must still run
+        while b"obelisk: ignoring SIGTERM" not in seen and time.monotonic() < deadline:
+            if select.select([proc.stderr], [], [], 0.5)[0]:
+                seen += os.read(proc.stderr.fileno(), 4096)
+        assert b"obelisk: ignoring SIGTERM" in seen
         assert proc.poll() is None, "SIGTERM must be ignored"
         # Killing only the node pid leaves the grandchild holding stdout open: no EOF.
         os.kill(proc.pid, signal.SIGKILL)

@@ -8,6 +8,8 @@ import json
 import os
 import re
 import tempfile
+from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner
@@ -23,20 +25,30 @@ CASES, SEED = 30, 7
 FILES = ("report.json", "report.md", "report.svg")
 
 
-@pytest.fixture(scope="module")
-def qualified(obelisk_bin, tmp_path_factory):
-    home = tmp_path_factory.mktemp("loopx-home")
-    folder = tmp_path_factory.mktemp("out") / "report"
-    env = {
-        "LOOPX_RECALL_HOME": str(home),
-        "LOOPX_RECALL_OBELISK_BIN": str(obelisk_bin),
-        "LOOPX_RECALL_LOAD_PLUGINS": "loopx-obelisk-session-evidence",
-    }
-    before = dict(os.environ)
-    args = ["recall", "qualify", "--cases", str(CASES), "--seed", str(SEED)]
-    result = CliRunner().invoke(cli, [*args, "--report", str(folder)], env=env)
-    assert dict(os.environ) == before  # HOME and every override restored
-    return result, folder, home
+@pytest.fixture(scope="session")
+def qualified(obelisk_bin, once_per_run):
+    """One qualification run (about 15 s of CPU) shared by the tests below, once per test
+    run even when they land on different xdist workers: the result's exit code and
+    output are kept beside the report and the LOOPX_RECALL_HOME it wrote."""
+
+    def qualify(shared: Path) -> None:
+        home, folder = shared / "loopx-home", shared / "out" / "report"
+        home.mkdir()
+        env = {
+            "LOOPX_RECALL_HOME": str(home),
+            "LOOPX_RECALL_OBELISK_BIN": str(obelisk_bin),
+            "LOOPX_RECALL_LOAD_PLUGINS": "loopx-obelisk-session-evidence",
+        }
+        before = dict(os.environ)
+        args = ["recall", "qualify", "--cases", str(CASES), "--seed", str(SEED)]
+        result = CliRunner().invoke(cli, [*args, "--report", str(folder)], env=env)
+        assert dict(os.environ) == before  # HOME and every override restored
+        kept = {key: getattr(result, key) for key in ("exit_code", "output", "stdout", "stderr")}
+        (shared / "result.json").write_text(json.dumps(kept), encoding="utf-8")
+
+    shared = once_per_run("qualified", qualify)
+    result = SimpleNamespace(**json.loads((shared / "result.json").read_text(encoding="utf-8")))
+    return result, shared / "out" / "report", shared / "loopx-home"
 
 
 def test_qualify_writes_the_report_and_records_the_pass(qualified):

@@ -11,8 +11,9 @@ Nothing outlives the caller: every child's environment carries a run marker, so 
 run (and at interpreter exit, which SIGTERM/SIGINT/SIGHUP reach through the host CLI) the
 group is killed and so is any descendant that left it with ``setsid``, found on Linux by
 the marker in ``/proc/<pid>/environ``. The exact limit: a descendant that leaves the
-group AND starts with an environment scrubbed of the marker, or any process still alive
-after ``kill -9`` of the caller itself, is out of reach. Private scratch folders made with
+group AND starts with an environment scrubbed of the marker, a child still between fork
+and exec while the caller exits, or any process still alive after ``kill -9`` of the caller
+itself, is out of reach. Private scratch folders made with
 :func:`private_folder` are removed on every exit path the same way.
 """
 
@@ -48,6 +49,8 @@ _runs = itertools.count(1)
 _lock = threading.Lock()
 _live_groups: set[int] = set()
 _live_folders: set[str] = set()
+#: Set under _lock: whether a run ever started, and whether the exit cleanup has begun.
+_state = {"started": False, "exiting": False}
 
 
 @attrs.frozen
@@ -102,10 +105,15 @@ def _reap_escaped(marker: str) -> None:
 
 def _cleanup_at_exit() -> None:
     with _lock:
+        _state["exiting"] = True
         groups, folders = list(_live_groups), list(_live_folders)
+        started = _state["started"]
     for pgid in groups:
         _kill_group(pgid)
-    if groups:
+    if started:
+        # By marker, even with no group registered: the thread that started a child may not
+        # have registered it yet when a signal ends the process (seen on a loaded machine:
+        # the child was running, its parent thread had not run since Popen returned).
         _reap_escaped(f"{_PREFIX}.")
     for folder in folders:
         shutil.rmtree(folder, ignore_errors=True)
@@ -145,6 +153,8 @@ def run(
     if timeout <= 0:
         return RunResult(None, b"", b"", timed_out=True, overflowed=False, elapsed=0.0)
     marker = f"{_PREFIX}.{next(_runs)}"
+    with _lock:
+        _state["started"] = True
     process = subprocess.Popen(
         list(argv),
         stdin=subprocess.DEVNULL,
@@ -156,6 +166,9 @@ def run(
     )
     with _lock:
         _live_groups.add(process.pid)
+        late = _state["exiting"]
+    if late:  # the exit cleanup ran while Popen was returning: this run ends now
+        _kill_group(process.pid)
     buffers = {"stdout": bytearray(), "stderr": bytearray()}
     caps = {"stdout": stdout_cap, "stderr": stderr_cap}
     timed_out = overflowed = False

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import stat
 import subprocess
+import sys
 import time
 from datetime import UTC, datetime, timedelta
 
@@ -295,12 +296,22 @@ def test_terms_reach_the_double_as_data(double, terms):
 
 
 def test_leftover_check_sees_a_live_process(double, leftovers):
-    sleeper = subprocess.Popen(["sleep", "30"], env={"HOME": str(double.home)})
+    # Popen returns once the child has begun exec, which can be before the kernel shows
+    # its new environment in /proc/<pid>/environ (seen on a loaded machine): the child
+    # says when it runs, and the check waits for that line, not for the clock.
+    sleeper = subprocess.Popen(
+        [sys.executable, "-c", "import time; print('running', flush=True); time.sleep(30)"],
+        env={"HOME": str(double.home)},
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
+        assert sleeper.stdout.readline() == "running\n"
         assert sleeper.pid in leftovers()
     finally:
         sleeper.kill()
         sleeper.wait()
+        sleeper.stdout.close()
     assert sleeper.pid not in leftovers()
 
 
