@@ -42,7 +42,10 @@ GROUP_HELP = {
     "external-evidence": (
         "External-evidence-research v0: discover -> plan -> receipt -> admit -> retire."
     ),
+    "hook": "Claim sessions as agent runtimes start them (Claude Code hooks, Codex notify).",
     "recall": "Agent-turn-recall: bounded, provenance-bearing history with public receipts.",
+    "session": "Which runtime session belongs to which agent and project (owner-local, private).",
+    "state": "Where loopx-recall keeps enablements, verdicts, private results and the receipt key.",
 }
 
 
