@@ -2,11 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """obelisk-session-evidence: an agent-turn-recall provider over the unmodified Obelisk CLI."""
 
-from importlib.metadata import PackageNotFoundError, version
-
 PROVIDER_ID = "obelisk-session-evidence"
 
-try:
-    __version__ = version("loopx-obelisk-session-evidence")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree
-    __version__ = "0.0.0"
+#: Written once here (pyproject.toml reads it), so loading the plugin costs no
+#: importlib.metadata lookup: ``capability status`` loads every plugin.
+__version__ = "0.1.0"
