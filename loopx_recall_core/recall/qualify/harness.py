@@ -92,8 +92,8 @@ __all__ = [
 
 REPORT_SCHEMA = "loopx_qualification_report_v0"
 REQUEST_TIMEOUT_S = 10.0
-#: Cases run at once within one family (one HOME). A runtime spends most of a query
-#: waiting (Obelisk 0.2 polls ~4 s per query), so a few more than the cores pays off.
+#: Cases run at once within one family (one HOME). A real runtime can spend most of a
+#: query waiting (seconds per call), so a few more than the cores pays off.
 WORKERS = 8
 PREPARE_TIMEOUT_S = 600.0
 _RUNTIME_KEYS = ("runtime_version", "template_version", "template_digest")
