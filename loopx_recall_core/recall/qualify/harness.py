@@ -23,7 +23,6 @@ the provider's qualification runtime (``hookspecs.QualificationRuntime``).
 from __future__ import annotations
 
 import contextlib
-import json
 import tempfile
 import threading
 import time
@@ -35,8 +34,6 @@ from typing import Any
 
 import attrs
 
-from loopx_recall_core import __version__
-from loopx_recall_core.canonical import digest
 from loopx_recall_core.contracts import HistoricalEvidenceRequestV0
 from loopx_recall_core.plugins import PluginHost, load_host
 from loopx_recall_core.providers_api import CorpusScope, ProviderFailure, RuntimeIdentity
@@ -49,12 +46,11 @@ from loopx_recall_core.recall.qualify.arms import (
     native_history,
     provider_arm,
 )
+from loopx_recall_core.recall.qualify.assemble import REPORT_SCHEMA, build_report
 from loopx_recall_core.recall.qualify.corpus import (
     DEFAULT_CASES,
     DEFAULT_SEED,
-    FAMILIES,
     Case,
-    Corpus,
     build_corpus,
 )
 from loopx_recall_core.recall.qualify.faults import (
@@ -64,12 +60,8 @@ from loopx_recall_core.recall.qualify.faults import (
 )
 from loopx_recall_core.recall.qualify.materialize import FamilyArchive, write_family
 from loopx_recall_core.recall.qualify.measures import (
-    arm_measures,
-    detection,
-    paired_test,
     percentile,
 )
-from loopx_recall_core.recall.qualify.verdict import THRESHOLDS, evaluate
 from loopx_recall_core.recall.service import find_recall_provider
 from loopx_recall_core.recall.service import recall as service_recall
 from loopx_recall_core.recall.store import PrivateStore
@@ -90,13 +82,11 @@ __all__ = [
     "total_steps",
 ]
 
-REPORT_SCHEMA = "loopx_qualification_report_v0"
 REQUEST_TIMEOUT_S = 10.0
 #: Cases run at once within one family (one HOME). A real runtime can spend most of a
 #: query waiting (seconds per call), so a few more than the cores pays off.
 WORKERS = 8
 PREPARE_TIMEOUT_S = 600.0
-_RUNTIME_KEYS = ("runtime_version", "template_version", "template_digest")
 _PROBE_STEPS = len(RUNTIME_FAULTS) + 4
 
 
@@ -162,120 +152,8 @@ def _enablement(
     return enablement, options
 
 
-def _family_summary(records: dict[str, list[CaseRecord]], family: str) -> dict[str, Any]:
-    summary = {}
-    for arm in ARMS:
-        rows = [r for r in records[arm] if r.family == family]
-        found = detection(rows)
-
-        def rate(label: str, rows: list[CaseRecord] = rows) -> float | None:
-            cases = [r for r in rows if r.label == label]
-            return None if not cases else round(sum(r.flagged for r in cases) / len(cases), 4)
-
-        summary[arm] = {
-            "cases": len(rows),
-            "recall": found["recall"],
-            "precision": found["precision"],
-            "false_match_near_miss": rate("near_miss"),
-            "false_match_novel": rate("novel"),
-        }
-    return summary
-
-
-def _case_rows(records: dict[str, list[CaseRecord]]) -> list[dict[str, Any]]:
-    rows = []
-    for a, b, c in zip(records["a"], records["b"], records["c"], strict=True):
-        rows.append(
-            {
-                "case_id": a.case_id,
-                "family": a.family,
-                "label": a.label,
-                "tags": list(a.tags),
-                "index_behind": a.index_behind,
-                "a": {"flagged": a.flagged},
-                "b": {
-                    "flagged": b.flagged,
-                    "verdict": b.verdict,
-                    "reason": b.reason,
-                    "freshness": b.freshness,
-                    "truncated": b.truncated,
-                    "context_chars": b.context_chars,
-                    "provider_calls": b.provider_calls,
-                    "latency_ms": b.latency_ms,
-                },
-                "c": {"flagged": c.flagged, "context_chars": c.context_chars},
-            }
-        )
-    return rows
-
-
-def _report(
-    corpus: Corpus,
-    provider: Any,
-    runtime: dict[str, Any],
-    records: dict[str, list[CaseRecord]],
-    probes: list[FaultProbe],
-    duration_s: float,
-    *,
-    identity: RuntimeIdentity | None = None,
-    floor: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    floor = floor or {"calls": 0, "p95_ms": 0.0}
-    arms = {arm: arm_measures(records[arm], indexed=arm == "b") for arm in ARMS}
-    paired = paired_test(records["a"], records["b"])
-    gates = evaluate(
-        arms,
-        paired,
-        probes,
-        max_total_chars=DEFAULT_CEILINGS["max_total_chars"],
-        latency_floor_ms=float(floor["p95_ms"]),
-    )
-    tags: dict[str, int] = {}
-    for case in corpus.cases:
-        for tag in case.tags:
-            tags[tag] = tags.get(tag, 0) + 1
-    facts = {k: runtime[k] for k in _RUNTIME_KEYS if k in runtime}
-    if identity is not None:
-        facts.update(runtime_version=identity.runtime_version, binary_digest=identity.binary_digest)
-    report: dict[str, Any] = {
-        "schema_version": REPORT_SCHEMA,
-        "provider": {
-            "provider_id": str(provider.provider_id),
-            "provider_version": str(getattr(provider, "provider_version", "unknown")),
-            "runtime": facts,
-        },
-        "host": {"loopx_recall_core": __version__},
-        "corpus": {
-            "version": corpus.version,
-            "seed": corpus.seed,
-            "cases": len(corpus.cases),
-            "digest": corpus.digest,
-            **corpus.counts(),
-            "tags": dict(sorted(tags.items())),
-        },
-        "settings": {
-            "limits": dict(DEFAULT_CEILINGS),
-            "window_days": corpus.cases[0].scope.window_days,
-            "request_timeout_s": REQUEST_TIMEOUT_S,
-            "workers": WORKERS,
-            "latency_floor": dict(floor),
-            "thresholds": dict(THRESHOLDS),
-        },
-        "arms": arms,
-        "paired_test": paired,
-        "by_family": {name: _family_summary(records, name) for name in FAMILIES},
-        "faults": [{**attrs.asdict(p), "passed": p.passed} for p in probes],
-        "gates": [attrs.asdict(g) for g in gates],
-        "verdict": {
-            "passed": all(g.passed for g in gates),
-            "failed_gates": [g.name for g in gates if not g.passed],
-        },
-        "cases": _case_rows(records),
-        "duration_s": round(duration_s, 1),
-        "generated_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-    }
-    report["report_digest"] = digest(json.dumps(report, sort_keys=True, ensure_ascii=False))
-    return report
+def _report(*args: Any, **kwargs: Any) -> dict[str, Any]:
+    return build_report(*args, request_timeout_s=REQUEST_TIMEOUT_S, workers=WORKERS, **kwargs)
 
 
 def _provider_error(provider_id: str, what: str, exc: Exception) -> QualificationError:
@@ -453,9 +331,17 @@ def run_qualification(
             files = write_family(family, root, now)
             try:
                 runtime = provider.qualification_runtime(files.home)
-                variables = {str(k): v for k, v in dict(runtime.environment).items()}
+                variables = dict(runtime.environment)
             except Exception as exc:  # noqa: BLE001 - a provider's failure, by class only
                 raise _provider_error(provider_id, "qualification runtime", exc) from None
+            if not all(
+                isinstance(k, str) and k and "=" not in k and (v is None or isinstance(v, str))
+                for k, v in variables.items()
+            ):
+                raise QualificationError(
+                    f"provider {provider_id!r} asked for an environment that is not "
+                    "names to text or None"
+                )
             with environment(**{**variables, "HOME": str(files.home)}):
                 run.family(files, family_cases, runtime, progress)
     duration = time.perf_counter() - started
