@@ -14,8 +14,9 @@ from loopx_recall_core.contracts.converter import FieldInvalid
 from loopx_recall_core.extensions import find_known, find_recall_entry, safe_readback
 from loopx_recall_core.hookspecs import RecallProvider
 from loopx_recall_core.plugins import PluginHost
+from loopx_recall_core.providers_api import RuntimeIdentity
 from loopx_recall_core.recall.ledger import SessionLedger
-from loopx_recall_core.state import Enablement, LimitCeilings, StateStore
+from loopx_recall_core.state import Enablement, LimitCeilings, QualificationVerdict, StateStore
 
 __all__ = ["AGENT_SESSION_MODES", "CapabilityRefused", "disable", "enable", "status_record"]
 
@@ -89,11 +90,14 @@ def enable(
         raise CapabilityRefused("no repository identity: pass --repository-id")
     if stage == 2:
         version = str(getattr(provider, "provider_version", "unknown"))
-        verdict = store.read().qualification(provider_id, version)
+        identity = runtime_identity(provider, binding)
+        verdict = applicable_verdict(store, provider_id, version, identity)
         if verdict is None or not verdict.passed:
+            runtime = f" on runtime {identity.runtime_version}" if identity else ""
             raise CapabilityRefused(
                 f"stage 2 needs a passing Stage 0 qualification verdict for {provider_id} "
-                f"{version}: run `loopx-recall recall qualify --provider {provider_id}`"
+                f"{version}{runtime} (the runtime this enablement resolves to now): run "
+                f"`loopx-recall recall qualify --provider {provider_id}` with that runtime"
             )
     try:
         enablement = Enablement(
@@ -117,6 +121,52 @@ def enable(
         changed = len(others) == len(box[0].enablements) or enablement not in box[0].enablements
         box[0] = attrs.evolve(box[0], enablements=(*others, enablement))
     return enablement, changed
+
+
+def runtime_identity(provider: Any, binding: Mapping[str, Any] | None) -> RuntimeIdentity | None:
+    """The runtime ``binding`` resolves to now, by the provider's own account (None when it
+    names none, cannot, or fails)."""
+    name = getattr(provider, "runtime_identity", None)
+    if not callable(name):
+        return None
+    try:
+        identity = name(binding)
+    except Exception:  # noqa: BLE001 - a provider's failure: no identity, no stage 2
+        return None
+    return identity if isinstance(identity, RuntimeIdentity) else None
+
+
+def applicable_verdict(
+    store: StateStore, provider_id: str, version: str, identity: RuntimeIdentity | None
+) -> QualificationVerdict | None:
+    """The verdict that decides stage 2 for this provider version on this runtime."""
+    if identity is None:
+        return None
+    return store.read().qualification(
+        provider_id, version, runtime=(identity.runtime_version, identity.binary_digest)
+    )
+
+
+def _qualification_row(
+    store: StateStore, provider_id: str, provider: Any, binding: Mapping[str, Any] | None
+) -> dict[str, Any]:
+    version = str(getattr(provider, "provider_version", "unknown"))
+    identity = runtime_identity(provider, binding)
+    verdict = applicable_verdict(store, provider_id, version, identity)
+    return {
+        "provider_version": version,
+        "runtime_version": identity.runtime_version if identity else None,
+        "binary_digest": identity.binary_digest if identity else None,
+        "verdict": None
+        if verdict is None
+        else {
+            "passed": verdict.passed,
+            "recorded_at": verdict.recorded_at,
+            "report_digest": verdict.report_digest,
+            "failed_gates": list(verdict.failed_gates),
+        },
+        "stage_2_allowed": bool(verdict and verdict.passed),
+    }
 
 
 def disable(
@@ -214,6 +264,7 @@ def status_record(
     }
     runtime: dict[str, Any] = {}
     freshness = None
+    qualification = None
     if entry is not None:
         key, provider = entry
         binding = enablements[0].binding if enablements else None
@@ -229,6 +280,7 @@ def status_record(
         )
         runtime = dict(readback.runtime)
         freshness = readback.freshness
+        qualification = _qualification_row(store, provider_id, provider, binding)
     ledger = SessionLedger(store.root)
     rows = [
         _public_enablement(
@@ -241,6 +293,7 @@ def status_record(
         "capability": CAPABILITY,
         "provider": provider_row,
         "runtime": {**runtime, "freshness": freshness},
+        "qualification": qualification,
         "enablements": rows,
         "truth_contract": {
             **TRUTH_CONTRACT,

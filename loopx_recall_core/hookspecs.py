@@ -19,14 +19,22 @@ public. Whatever it returns is re-verified, and anything it raises is contained.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import contextlib
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import pluggy
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from loopx_recall_core.contracts import HistoricalEvidenceRequestV0, HistoricalEvidenceResultV0
-    from loopx_recall_core.providers_api import BindingOption, ProviderReadback
+    from loopx_recall_core.providers_api import (
+        BindingOption,
+        CorpusScope,
+        ProviderReadback,
+        RuntimeIdentity,
+    )
 
 PROJECT_NAME = "loopx_recall_core"
 ENTRY_POINT_GROUP = "loopx_recall_core.providers"
@@ -84,6 +92,67 @@ class RecallProvider(Protocol):
         host re-checks all of it and rejects the whole result on any violation.
         It may raise: the host turns every exception into a typed empty outcome.
         """
+
+
+#: ``fault_probes()`` values: a context manager that stages the fault for the duration of
+#: the block (e.g. writes a stand-in executable) and yields how to rewrite a binding so that
+#: calls made with it meet the fault.
+FaultStage = Callable[
+    [], contextlib.AbstractContextManager[Callable[[Mapping[str, Any]], Mapping[str, Any]]]
+]
+
+
+@runtime_checkable
+class QualificationRuntime(Protocol):
+    """The provider's side of Stage 0 (``loopx-recall recall qualify``) for ONE synthetic
+    archive under ``home``. The host owns the corpus, the arms, the measures, the gates and
+    the verdict; it knows nothing of how the provider is bound, indexed or broken, and asks
+    this object instead. The host sets ``HOME`` to ``home`` (plus :attr:`environment`)
+    while it uses the object; it may call ``retrieve`` from a few threads at once.
+    """
+
+    #: Variables to set (a value) or remove (None) while the runtime works on the archive,
+    #: besides ``HOME``: e.g. a runtime's own index-location variable, so that nothing of
+    #: the user's is read or written.
+    environment: Mapping[str, str | None]
+
+    def bind_options(self, scope: CorpusScope) -> Mapping[str, Any]:
+        """The ``bind`` options (as ``capability enable`` would pass them) for ``scope``."""
+
+    def prepare(self, *, timeout: float) -> RuntimeIdentity:
+        """Make the archive queryable with the user's configured runtime (build its index)
+        and return which runtime that is. Raise ``ProviderFailure`` when it cannot."""
+
+    def bare_call(self, *, timeout: float) -> float:
+        """Seconds one minimal runtime call takes (no evidence work): the latency floor
+        the host's latency gate is relative to. Raise ``ProviderFailure`` on failure."""
+
+    def fault_probes(self) -> Mapping[str, FaultStage]:
+        """The faults of ``providers_api.FAULT_KINDS`` this provider can stage, by name.
+
+        Staging must not need a test double: a provider typically yields a binding that
+        points at a small stand-in executable. A fault it cannot stage is left out (the
+        host then reports that probe as not exercised, and the gate fails).
+        """
+
+
+@runtime_checkable
+class QualifiableRecallProvider(RecallProvider, Protocol):
+    """A :class:`RecallProvider` that can be qualified (Stage 0) and gated on (stage 2).
+
+    ``provider_version`` is what verdicts are recorded for, together with the runtime
+    identity. ``qualification_runtime(home)`` returns the provider's
+    :class:`QualificationRuntime` for a synthetic archive under ``home``;
+    ``runtime_identity(binding)`` names the runtime a binding resolves to NOW (None when
+    there is none): ``capability enable --stage 2`` needs a passing verdict for it.
+    Both must be cheap and must not raise.
+    """
+
+    provider_version: str
+
+    def qualification_runtime(self, home: Path) -> QualificationRuntime: ...
+
+    def runtime_identity(self, binding: Mapping[str, Any] | None) -> RuntimeIdentity | None: ...
 
 
 @runtime_checkable

@@ -29,14 +29,23 @@ from loopx_recall_core.contracts import (
     HistoricalEvidenceResultV0,
     ScopeApplied,
 )
-from loopx_recall_core.hookspecs import ENTRY_POINT_GROUP, ExternalEvidenceProvider, RecallProvider
+from loopx_recall_core.hookspecs import (
+    ENTRY_POINT_GROUP,
+    ExternalEvidenceProvider,
+    QualifiableRecallProvider,
+    QualificationRuntime,
+    RecallProvider,
+)
 from loopx_recall_core.jsonio import JsonInputError
 from loopx_recall_core.jsonio import loads as loads_json
 from loopx_recall_core.providers_api import (
+    FAULT_KINDS,
     BindingOption,
+    CorpusScope,
     ProviderCache,
     ProviderFailure,
     ProviderReadback,
+    RuntimeIdentity,
     enabled_bindings,
 )
 from loopx_recall_core.recall.replan.snippets import (
@@ -48,8 +57,10 @@ from loopx_recall_core.recall.replan.snippets import (
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "FAULT_KINDS",
     "SHELL_TOOLS",
     "BindingOption",
+    "CorpusScope",
     "EvidenceItem",
     "ExternalEvidenceProvider",
     "HistoricalEvidenceRequestV0",
@@ -58,7 +69,10 @@ __all__ = [
     "ProviderCache",
     "ProviderFailure",
     "ProviderReadback",
+    "QualifiableRecallProvider",
+    "QualificationRuntime",
     "RecallProvider",
+    "RuntimeIdentity",
     "ScopeApplied",
     "digest",
     "enabled_bindings",

@@ -1,6 +1,8 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Small records a provider plugin returns to the host (readback, binding options)."""
+"""Small records a provider plugin returns to the host (readback, binding options, and the
+Stage 0 qualification records: :class:`CorpusScope`, :class:`RuntimeIdentity`,
+:data:`FAULT_KINDS`)."""
 
 from __future__ import annotations
 
@@ -12,10 +14,13 @@ from loopx_recall_core.contracts.converter import text
 from loopx_recall_core.provider_cache import ProviderCache, enabled_bindings
 
 __all__ = [
+    "FAULT_KINDS",
     "BindingOption",
+    "CorpusScope",
     "ProviderCache",
     "ProviderFailure",
     "ProviderReadback",
+    "RuntimeIdentity",
     "enabled_bindings",
 ]
 
@@ -74,3 +79,52 @@ class ProviderFailure(Exception):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
+
+
+#: The runtime faults Stage 0 asks a provider to stage (``QualificationRuntime.fault_probes``).
+#: ``garbage``: output that is not JSON; ``undefined``: the bare word a script returning
+#: nothing prints; ``empty``: no output, exit 0; ``error``: the runtime's error envelope,
+#: exit 1; ``crash``: half an answer, then an abort; ``noise``: log lines before a real
+#: answer; ``flood``: endless output; ``inject``: a real answer plus a row from another
+#: repository and runtime; ``hang``: never answers; ``stale``: real answers from an index
+#: that is not refreshed (the host stages it for its late-content family, not as a probe).
+FAULT_KINDS = (
+    "garbage",
+    "undefined",
+    "empty",
+    "error",
+    "crash",
+    "noise",
+    "flood",
+    "inject",
+    "hang",
+    "stale",
+)
+
+
+@attrs.frozen(kw_only=True)
+class CorpusScope:
+    """The scope of one synthetic Stage 0 case, as the host describes it.
+
+    ``runtimes``: agent runtimes whose sessions count (``claude``, ``codex``); ``roots``:
+    absolute repository roots inside the archive; ``window_days``: how far back history
+    counts; ``cwd``: the folder the agent works in (one of the roots).
+    """
+
+    runtimes: tuple[str, ...]
+    roots: tuple[str, ...]
+    window_days: int
+    cwd: str
+
+
+@attrs.frozen(kw_only=True)
+class RuntimeIdentity:
+    """Which runtime a Stage 0 verdict was earned on: its version and a digest of the
+    executable (``sha256:...``). Public-safe: no path."""
+
+    runtime_version: str = attrs.field(validator=text(64))
+    binary_digest: str = attrs.field(validator=text(80))
+
+    @property
+    def key(self) -> str:
+        return f"{self.runtime_version} {self.binary_digest}"

@@ -115,7 +115,9 @@ class Enablement:
 
 @attrs.frozen(kw_only=True)
 class QualificationVerdict:
-    """A Stage 0 verdict for one provider id + version (read by the stage-2 gate)."""
+    """A Stage 0 verdict for one provider id + version, earned on one runtime (its version
+    and executable digest; both None for a verdict recorded before runtimes were named,
+    which no longer opens stage 2). Read by the stage-2 gate."""
 
     provider_id: str = attrs.field(validator=text(96))
     provider_version: str = attrs.field(validator=text(64))
@@ -123,6 +125,12 @@ class QualificationVerdict:
     report_digest: str = attrs.field(validator=text(80))
     recorded_at: str = attrs.field(validator=text(64))
     failed_gates: tuple[str, ...] = ()
+    runtime_version: str | None = optional(validator=text(64))
+    binary_digest: str | None = optional(validator=text(80))
+
+    @property
+    def key(self) -> tuple[str, str, str | None, str | None]:
+        return (self.provider_id, self.provider_version, self.runtime_version, self.binary_digest)
 
 
 @attrs.frozen(kw_only=True)
@@ -134,9 +142,18 @@ class State:
     def find(self, **match: str) -> list[Enablement]:
         return [e for e in self.enablements if all(getattr(e, k) == v for k, v in match.items())]
 
-    def qualification(self, provider_id: str, version: str) -> QualificationVerdict | None:
+    def qualification(
+        self,
+        provider_id: str,
+        version: str,
+        runtime: tuple[str, str] | None = None,
+    ) -> QualificationVerdict | None:
+        """The latest verdict for ``provider_id`` ``version``; with ``runtime`` (runtime
+        version, binary digest) only one earned on that runtime."""
         for verdict in reversed(self.qualifications):
-            if verdict.provider_id == provider_id and verdict.provider_version == version:
+            if verdict.provider_id != provider_id or verdict.provider_version != version:
+                continue
+            if runtime is None or (verdict.runtime_version, verdict.binary_digest) == runtime:
                 return verdict
         return None
 

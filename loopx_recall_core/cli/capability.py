@@ -247,6 +247,18 @@ def enable(
     )
 
 
+def _render_qualification(q: dict[str, Any]) -> str:
+    if q["runtime_version"] is None:
+        return "stage 0 verdict: none (no runtime resolved: stage 2 closed)"
+    runtime = f"runtime {q['runtime_version']} {q['binary_digest']}"
+    verdict = q["verdict"]
+    if verdict is None:
+        return f"stage 0 verdict: none for {runtime} (stage 2 closed)"
+    result = "PASS" if verdict["passed"] else "FAIL"
+    opened = "stage 2 open" if q["stage_2_allowed"] else "stage 2 closed"
+    return f"stage 0 verdict: {result} for {runtime}, recorded {verdict['recorded_at']} ({opened})"
+
+
 def _render_status(d: dict[str, Any]) -> str:
     p = d["provider"]
     state = "ready" if p["ready"] else f"not ready ({p['unavailable_reason']})"
@@ -258,6 +270,9 @@ def _render_status(d: dict[str, Any]) -> str:
     runtime = {k: v for k, v in d["runtime"].items() if v is not None}
     if runtime:
         lines.append("  runtime: " + ", ".join(f"{k}={v}" for k, v in runtime.items()))
+    qualification = d.get("qualification")
+    if qualification is not None:
+        lines.append("  " + _render_qualification(qualification))
     for e in d["enablements"]:
         sessions = e["agent_sessions"]
         lines.append(

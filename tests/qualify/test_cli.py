@@ -109,6 +109,38 @@ def test_the_recorded_pass_opens_stage_2_for_that_version(qualified, obelisk_bin
     assert granted.exit_code == 0, granted.output
 
 
+def test_a_pass_on_one_runtime_does_not_open_stage_2_for_another(qualified, obelisk_bin, tmp_path):
+    """The verdict is keyed on the runtime it was earned on (version + executable digest):
+    a different executable of the same version is a different runtime."""
+    _result, _folder, home = qualified
+    other = tmp_path / "other-obelisk"
+    other.write_text(f'#!/bin/sh\n# another build\nexec "{obelisk_bin}" "$@"\n')
+    other.chmod(0o755)
+    enable = ["capability", "enable", "agent-turn-recall", "--provider"]
+    enable += ["obelisk-session-evidence", "--agent-id", "agent-b", "--project-id", "proj-j"]
+    enable += ["--repository-id", "repo-r", "--stage", "2", "--history-source", "claude"]
+    enable += ["--repository-root", str(tmp_path)]
+    env = {"LOOPX_RECALL_HOME": str(home), "LOOPX_RECALL_OBELISK_BIN": str(obelisk_bin)}
+    refused = CliRunner().invoke(cli, [*enable, "--obelisk-bin", str(other)], env=env)
+    assert refused.exit_code == 1, refused.output
+    assert "qualification verdict" in refused.stderr
+    assert "Traceback" not in refused.output
+    status = ["capability", "status", "agent-turn-recall", "--provider"]
+    status += ["obelisk-session-evidence", "--format", "json"]
+    shown = json.loads(CliRunner().invoke(cli, status, env=env).stdout)["qualification"]
+    assert shown["stage_2_allowed"] is True
+    assert shown["verdict"]["passed"] is True
+    elsewhere = {**env, "LOOPX_RECALL_OBELISK_BIN": str(other)}
+    shown = json.loads(CliRunner().invoke(cli, status, env=elsewhere).stdout)["qualification"]
+    assert shown["runtime_version"] == "0.2.4"
+    assert shown["verdict"] is None
+    assert shown["stage_2_allowed"] is False
+    text = CliRunner().invoke(cli, status[:-2], env=elsewhere).stdout
+    assert "stage 0 verdict: none for runtime 0.2.4" in text
+    granted = CliRunner().invoke(cli, enable, env=env)
+    assert granted.exit_code == 0, granted.output
+
+
 def test_the_report_is_public_safe(qualified):
     """No transcript canary, command, query-term source, session id or path gets out."""
     result, folder, _home = qualified

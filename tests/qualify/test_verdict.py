@@ -71,3 +71,12 @@ def test_faults_must_be_exercised_typed_and_fail_open():
         "zero_scope_broadening",
         "typed_faults",
     ]
+
+
+def test_latency_is_judged_against_the_runtime_floor():
+    # A runtime whose bare call takes 5 s: 6 s per case is its floor plus 1 s of ours.
+    arms, paired = arms_of(*passing_records(**{f"v{i}": {"latency_ms": 6000.0} for i in range(10)}))
+    gates = evaluate(arms, paired, probes(), max_total_chars=LIMIT, latency_floor_ms=5000.0)
+    assert [g.name for g in gates if not g.passed] == []
+    gates = evaluate(arms, paired, probes(), max_total_chars=LIMIT, latency_floor_ms=4000.0)
+    assert [g.name for g in gates if not g.passed] == ["bounded_latency"]

@@ -6,10 +6,11 @@
 from :mod:`.templates`, written to disk by :mod:`.materialize` with the transcript
 generator :mod:`.transcripts`), runs each case through the three arms (:mod:`.arms`:
 current context only, the provider through Replan and the recall service, full native
-history as a cost ceiling read by :mod:`.native`), probes faults (:mod:`.faults`),
-computes the measures (:mod:`.measures`), judges the promotion gates (:mod:`.verdict`)
-and returns a public-safe report that :mod:`.report` writes.
-:func:`.harness.record_verdict` stores the verdict the stage-2 enable gate reads.
+history as a cost ceiling read by :mod:`.native`), probes faults (:mod:`.faults`, each
+staged by the provider's qualification runtime), computes the measures
+(:mod:`.measures`), judges the promotion gates (:mod:`.verdict`) and returns a public-safe
+report (:mod:`.assemble`) that :mod:`.report` writes. :func:`.harness.record_verdict`
+stores the verdict, keyed on the runtime it was earned on, that the stage-2 gate reads.
 
 Nothing is imported here on purpose: ``loopx`` starts without loading the harness (the
 command line needs only the size and seed defaults below).

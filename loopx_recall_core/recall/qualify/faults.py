@@ -8,14 +8,13 @@ really happened), the answer is *typed* (a reason code from ``REASON_CODES``, a
 ``ContractError``, a usage exit status) and *fail-open* (no exception reached the caller,
 the comparison claimed nothing, nothing was stored or widened).
 
-* runtime faults, through Replan and the recall service, with the Obelisk protocol
-  double's ``fault`` switch (a settings file under the archive's ``HOME``, written by
-  :func:`~loopx_recall_core.recall.qualify._env.double_fault`): ``garbage``,
-  ``undefined``, ``empty``, ``error``, ``crash``, ``noise`` (malformed output), ``flood``
-  (oversize output), ``inject`` (rows from another repository and runtime: must be
-  ``scope_violation``), ``hang`` (killed at a 2 s deadline). A runtime that ignores the
-  switch (a real Obelisk) answers normally: the probe is then "not exercised" and does
-  not pass;
+* runtime faults, through Replan and the recall service, each staged by the provider's
+  qualification runtime (``fault_probes()``: typically a stand-in executable the binding
+  is pointed at while the probe runs): ``garbage``, ``undefined``, ``empty``, ``error``,
+  ``crash``, ``noise`` (malformed output), ``flood`` (oversize output), ``inject`` (rows
+  from another repository and runtime: must be ``scope_violation``), ``hang`` (killed at a
+  2 s deadline). A fault the provider cannot stage, or a staging that changes nothing, is
+  "not exercised" and does not pass;
 * ``unknown_request_field`` / ``unknown_situation_field``: a request or situation with an
   extra key is rejected by the strict converter before any provider call;
 * ``unknown_enable_option``: ``loopx-recall capability enable`` with an option the provider
@@ -29,6 +28,7 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +42,6 @@ from loopx_recall_core.contracts import (
 )
 from loopx_recall_core.contracts.replan import ReplanSituationV0
 from loopx_recall_core.recall.outcome import REASON_CODES, RecallOutcome
-from loopx_recall_core.recall.qualify._env import double_fault
 from loopx_recall_core.recall.qualify.materialize import CaseView
 from loopx_recall_core.recall.replan import replan
 from loopx_recall_core.recall.replan.admission import build_request
@@ -82,41 +81,59 @@ class FaultProbe:
         return self.exercised and self.typed and self.fail_open
 
 
-Recall = Callable[[HistoricalEvidenceRequestV0, float], RecallOutcome]
+RecallFor = Callable[[Enablement, float], Callable[[HistoricalEvidenceRequestV0], RecallOutcome]]
+#: A provider's staging of one fault (``hookspecs.FaultStage``).
+Stage = Callable[[], AbstractContextManager[Callable[[Mapping[str, Any]], Mapping[str, Any]]]]
+
+
+def _not_staged(fault: str) -> FaultProbe:
+    return FaultProbe(
+        name=fault,
+        surface="runtime_output",
+        observed="not_staged",
+        exercised=False,
+        typed=False,
+        fail_open=True,
+    )
 
 
 def _runtime_probe(
     fault: str,
     view: CaseView,
     *,
-    home: Path,
+    stage: Stage | None,
     provider_id: str,
     enablement: Enablement,
-    recall: Recall,
+    recall_for: RecallFor,
 ) -> FaultProbe:
+    if stage is None:
+        return _not_staged(fault)
     calls = 0
     timeout = HANG_TIMEOUT_S if fault == "hang" else 10.0
 
-    def counted(request: HistoricalEvidenceRequestV0) -> RecallOutcome:
-        nonlocal calls
-        calls += 1
-        return recall(request, timeout)
+    try:
+        with stage() as rewrite:
+            staged = attrs.evolve(enablement, binding=dict(rewrite(enablement.binding)))
+            recall = recall_for(staged, timeout)
 
-    with double_fault(home, fault):
-        try:
+            def counted(request: HistoricalEvidenceRequestV0) -> RecallOutcome:
+                nonlocal calls
+                calls += 1
+                return recall(request)
+
             report = replan(
-                view.situation, enablements=[enablement], provider_id=provider_id, recall=counted
+                view.situation, enablements=[staged], provider_id=provider_id, recall=counted
             )
-        except Exception as exc:  # noqa: BLE001 - recorded as a failed probe
-            return FaultProbe(
-                name=fault,
-                surface="runtime_output",
-                observed=type(exc).__name__,
-                exercised=True,
-                typed=False,
-                fail_open=False,
-                provider_calls=calls,
-            )
+    except Exception as exc:  # noqa: BLE001 - recorded as a failed probe (staging or replan)
+        return FaultProbe(
+            name=fault,
+            surface="runtime_output",
+            observed=type(exc).__name__,
+            exercised=calls > 0,
+            typed=False,
+            fail_open=False,
+            provider_calls=calls,
+        )
     outcome = report.outcome
     status = outcome.status if outcome is not None else "not_called"
     reason = outcome.reason if outcome is not None else None
@@ -202,25 +219,25 @@ def _must_not_be_called(_request: HistoricalEvidenceRequestV0) -> RecallOutcome:
 def run_probes(
     view: CaseView,
     *,
-    home: Path,
+    stages: Mapping[str, Stage],
     provider_id: str,
     provider: Any,
     enablement: Enablement,
     bind_options: Mapping[str, Any],
-    recall: Recall,
+    recall_for: RecallFor,
     progress: Callable[[int], None] = lambda _n: None,
 ) -> list[FaultProbe]:
-    """Every probe on ``view`` (a case of the archive in ``home`` the provider is pointed at)."""
+    """Every probe on ``view`` (a case of the archive the provider is pointed at)."""
     probes: list[FaultProbe] = []
     for fault in RUNTIME_FAULTS:
         probes.append(
             _runtime_probe(
                 fault,
                 view,
-                home=home,
+                stage=stages.get(fault),
                 provider_id=provider_id,
                 enablement=enablement,
-                recall=recall,
+                recall_for=recall_for,
             )
         )
         progress(1)

@@ -4,36 +4,41 @@
 
 Stage 0 is offline: no product registration happens. The harness builds stage-2
 :class:`~loopx_recall_core.state.Enablement` objects in memory (one per expected scope,
-bound by the provider's own ``bind``), keeps private results in a throw-away store, and
-points the provider at each family's archive by setting ``HOME`` and ``OBELISK_HOME``
-for the duration of that family (single-threaded; restored afterwards). The index is
-built by the provider's ``readback`` (its query refreshes the index) before any case
-runs; the ``stale`` family then writes its late transcripts and runs with the double's
-``stale`` fault (its settings file under the family's ``HOME``), so the index stays
-behind as it would while another writer holds it (every other family runs with no fault
-switch; the fault probes set their own). Your own transcripts and index are never read
-or written: both ``HOME`` and ``OBELISK_HOME`` point into a temporary folder removed
-afterwards. Only :func:`record_verdict` writes state.
+bound by the provider's own ``bind`` with the options its qualification runtime gives for
+a generic :class:`~loopx_recall_core.providers_api.CorpusScope`), keeps private results in
+a throw-away store, and points the provider at each family's archive by setting ``HOME``
+(plus the variables the provider's runtime asks for) for the duration of that family;
+restored afterwards. The provider's ``QualificationRuntime`` makes the archive queryable
+with the user's configured runtime (``prepare``) and says which runtime that is (the
+verdict is recorded for it); the ``stale`` family then writes its late transcripts and runs
+with the provider's ``stale`` staging, so the index stays behind. Within one family the
+cases run on a small thread pool (:data:`WORKERS`): a runtime whose query costs seconds
+still qualifies in minutes. Your own transcripts and index are never read or written.
+Only :func:`record_verdict` writes state.
+
+The harness knows nothing of a provider's options, index or faults: all of that is behind
+the provider's qualification runtime (``hookspecs.QualificationRuntime``).
 """
 
 from __future__ import annotations
 
-import json
+import contextlib
 import tempfile
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import attrs
 
-from loopx_recall_core import __version__
-from loopx_recall_core.canonical import digest
 from loopx_recall_core.contracts import HistoricalEvidenceRequestV0
 from loopx_recall_core.plugins import PluginHost, load_host
+from loopx_recall_core.providers_api import CorpusScope, ProviderFailure, RuntimeIdentity
 from loopx_recall_core.recall.outcome import RecallOutcome
-from loopx_recall_core.recall.qualify._env import double_fault, environment
+from loopx_recall_core.recall.qualify._env import environment
 from loopx_recall_core.recall.qualify.arms import (
     ARMS,
     CaseRecord,
@@ -41,12 +46,11 @@ from loopx_recall_core.recall.qualify.arms import (
     native_history,
     provider_arm,
 )
+from loopx_recall_core.recall.qualify.assemble import REPORT_SCHEMA, build_report
 from loopx_recall_core.recall.qualify.corpus import (
     DEFAULT_CASES,
     DEFAULT_SEED,
-    FAMILIES,
     Case,
-    Corpus,
     build_corpus,
 )
 from loopx_recall_core.recall.qualify.faults import (
@@ -55,8 +59,9 @@ from loopx_recall_core.recall.qualify.faults import (
     run_probes,
 )
 from loopx_recall_core.recall.qualify.materialize import FamilyArchive, write_family
-from loopx_recall_core.recall.qualify.measures import arm_measures, detection, paired_test
-from loopx_recall_core.recall.qualify.verdict import THRESHOLDS, evaluate
+from loopx_recall_core.recall.qualify.measures import (
+    percentile,
+)
 from loopx_recall_core.recall.service import find_recall_provider
 from loopx_recall_core.recall.service import recall as service_recall
 from loopx_recall_core.recall.store import PrivateStore
@@ -77,9 +82,11 @@ __all__ = [
     "total_steps",
 ]
 
-REPORT_SCHEMA = "loopx_qualification_report_v0"
 REQUEST_TIMEOUT_S = 10.0
-_RUNTIME_KEYS = ("runtime_version", "template_version", "template_digest")
+#: Cases run at once within one family (one HOME). A real runtime can spend most of a
+#: query waiting (seconds per call), so a few more than the cores pays off.
+WORKERS = 8
+PREPARE_TIMEOUT_S = 600.0
 _PROBE_STEPS = len(RUNTIME_FAULTS) + 4
 
 
@@ -109,15 +116,23 @@ def total_steps(cases: int) -> int:
     return cases + _PROBE_STEPS
 
 
-def _enablement(provider: Any, case: Case, files: FamilyArchive) -> tuple[Enablement, dict]:
+def _enablement(
+    provider: Any, runtime: Any, case: Case, files: FamilyArchive
+) -> tuple[Enablement, dict]:
     scope = case.scope
-    options = {
-        "history_source": list(scope.sources),
-        "repository_root": [str(files.repos[name]) for name in scope.repos],
-        "window_days": scope.window_days,
-    }
+    cwd = str(files.repos[case.home_repo])
     try:
-        binding = dict(provider.bind(options, cwd=str(files.repos[case.home_repo])))
+        options = dict(
+            runtime.bind_options(
+                CorpusScope(
+                    runtimes=tuple(scope.sources),
+                    roots=tuple(str(files.repos[name]) for name in scope.repos),
+                    window_days=scope.window_days,
+                    cwd=cwd,
+                )
+            )
+        )
+        binding = dict(provider.bind(options, cwd=cwd))
     except Exception as exc:  # noqa: BLE001 - a provider's failure, reported by class only
         raise QualificationError(
             f"the provider did not bind the corpus scope ({type(exc).__name__})"
@@ -137,105 +152,23 @@ def _enablement(provider: Any, case: Case, files: FamilyArchive) -> tuple[Enable
     return enablement, options
 
 
-def _family_summary(records: dict[str, list[CaseRecord]], family: str) -> dict[str, Any]:
-    summary = {}
-    for arm in ARMS:
-        rows = [r for r in records[arm] if r.family == family]
-        found = detection(rows)
-
-        def rate(label: str, rows: list[CaseRecord] = rows) -> float | None:
-            cases = [r for r in rows if r.label == label]
-            return None if not cases else round(sum(r.flagged for r in cases) / len(cases), 4)
-
-        summary[arm] = {
-            "cases": len(rows),
-            "recall": found["recall"],
-            "precision": found["precision"],
-            "false_match_near_miss": rate("near_miss"),
-            "false_match_novel": rate("novel"),
-        }
-    return summary
+def _report(*args: Any, **kwargs: Any) -> dict[str, Any]:
+    return build_report(*args, request_timeout_s=REQUEST_TIMEOUT_S, workers=WORKERS, **kwargs)
 
 
-def _case_rows(records: dict[str, list[CaseRecord]]) -> list[dict[str, Any]]:
-    rows = []
-    for a, b, c in zip(records["a"], records["b"], records["c"], strict=True):
-        rows.append(
-            {
-                "case_id": a.case_id,
-                "family": a.family,
-                "label": a.label,
-                "tags": list(a.tags),
-                "index_behind": a.index_behind,
-                "a": {"flagged": a.flagged},
-                "b": {
-                    "flagged": b.flagged,
-                    "verdict": b.verdict,
-                    "reason": b.reason,
-                    "freshness": b.freshness,
-                    "truncated": b.truncated,
-                    "context_chars": b.context_chars,
-                    "provider_calls": b.provider_calls,
-                    "latency_ms": b.latency_ms,
-                },
-                "c": {"flagged": c.flagged, "context_chars": c.context_chars},
-            }
-        )
-    return rows
+def _provider_error(provider_id: str, what: str, exc: Exception) -> QualificationError:
+    reason = exc.reason if isinstance(exc, ProviderFailure) else type(exc).__name__
+    return QualificationError(f"provider {provider_id!r} {what} failed ({reason})")
 
 
-def _report(
-    corpus: Corpus,
-    provider: Any,
-    runtime: dict[str, Any],
-    records: dict[str, list[CaseRecord]],
-    probes: list[FaultProbe],
-    duration_s: float,
-) -> dict[str, Any]:
-    arms = {arm: arm_measures(records[arm], indexed=arm == "b") for arm in ARMS}
-    paired = paired_test(records["a"], records["b"])
-    gates = evaluate(arms, paired, probes, max_total_chars=DEFAULT_CEILINGS["max_total_chars"])
-    tags: dict[str, int] = {}
-    for case in corpus.cases:
-        for tag in case.tags:
-            tags[tag] = tags.get(tag, 0) + 1
-    report: dict[str, Any] = {
-        "schema_version": REPORT_SCHEMA,
-        "provider": {
-            "provider_id": str(provider.provider_id),
-            "provider_version": str(getattr(provider, "provider_version", "unknown")),
-            "runtime": {k: runtime[k] for k in _RUNTIME_KEYS if k in runtime},
-        },
-        "host": {"loopx_recall_core": __version__},
-        "corpus": {
-            "version": corpus.version,
-            "seed": corpus.seed,
-            "cases": len(corpus.cases),
-            "digest": corpus.digest,
-            **corpus.counts(),
-            "tags": dict(sorted(tags.items())),
-        },
-        "settings": {
-            "limits": dict(DEFAULT_CEILINGS),
-            "window_days": corpus.cases[0].scope.window_days,
-            "request_timeout_s": REQUEST_TIMEOUT_S,
-            "thresholds": dict(THRESHOLDS),
-        },
-        "arms": arms,
-        "paired_test": paired,
-        "by_family": {name: _family_summary(records, name) for name in FAMILIES},
-        "faults": [{**attrs.asdict(p), "passed": p.passed} for p in probes],
-        "gates": [attrs.asdict(g) for g in gates],
-        "verdict": {
-            "passed": all(g.passed for g in gates),
-            "failed_gates": [g.name for g in gates if not g.passed],
-        },
-        "cases": _case_rows(records),
-        "duration_s": round(duration_s, 1),
-        "generated_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-    }
-    report["report_digest"] = digest(json.dumps(report, sort_keys=True, ensure_ascii=False))
-    return report
+class _LockedStore(PrivateStore):
+    """The throw-away store, one writer at a time (saving prunes the agent's folder)."""
+
+    _lock = threading.Lock()
+
+    def save(self, agent_id: str, request_id: str, record: dict[str, Any]) -> str:
+        with self._lock:
+            return super().save(agent_id, request_id, record)
 
 
 class _Run:
@@ -245,10 +178,12 @@ class _Run:
         self.provider_id = provider_id
         self.provider = provider
         self.host = host
-        self.store = PrivateStore(root=root / "loopx")
+        self.store = _LockedStore(root=root / "loopx")
         self.records: dict[str, list[CaseRecord]] = {arm: [] for arm in ARMS}
         self.probes: list[FaultProbe] = []
-        self.runtime: dict[str, Any] = {}
+        self.identity: RuntimeIdentity | None = None
+        self.floor: dict[str, Any] | None = None
+        self._progress_lock = threading.Lock()
 
     def recall(self, enablement: Enablement, timeout: float) -> Any:
         def run(request: HistoricalEvidenceRequestV0) -> RecallOutcome:
@@ -263,49 +198,102 @@ class _Run:
 
         return run
 
-    def family(
-        self, files: FamilyArchive, cases: list[Case], progress: Callable[[int], None]
-    ) -> None:
-        """Build the index, write the late content, run every case, probe once."""
-        bound = {c.case_id: _enablement(self.provider, c, files) for c in cases}
+    def _prepare(self, runtime: Any) -> None:
         try:
-            readback = self.provider.readback(bound[cases[0].case_id][0].binding)
-        except Exception as exc:  # noqa: BLE001 - a provider's failure, reported by class only
+            identity = runtime.prepare(timeout=PREPARE_TIMEOUT_S)
+        except Exception as exc:  # noqa: BLE001 - a provider's failure, reported by code only
+            raise _provider_error(self.provider_id, "prepare", exc) from None
+        if self.identity is not None and identity != self.identity:
             raise QualificationError(
-                f"provider {self.provider_id!r} readback failed ({type(exc).__name__})"
-            ) from None
-        if not readback.ready:
-            raise QualificationError(
-                f"provider {self.provider_id!r} is not ready: {readback.unavailable_reason}"
+                f"provider {self.provider_id!r}: the runtime changed during the run"
             )
-        self.runtime = dict(readback.runtime)
-        files.write_late()
-        stale = "stale" if files.family.name == "stale" else None
-        with double_fault(files.home, stale):
-            for case in cases:
-                view = files.view(case)
-                enablement = bound[case.case_id][0]
-                recall = self.recall(enablement, REQUEST_TIMEOUT_S)
-                self.records["a"].append(current_context(view))
-                self.records["b"].append(
-                    provider_arm(
-                        view, provider_id=self.provider_id, enablement=enablement, recall=recall
+        self.identity = identity
+        if self.floor is None:
+            self.floor = self._measure_floor(runtime)
+
+    def _measure_floor(self, runtime: Any) -> dict[str, Any]:
+        """The bare runtime call's latency under the load the cases run at (WORKERS at once)."""
+        try:
+            with ThreadPoolExecutor(max_workers=WORKERS) as pool:
+                calls = list(
+                    pool.map(
+                        lambda _i: runtime.bare_call(timeout=REQUEST_TIMEOUT_S), range(WORKERS)
                     )
                 )
-                self.records["c"].append(native_history(view, files.home))
+        except Exception as exc:  # noqa: BLE001 - a provider's failure, reported by code only
+            raise _provider_error(self.provider_id, "bare runtime call", exc) from None
+        millis = [round(c * 1000.0, 1) for c in calls]
+        return {
+            "calls": len(millis),
+            "p50_ms": percentile(millis, 50),
+            "p95_ms": percentile(millis, 95),
+        }
+
+    def _case(self, files: FamilyArchive, case: Case, enablement: Enablement) -> tuple:
+        view = files.view(case)
+        recall = self.recall(enablement, REQUEST_TIMEOUT_S)
+        return (
+            current_context(view),
+            provider_arm(view, provider_id=self.provider_id, enablement=enablement, recall=recall),
+            native_history(view, files.home),
+        )
+
+    def family(
+        self,
+        files: FamilyArchive,
+        cases: list[Case],
+        runtime: Any,
+        progress: Callable[[int], None],
+    ) -> None:
+        """Prepare the archive, write the late content, run every case, probe once."""
+        bound = {c.case_id: _enablement(self.provider, runtime, c, files) for c in cases}
+        self._prepare(runtime)
+        files.write_late()
+        try:
+            stages = dict(runtime.fault_probes())
+        except Exception as exc:  # noqa: BLE001 - a provider's failure, reported by class only
+            raise _provider_error(self.provider_id, "fault_probes", exc) from None
+
+        def one(case: Case, staged: Callable[[Any], Any]) -> tuple:
+            enablement = bound[case.case_id][0]
+            enablement = attrs.evolve(enablement, binding=dict(staged(enablement.binding)))
+            result = self._case(files, case, enablement)
+            with self._progress_lock:
                 progress(1)
+            return result
+
+        # The corpus decides the faults: none, or an index kept behind for the stale family.
+        stale = stages.get("stale") if files.family.name == "stale" else None
+        with _staged(stale) as staged, ThreadPoolExecutor(max_workers=WORKERS) as pool:
+            for a, b, c in pool.map(lambda case: one(case, staged), cases):
+                self.records["a"].append(a)
+                self.records["b"].append(b)
+                self.records["c"].append(c)
         if files.family.name == "baseline" and not self.probes:
             enablement, options = bound[cases[0].case_id]
+
+            def recall_for(e: Enablement, timeout: float) -> Any:
+                return self.recall(e, timeout)
+
             self.probes = run_probes(
                 files.view(cases[0]),
-                home=files.home,
+                stages=stages,
                 provider_id=self.provider_id,
                 provider=self.provider,
                 enablement=enablement,
                 bind_options=options,
-                recall=lambda request, timeout: self.recall(enablement, timeout)(request),
+                recall_for=recall_for,
                 progress=progress,
             )
+
+
+@contextlib.contextmanager
+def _staged(stage: Callable[[], Any] | None) -> Iterator[Callable[[Any], Any]]:
+    if stage is None:
+        yield lambda binding: binding
+        return
+    with stage() as rewrite:
+        yield rewrite
 
 
 def run_qualification(
@@ -322,6 +310,17 @@ def run_qualification(
     provider = find_recall_provider(host, provider_id)
     if provider is None:
         raise QualificationError(f"provider {provider_id!r} is not installed")
+    if not callable(getattr(provider, "qualification_runtime", None)):
+        raise QualificationError(f"provider {provider_id!r} offers no qualification runtime")
+    try:
+        readback = provider.readback(None)
+    except Exception as exc:  # noqa: BLE001 - a provider's failure, reported by class only
+        raise _provider_error(provider_id, "readback", exc) from None
+    if not readback.ready:
+        raise QualificationError(
+            f"provider {provider_id!r} is not ready: {readback.unavailable_reason}"
+        )
+    facts = dict(readback.runtime)
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="loopx-qualify-") as folder:
         root = Path(folder)
@@ -330,30 +329,54 @@ def run_qualification(
         for family in corpus.families:
             family_cases = [c for c in corpus.cases if c.archive == family.key]
             files = write_family(family, root, now)
-            # The corpus decides the faults: none, or "stale" for the stale family.
-            with environment(HOME=str(files.home), OBELISK_HOME=str(files.index_home)):
-                run.family(files, family_cases, progress)
+            try:
+                runtime = provider.qualification_runtime(files.home)
+                variables = dict(runtime.environment)
+            except Exception as exc:  # noqa: BLE001 - a provider's failure, by class only
+                raise _provider_error(provider_id, "qualification runtime", exc) from None
+            if not all(
+                isinstance(k, str) and k and "=" not in k and (v is None or isinstance(v, str))
+                for k, v in variables.items()
+            ):
+                raise QualificationError(
+                    f"provider {provider_id!r} asked for an environment that is not "
+                    "names to text or None"
+                )
+            with environment(**{**variables, "HOME": str(files.home)}):
+                run.family(files, family_cases, runtime, progress)
     duration = time.perf_counter() - started
-    report = _report(corpus, provider, run.runtime, run.records, run.probes, duration)
+    report = _report(
+        corpus,
+        provider,
+        facts,
+        run.records,
+        run.probes,
+        duration,
+        identity=run.identity,
+        floor=run.floor,
+    )
     return QualificationResult(report=report)
 
 
 def record_verdict(
     result: QualificationResult, store: StateStore | None = None
 ) -> QualificationVerdict:
-    """Record the verdict for the report's provider id + version (replacing an older one)."""
+    """Record the verdict for the report's provider id + version + runtime identity
+    (replacing an older one for the same three)."""
     store = store or StateStore()
     provider = result.report["provider"]
+    runtime = provider.get("runtime", {})
     verdict = QualificationVerdict(
         provider_id=provider["provider_id"],
         provider_version=provider["provider_version"],
+        runtime_version=runtime.get("runtime_version") if "binary_digest" in runtime else None,
+        binary_digest=runtime.get("binary_digest"),
         passed=result.passed,
         report_digest=result.report_digest,
         recorded_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         failed_gates=result.failed_gates,
     )
-    key = (verdict.provider_id, verdict.provider_version)
     with store.update() as box:
-        kept = tuple(q for q in box[0].qualifications if (q.provider_id, q.provider_version) != key)
+        kept = tuple(q for q in box[0].qualifications if q.key != verdict.key)
         box[0] = attrs.evolve(box[0], qualifications=(*kept, verdict))
     return verdict

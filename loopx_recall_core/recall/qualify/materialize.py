@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """Write a corpus family to disk and resolve its cases against the files written.
 
-One family = one ``HOME`` (transcripts under ``.claude`` and ``.codex``) plus one index
-folder for the provider (``OBELISK_HOME``). :func:`write_family` writes the background
+One family = one ``HOME`` (transcripts under ``.claude`` and ``.codex``; a provider keeps
+whatever index it builds under that ``HOME`` too). :func:`write_family` writes the background
 history and every planted session that exists before the index build; a ``grown``
 session is cut to its opening lines. After the caller has built the index,
 :meth:`FamilyArchive.write_late` writes the ``new`` sessions and completes the grown ones,
@@ -72,13 +72,11 @@ def _transcript_of(home: Path, session_id: str) -> Path:
 
 
 class FamilyArchive:
-    """One family's files: ``home`` for transcripts, ``index_home`` for the provider."""
+    """One family's files: ``home`` holds the transcripts (and the provider's index)."""
 
     def __init__(self, family: Family, root: Path, now: datetime) -> None:
         self.family = family
         self.home = root / family.key / "home"
-        self.index_home = root / family.key / "index"
-        self.index_home.mkdir(parents=True, exist_ok=True)
         self.now = now
         self.archive: Archive = generate_archive(
             self.home, seed=family.background_seed, now=now, sessions_per_repo=4

@@ -11,7 +11,9 @@ repeat_reduction           arm (b) flags >= 10 points more repeats than arm (a) 
 no_false_match_regression  arm (b)'s false-match rate on near misses and on novel steps
                            each exceeds arm (a)'s by at most 5 points
 bounded_context            arm (b)'s context chars p95 and max <= max_total_chars
-bounded_latency            arm (b)'s latency p95 <= 5000 ms, and no request timed out
+bounded_latency            arm (b)'s latency p95 <= the bare runtime call's p95 (measured
+                           by the provider's qualification runtime under the same load)
+                           + 1500 ms, and no request timed out
 zero_scope_broadening      no returned item from a bait or any out-of-scope session, and
                            the injected foreign rows were rejected (``scope_violation``)
 honest_freshness           every case whose index is behind was answered as such
@@ -35,7 +37,9 @@ THRESHOLDS = {
     "min_recall_gain": 0.10,
     "max_p_value": 0.05,
     "false_match_slack": 0.05,
-    "latency_p95_max_ms": 5000.0,
+    #: What the host may add to the runtime's own floor: transcript scan, parsing, host
+    #: verification, the private store and Replan, under the run's concurrency.
+    "latency_allowance_ms": 1500.0,
 }
 GATES = (
     "repeat_reduction",
@@ -65,6 +69,7 @@ def evaluate(
     probes: Sequence[FaultProbe],
     *,
     max_total_chars: int,
+    latency_floor_ms: float = 0.0,
 ) -> list[Gate]:
     """One :class:`Gate` per name in :data:`GATES`, in that order."""
     a, b = arms["a"], arms["b"]
@@ -112,12 +117,13 @@ def evaluate(
 
     timeouts = b["reasons"].get("provider_timeout", 0)
     latency_p95 = _num(b["latency"]["p95_ms"])
+    ceiling = latency_floor_ms + t["latency_allowance_ms"]
     gates.append(
         Gate(
             name="bounded_latency",
-            passed=latency_p95 <= t["latency_p95_max_ms"] and timeouts == 0,
-            detail=f"latency p95 {latency_p95:.0f} ms (needs <= "
-            f"{t['latency_p95_max_ms']:.0f}); {timeouts} timeouts",
+            passed=latency_p95 <= ceiling and timeouts == 0,
+            detail=f"latency p95 {latency_p95:.0f} ms (needs <= bare runtime call p95 "
+            f"{latency_floor_ms:.0f} + {t['latency_allowance_ms']:.0f}); {timeouts} timeouts",
         )
     )
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from loopx_obelisk_session_evidence import PROVIDER_ID, __version__
@@ -21,6 +22,7 @@ from loopx_obelisk_session_evidence.evidence import (
     snippet_for,
     verify_rows,
 )
+from loopx_obelisk_session_evidence.qualification import ObeliskQualification, identity_of
 from loopx_obelisk_session_evidence.runtime import (
     binding_key,
     cache,
@@ -44,6 +46,7 @@ from loopx_recall_core.plugin_api import (
     HistoricalEvidenceResultV0,
     ProviderFailure,
     ProviderReadback,
+    RuntimeIdentity,
     ScopeApplied,
     digest,
 )
@@ -154,6 +157,19 @@ class ObeliskSessionEvidence:
 
     def bind(self, options: Mapping[str, Any], *, cwd: str) -> Mapping[str, Any]:
         return bind(options, cwd=cwd)
+
+    def qualification_runtime(self, home: Path) -> ObeliskQualification:
+        return ObeliskQualification(home)
+
+    def runtime_identity(self, binding: Mapping[str, Any] | None) -> RuntimeIdentity | None:
+        configured = (binding or {}).get("private", {}).get("obelisk_bin")
+        executable = find_obelisk(configured)
+        if executable is None:
+            return None
+        try:
+            return identity_of(executable)
+        except ProviderFailure:
+            return None
 
     def readback(self, binding: Mapping[str, Any] | None) -> ProviderReadback:
         base = {"provider_id": PROVIDER_ID, "version": __version__}

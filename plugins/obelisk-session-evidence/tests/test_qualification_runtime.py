@@ -1,0 +1,101 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""The plugin's Stage 0 surface: prepare, the latency floor, and every fault staged by a
+stand-in executable (the double's fault switch is never set here)."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from loopx_obelisk_session_evidence.provider import ObeliskSessionEvidence
+from loopx_obelisk_session_evidence.qualification import binary_digest
+
+from loopx_recall_core.hookspecs import QualifiableRecallProvider, QualificationRuntime
+from loopx_recall_core.providers_api import FAULT_KINDS, CorpusScope, ProviderFailure
+from tests.obelisk_double.fixtures import double_settings
+
+from .test_adapter import _binding, _request
+
+TIMEOUT = 3.0
+
+
+@pytest.fixture
+def runtime(archive_home, obelisk_bin, monkeypatch):
+    monkeypatch.setenv("HOME", str(archive_home.home))
+    monkeypatch.setenv("LOOPX_RECALL_OBELISK_BIN", str(obelisk_bin))
+    monkeypatch.setenv("OBELISK_HOME", str(archive_home.home / "elsewhere"))
+    double_settings(archive_home.home)  # no switches, build grace 0
+    provider = ObeliskSessionEvidence()
+    assert isinstance(provider, QualifiableRecallProvider)
+    qualification = provider.qualification_runtime(archive_home.home)
+    assert isinstance(qualification, QualificationRuntime)
+    for name, value in qualification.environment.items():
+        if value is None:
+            monkeypatch.delenv(name, raising=False)
+    return provider, qualification, archive_home
+
+
+def test_prepare_indexes_with_the_configured_binary_and_names_it(runtime, obelisk_bin):
+    provider, qualification, archive = runtime
+    identity = qualification.prepare(timeout=60)
+    assert identity.runtime_version == "0.2.4"
+    assert identity.binary_digest == binary_digest(str(obelisk_bin))
+    assert provider.runtime_identity(None) == identity
+    assert (archive.home / ".obelisk" / "index.db").exists()  # HOME's index, not OBELISK_HOME's
+    assert qualification.bare_call(timeout=30) > 0
+
+
+def test_bind_options_describe_the_scope(runtime):
+    provider, qualification, archive = runtime
+    root = str(archive.repos["alpha"])
+    scope = CorpusScope(runtimes=("claude",), roots=(root,), window_days=30, cwd=root)
+    binding = provider.bind(qualification.bind_options(scope), cwd=root)
+    assert binding["history_sources"] == ["claude"]
+    assert binding["private"]["repository_roots"] == [root]
+
+
+@pytest.mark.parametrize(
+    ("fault", "reason"),
+    [
+        ("hang", "provider_timeout"),
+        ("flood", "output_too_large"),
+        ("garbage", "malformed_output"),
+        ("undefined", "malformed_output"),
+        ("empty", "malformed_output"),
+        ("noise", "malformed_output"),
+        ("error", "provider_failed"),
+        ("crash", "provider_failed"),
+        ("inject", "scope_violation"),
+    ],
+)
+def test_every_fault_is_staged_without_the_double_switch(runtime, leftovers, fault, reason):
+    provider, qualification, archive = runtime
+    qualification.prepare(timeout=60)
+    stages = qualification.fault_probes()
+    assert set(stages) == set(FAULT_KINDS)
+    assert provider.retrieve(_request(["pytest"]), _binding(archive), timeout=30).items
+    with stages[fault]() as rewrite:
+        staged = rewrite(_binding(archive))
+        started = time.monotonic()
+        with pytest.raises(ProviderFailure) as caught:
+            provider.retrieve(_request(["pytest"]), staged, timeout=TIMEOUT)
+    assert time.monotonic() - started < TIMEOUT + 1
+    assert caught.value.reason == reason
+    assert leftovers() == []
+    # Staging is over: the real binary answers again.
+    assert provider.retrieve(_request(["pytest"]), _binding(archive), timeout=30).items
+
+
+def test_the_stale_stage_keeps_the_index_behind(runtime):
+    from tests.fixtures.transcripts import append_session
+
+    provider, qualification, archive = runtime
+    qualification.prepare(timeout=60)
+    append_session(archive, at=datetime.now(UTC) + timedelta(seconds=5))
+    with qualification.fault_probes()["stale"]() as rewrite:
+        staged = provider.retrieve(_request(["e"]), rewrite(_binding(archive)), timeout=30)
+    assert staged.freshness in ("stale", "incomplete")
+    # Without the stage the real binary refreshes its index (build grace 0 here).
+    assert provider.retrieve(_request(["e"]), _binding(archive), timeout=30).freshness == "fresh"
