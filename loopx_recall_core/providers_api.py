@@ -72,7 +72,7 @@ class ProviderFailure(Exception):
     """Raised by a provider for a typed failure the host reports as such.
 
     ``reason`` is a code from ``loopx_recall_core.recall.outcome.REASON_CODES`` (e.g.
-    ``provider_unavailable``, ``unsupported_obelisk_version``, ``malformed_output``).
+    ``provider_unavailable``, ``unsupported_runtime_version``, ``malformed_output``).
     The exception message is never shown; put nothing private in it anyway.
     """
 

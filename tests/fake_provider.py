@@ -51,7 +51,7 @@ class FakeProvider:
         if mode == "raise":
             raise RuntimeError(CANARY)
         if mode == "typed":
-            raise ProviderFailure("unsupported_obelisk_version")
+            raise ProviderFailure("unsupported_runtime_version")
         if mode == "hang":
             time.sleep(timeout + 30)
         scope = request.scope

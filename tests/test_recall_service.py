@@ -124,7 +124,7 @@ def test_refused_request_never_reaches_provider(request_obj, tmp_path):
 
 FAULTS = [
     ("raise", "provider_failed"),
-    ("typed", "unsupported_obelisk_version"),
+    ("typed", "unsupported_runtime_version"),
     ("hang", "provider_timeout"),
     ("wrong_scope", "scope_violation"),
     ("oversize", "contract_violation"),

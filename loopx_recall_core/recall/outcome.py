@@ -28,7 +28,7 @@ REASON_CODES = (
     "provider_timeout",
     "malformed_output",
     "output_too_large",
-    "unsupported_obelisk_version",
+    "unsupported_runtime_version",
     "scope_violation",
     "contract_violation",
 )

@@ -161,7 +161,7 @@ def test_a_version_probe_expires(world, monkeypatch):
     monkeypatch.setattr(runtime, "VERSION_TTL_S", 0.0)
     with pytest.raises(ProviderFailure) as failure:
         provider.retrieve(request(), bound, timeout=10)
-    assert failure.value.reason == "unsupported_obelisk_version"
+    assert failure.value.reason == "unsupported_runtime_version"
 
 
 def test_orphaned_cache_temp_files_are_swept(world):

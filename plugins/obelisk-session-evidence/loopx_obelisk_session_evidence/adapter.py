@@ -98,7 +98,7 @@ def _classify_failure(result: RunResult) -> ProviderFailure:
         except JsonInputError:
             envelope = None
         if isinstance(envelope, dict) and _SCHEMA_MISMATCH.search(str(envelope.get("error"))):
-            return ProviderFailure("unsupported_obelisk_version")
+            return ProviderFailure("unsupported_runtime_version")
     return ProviderFailure("provider_failed")
 
 

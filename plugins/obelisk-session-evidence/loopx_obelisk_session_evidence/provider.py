@@ -62,7 +62,7 @@ _MAX_COUNT = 2**31
 _RUNTIME_FAILURES = frozenset(
     {
         "provider_unavailable",
-        "unsupported_obelisk_version",
+        "unsupported_runtime_version",
         "provider_timeout",
         "output_too_large",
         "malformed_output",

@@ -90,7 +90,7 @@ def known_version(executable: str, timeout: float) -> tuple[tuple[int, int, int]
     """The supported version of ``executable`` and the identity it was probed for.
 
     Runs ``--version`` only for a binary identity not seen before; raises the typed
-    failure of the probe or ``unsupported_obelisk_version``.
+    failure of the probe or ``unsupported_runtime_version``.
     """
     try:
         identity = _identity(executable)
@@ -114,7 +114,7 @@ def known_version(executable: str, timeout: float) -> tuple[tuple[int, int, int]
         )
     low, high = SUPPORTED_OBELISK
     if not low <= version < high:
-        raise ProviderFailure("unsupported_obelisk_version")
+        raise ProviderFailure("unsupported_runtime_version")
     return version, identity  # type: ignore[return-value]
 
 

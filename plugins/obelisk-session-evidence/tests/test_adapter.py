@@ -214,7 +214,7 @@ def test_slow_within_timeout_still_answers(double):
             lambda tmp: _script(tmp, "imposter", 'echo "hello from something else"\n'),
             "provider_unavailable",
         ),
-        (lambda tmp: _script(tmp, "future", 'echo "0.9.1"\n'), "unsupported_obelisk_version"),
+        (lambda tmp: _script(tmp, "future", 'echo "0.9.1"\n'), "unsupported_runtime_version"),
         (
             lambda tmp: _script(
                 tmp,
@@ -225,7 +225,7 @@ def test_slow_within_timeout_still_answers(double):
                     "exit 1\n"
                 ),
             ),
-            "unsupported_obelisk_version",
+            "unsupported_runtime_version",
         ),
     ],
     ids=["missing", "not-executable", "not-obelisk", "unsupported-version", "schema-mismatch"],
@@ -252,7 +252,7 @@ def test_version_out_of_range_via_double(double):
     double_settings(double.home, version="0.1.9")
     with pytest.raises(ProviderFailure) as caught:
         ObeliskSessionEvidence().retrieve(_request(["e"]), _binding(double), timeout=TIMEOUT)
-    assert caught.value.reason == "unsupported_obelisk_version"
+    assert caught.value.reason == "unsupported_runtime_version"
 
 
 FRAGMENTS = [
