@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from loopx_recall_core.cli import cli
 from loopx_recall_core.contracts import HistoricalEvidenceRequestV0, structure
-from loopx_recall_core.recall.ledger import SessionLedger
+from loopx_recall_core.recall.ledger import ClaimRefused, SessionLedger
 from loopx_recall_core.recall.service import recall
 from loopx_recall_core.state import Enablement, LimitCeilings, StateStore
 
@@ -51,7 +51,8 @@ def _claim(agent, session, runtime="codex"):
 
 
 def test_claimed_mode_hands_over_the_claims_and_accepts_only_them(loopx_home, request_data):
-    _claim("agent-a", "s0")
+    # the fake names sessions s0, s1 unprefixed: as the index names Claude sessions
+    _claim("agent-a", "s0", runtime="claude")
     _claim("agent-a", "s1", runtime="claude")
     _claim("agent-b", "s9")
     provider = Recorder()
@@ -60,8 +61,22 @@ def test_claimed_mode_hands_over_the_claims_and_accepts_only_them(loopx_home, re
     assert outcome.result.scope_applied.cross_agent_used is False
     assert provider.binding["agent_sessions"] == "claimed"
     assert sorted(map(tuple, (c.values() for c in provider.binding["claimed_sessions"]))) == [
-        ("claude", "s1"), ("codex", "s0"),
+        ("claude", "s0"), ("claude", "s1"),
     ]
+
+
+def test_a_claim_for_one_runtime_never_admits_another_runtimes_session(
+    loopx_home, request_data
+):
+    # A bare Codex claim of "s0" must not admit the Claude session "s0" (the fake's name),
+    # and "codex:<thread>" claimed as a Claude session is refused outright.
+    _claim("agent-a", "s0")
+    _claim("agent-a", "s1")
+    outcome = _recall(request_data, "claimed", FakeProvider())
+    assert (outcome.status, outcome.reason) == ("failed", "scope_violation")
+    _claim("agent-b", "thread-of-a")
+    with pytest.raises(ClaimRefused):
+        _claim("agent-a", "codex:thread-of-a", runtime="claude")
 
 
 @pytest.mark.parametrize(

@@ -112,6 +112,10 @@ def native_session_id(runtime: str, session_id: object) -> str:
         session_id = session_id.removeprefix(f"{runtime}:")
         if not session_id:
             raise ClaimRefused("--session: empty after the runtime prefix")
+    if session_id.split(":", 1)[0] in RUNTIMES:
+        # `codex:<thread>` claimed as a Claude session would name another runtime's session
+        # in the index (Claude ids are unprefixed there): one runtime's prefix only, its own.
+        raise ClaimRefused("--session: names a session of another runtime")
     return session_id
 
 

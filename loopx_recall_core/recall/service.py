@@ -49,9 +49,13 @@ def find_recall_provider(host: PluginHost, provider_id: str) -> RecallProvider |
 
 
 def _claimed_refs(claims: Sequence[Claim]) -> frozenset[str]:
-    """Every name a result may give a claimed session: the runtime's own id, or the
-    runtime-prefixed id session indexes use (``codex:<thread id>``)."""
-    return frozenset(name for c in claims for name in (c.session_id, f"{c.runtime}:{c.session_id}"))
+    """The names a result may give the claimed sessions, runtime by runtime: a Claude
+    session by its own id, the others by the runtime-prefixed id session indexes use
+    (``codex:<thread id>``). A bare id is never accepted for a prefixed runtime, so a claim
+    for one runtime cannot admit another runtime's session of the same name."""
+    return frozenset(
+        c.session_id if c.runtime == "claude" else f"{c.runtime}:{c.session_id}" for c in claims
+    )
 
 
 def _verify(
