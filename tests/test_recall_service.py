@@ -192,3 +192,41 @@ def test_every_private_folder_is_0700(request_obj, tmp_path):
     folders = [p for p in root.rglob("*") if p.is_dir()] + [root]
     assert len(folders) == 4  # root, private, results, the agent's folder
     assert all(p.stat().st_mode & 0o777 == 0o700 for p in folders)
+
+
+class _Runtime(FakeProvider):
+    """A provider whose binding resolves to a runtime that can be swapped."""
+
+    digest = "sha256:" + "1" * 64
+
+    def runtime_identity(self, binding):
+        from loopx_recall_core.providers_api import RuntimeIdentity
+
+        return RuntimeIdentity(runtime_version="0.2.4", binary_digest=self.digest)
+
+
+def test_stage_two_needs_a_verdict_for_the_runtime_it_resolves_to_now(request_data, tmp_path):
+    # Stage 2 was enabled on a qualified runtime; the binary is swapped afterwards.
+    from loopx_recall_core.state import QualificationVerdict, StateStore
+
+    provider = _Runtime()
+    store = StateStore(tmp_path / "private-root")
+    with store.update() as box:
+        verdict = QualificationVerdict(
+            provider_id=PROVIDER, provider_version=provider.provider_version, passed=True,
+            report_digest="sha256:" + "0" * 64, recorded_at="2026-12-01T00:00:00Z",
+            runtime_version="0.2.4", binary_digest=_Runtime.digest,
+        )  # fmt: skip
+        box[0] = attrs.evolve(box[0], qualifications=(verdict,))
+    replan = structure({**request_data, "trigger": "replan_repetition"},
+                       HistoricalEvidenceRequestV0)  # fmt: skip
+    enablements = [_enablement(stage=2)]
+    outcome, _ = _run(replan, provider, tmp_path, enablements)
+    assert outcome.status == "succeeded"
+    provider.digest = "sha256:" + "2" * 64  # another binary behind the same binding
+    outcome, _ = _run(replan, provider, tmp_path, enablements)
+    assert (outcome.status, outcome.reason) == ("refused", "trigger_not_admitted_at_stage")
+    # an operator's request is a stage-1 trigger: no verdict needed
+    outcome, _ = _run(structure(request_data, HistoricalEvidenceRequestV0), provider, tmp_path,
+                      enablements)  # fmt: skip
+    assert outcome.status == "succeeded"

@@ -14,6 +14,7 @@ from typing import Any
 
 import attrs
 
+from loopx_recall_core.capabilities import applicable_verdict, runtime_identity
 from loopx_recall_core.contracts import (
     ContractError,
     HistoricalEvidenceReceiptV0,
@@ -27,12 +28,12 @@ from loopx_recall_core.extensions import find_recall_entry
 from loopx_recall_core.hookspecs import RecallProvider
 from loopx_recall_core.plugins import DeadlineExceeded, PluginHost, call_with_deadline
 from loopx_recall_core.providers_api import ProviderFailure
-from loopx_recall_core.recall.admission import Admitted, admit
+from loopx_recall_core.recall.admission import STAGE_TRIGGERS, Admitted, admit
 from loopx_recall_core.recall.ledger import Claim, SessionLedger
 from loopx_recall_core.recall.outcome import REASON_CODES, RecallOutcome
 from loopx_recall_core.recall.receipts import failure_receipt, result_receipt
 from loopx_recall_core.recall.store import PrivateStore
-from loopx_recall_core.state import Enablement
+from loopx_recall_core.state import Enablement, StateStore
 
 __all__ = ["DEFAULT_TIMEOUT_S", "find_recall_provider", "recall"]
 
@@ -56,6 +57,20 @@ def _claimed_refs(claims: Sequence[Claim]) -> frozenset[str]:
     return frozenset(
         c.session_id if c.runtime == "claude" else f"{c.runtime}:{c.session_id}" for c in claims
     )
+
+
+def _still_qualified(
+    store: PrivateStore,
+    provider_id: str,
+    provider: RecallProvider,
+    version: str,
+    enablement: Enablement,
+) -> bool:
+    """Whether a passing Stage 0 verdict exists for the runtime the enablement resolves to
+    now (checked at every stage-2 request, not only when stage 2 was enabled)."""
+    identity = runtime_identity(provider, enablement.binding)
+    verdict = applicable_verdict(StateStore(store.root), provider_id, version, identity)
+    return bool(verdict and verdict.passed)
 
 
 def _verify(
@@ -97,6 +112,7 @@ def recall(
     timeout: float = DEFAULT_TIMEOUT_S,
     surface: str = "replan-history",
     current_sessions: tuple[str, ...] = (),
+    require_verdict: bool = True,
 ) -> RecallOutcome:
     """Run one historical-evidence request end to end; never raises for provider faults.
 
@@ -110,6 +126,10 @@ def recall(
     ledger for this agent and project, runtime-native ids). It re-checks every item's
     session against that list, and sets ``scope_applied.cross_agent_used`` itself: true
     exactly when the identity is the runtime's.
+
+    A stage-2 trigger also needs a passing Stage 0 verdict for the runtime the enablement
+    resolves to now (``require_verdict``; only the Stage 0 bench itself, which earns the
+    verdict, turns it off): a binary swapped since stage 2 was enabled is refused.
 
     The private store's problems (an unusable state folder) raise
     :class:`~loopx_recall_core.state.StateError`: they are the owner's environment, not
@@ -128,6 +148,16 @@ def recall(
         )
     version = str(getattr(provider, "provider_version", "unknown") or "unknown")
     enablement = decision.enablement
+    if (
+        require_verdict
+        and request.trigger not in STAGE_TRIGGERS[1]
+        and not _still_qualified(store, provider_id, provider, version, enablement)
+    ):
+        # Stage 2 was granted for the runtime qualified at enable time; the binding may
+        # resolve to another binary now (an update, another PATH): no verdict, no stage 2.
+        return _finish(
+            request, provider_id, version, "refused", "trigger_not_admitted_at_stage", store, key
+        )
     binding = dict(enablement.binding)
     mode = enablement.session_mode
     binding["agent_sessions"] = mode

@@ -194,6 +194,9 @@ class _Run:
                 enablements=[enablement],
                 store=self.store,
                 timeout=timeout,
+                # Stage 0 is what earns the verdict: its synthetic stage-2 enablements
+                # cannot need one
+                require_verdict=False,
             )
 
         return run
