@@ -65,7 +65,12 @@ def state_root() -> Path:
     """``$LOOPX_RECALL_HOME`` or the platform's user state folder for loopx."""
     configured = os.environ.get("LOOPX_RECALL_HOME")
     if configured:
-        return Path(configured).expanduser()
+        root = Path(configured).expanduser()
+        if not root.is_absolute():
+            # relative to whatever folder a command (or a runtime's hook) runs in: private
+            # state would land in a repository
+            raise StateError("$LOOPX_RECALL_HOME must be an absolute path")
+        return root
     return platformdirs.user_state_path("loopx-recall", appauthor=False)
 
 

@@ -295,7 +295,13 @@ def merge_codex_config(existing: bytes | None, agent_id: str, project_id: str) -
     """config.toml with our ``notify`` line first; None when it is already there."""
     import tomllib
 
-    text = (existing or b"").decode("utf-8", "replace")
+    try:
+        text = (existing or b"").decode("utf-8")
+    except UnicodeDecodeError:
+        # replacing the bytes would corrupt the user's file: leave it alone
+        raise InstallRefused(
+            "the Codex config file is not UTF-8; merge by hand (--print)"
+        ) from None
     try:
         parsed = tomllib.loads(text)
     except tomllib.TOMLDecodeError:
@@ -317,11 +323,12 @@ def install(path: Path, merged: bytes, existing: bytes | None) -> Path | None:
     returns the backup's path (None when there was no file)."""
     from loopx_recall_core.private_files import write_atomic
 
-    if path.is_symlink():
+    if path.is_symlink() or path.parent.is_symlink():
         raise InstallRefused(
-            "the settings file is a symbolic link; refusing to replace it (merge by hand, "
-            "see --print)"
+            "the settings file or its folder is a symbolic link; refusing to write through "
+            "it (merge by hand, see --print)"
         )
+    mode = path.stat().st_mode & 0o777 if path.exists() else None
     path.parent.mkdir(parents=True, exist_ok=True)
     backup = None
     if existing is not None:
@@ -329,4 +336,6 @@ def install(path: Path, merged: bytes, existing: bytes | None) -> Path | None:
         backup = path.with_name(f"{path.name}.loopx-backup-{stamp}")
         write_atomic(path.parent, backup.name, existing, prefix=".loopx-", what="a backup")
     write_atomic(path.parent, path.name, merged, prefix=".loopx-", what="the settings file")
+    if mode is not None:
+        os.chmod(path, mode, follow_symlinks=False)  # the user's file keeps its own mode
     return backup

@@ -302,3 +302,33 @@ def test_extension_list_uses_the_enabled_binary_and_a_refused_enable_changes_not
     assert _cli(env, *base, "--agent-id", "a", "--obelisk-bin", str(good)).returncode == 0
     listed = json.loads(_cli(env, "extension", "list", "--format", "json").stdout)
     assert listed["extensions"][0]["ready"] is True
+
+
+def test_a_relative_state_home_is_refused(cli_env, tmp_path):
+    env = {**cli_env, "LOOPX_RECALL_HOME": "relative-state"}
+    done = subprocess.run([LOOPX, "capability", "status", "agent-turn-recall", "--provider",
+                           "obelisk-session-evidence"], env=env, cwd=tmp_path,
+                          capture_output=True, text=True, check=False)  # fmt: skip
+    assert done.returncode == 2
+    assert "must be an absolute path" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "relative-state").exists()
+
+
+def test_hook_install_keeps_the_files_mode_and_bytes(cli_env, tmp_path):
+    settings = tmp_path / "project" / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text("{}\n")
+    settings.chmod(0o644)
+    install = [LOOPX, "hook", "install", "claude", "--agent-id", "a", "--project-id", "p",
+               "--settings", str(settings), "--yes"]  # fmt: skip
+    done = subprocess.run(install, env=cli_env, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert settings.stat().st_mode & 0o777 == 0o644
+    config = tmp_path / "config.toml"
+    config.write_bytes(b"# caf\xe9\nmodel = 'x'\n")
+    codex = [LOOPX, "hook", "install", "codex", "--agent-id", "a", "--project-id", "p",
+             "--settings", str(config), "--yes"]  # fmt: skip
+    refused = subprocess.run(codex, env=cli_env, capture_output=True, text=True, check=False)
+    assert refused.returncode == 1
+    assert config.read_bytes() == b"# caf\xe9\nmodel = 'x'\n"
