@@ -89,9 +89,7 @@ def enable(
     if not repository_id:
         raise CapabilityRefused("no repository identity: pass --repository-id")
     if stage == 2:
-        version = str(getattr(provider, "provider_version", "unknown"))
-        identity = runtime_identity(provider, binding)
-        verdict = applicable_verdict(store, provider_id, version, identity)
+        version, identity, verdict = stage_two_verdict(store, provider_id, provider, binding)
         if verdict is None or not verdict.passed:
             runtime = f" on runtime {identity.runtime_version}" if identity else ""
             raise CapabilityRefused(
@@ -147,12 +145,20 @@ def applicable_verdict(
     )
 
 
+def stage_two_verdict(
+    store: StateStore, provider_id: str, provider: Any, binding: Mapping[str, Any] | None
+) -> tuple[str, RuntimeIdentity | None, QualificationVerdict | None]:
+    """The provider version, the runtime ``binding`` resolves to now, and the verdict that
+    decides stage 2 there: the one gate for enable, status and every stage-2 request."""
+    version = str(getattr(provider, "provider_version", "unknown"))
+    identity = runtime_identity(provider, binding)
+    return version, identity, applicable_verdict(store, provider_id, version, identity)
+
+
 def _qualification_row(
     store: StateStore, provider_id: str, provider: Any, binding: Mapping[str, Any] | None
 ) -> dict[str, Any]:
-    version = str(getattr(provider, "provider_version", "unknown"))
-    identity = runtime_identity(provider, binding)
-    verdict = applicable_verdict(store, provider_id, version, identity)
+    version, identity, verdict = stage_two_verdict(store, provider_id, provider, binding)
     return {
         "provider_version": version,
         "runtime_version": identity.runtime_version if identity else None,

@@ -14,7 +14,7 @@ from typing import Any
 
 import attrs
 
-from loopx_recall_core.capabilities import applicable_verdict, runtime_identity
+from loopx_recall_core.capabilities import stage_two_verdict
 from loopx_recall_core.contracts import (
     ContractError,
     HistoricalEvidenceReceiptV0,
@@ -60,16 +60,13 @@ def _claimed_refs(claims: Sequence[Claim]) -> frozenset[str]:
 
 
 def _still_qualified(
-    store: PrivateStore,
-    provider_id: str,
-    provider: RecallProvider,
-    version: str,
-    enablement: Enablement,
+    store: PrivateStore, provider_id: str, provider: RecallProvider, enablement: Enablement
 ) -> bool:
     """Whether a passing Stage 0 verdict exists for the runtime the enablement resolves to
     now (checked at every stage-2 request, not only when stage 2 was enabled)."""
-    identity = runtime_identity(provider, enablement.binding)
-    verdict = applicable_verdict(StateStore(store.root), provider_id, version, identity)
+    _, _, verdict = stage_two_verdict(
+        StateStore(store.root), provider_id, provider, enablement.binding
+    )
     return bool(verdict and verdict.passed)
 
 
@@ -151,7 +148,7 @@ def recall(
     if (
         require_verdict
         and request.trigger not in STAGE_TRIGGERS[1]
-        and not _still_qualified(store, provider_id, provider, version, enablement)
+        and not _still_qualified(store, provider_id, provider, enablement)
     ):
         # Stage 2 was granted for the runtime qualified at enable time; the binding may
         # resolve to another binary now (an update, another PATH): no verdict, no stage 2.
