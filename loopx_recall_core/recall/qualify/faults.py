@@ -41,6 +41,7 @@ from loopx_recall_core.contracts import (
     unstructure,
 )
 from loopx_recall_core.contracts.replan import ReplanSituationV0
+from loopx_recall_core.providers_api import FAULT_KINDS
 from loopx_recall_core.recall.outcome import REASON_CODES, RecallOutcome
 from loopx_recall_core.recall.qualify.materialize import CaseView
 from loopx_recall_core.recall.replan import replan
@@ -50,17 +51,8 @@ from loopx_recall_core.state import Enablement
 
 __all__ = ["RUNTIME_FAULTS", "FaultProbe", "run_probes"]
 
-RUNTIME_FAULTS = (
-    "garbage",
-    "undefined",
-    "empty",
-    "error",
-    "crash",
-    "noise",
-    "flood",
-    "inject",
-    "hang",
-)
+#: Every fault kind but ``stale``, which the corpus stages for its late-content family.
+RUNTIME_FAULTS = tuple(kind for kind in FAULT_KINDS if kind != "stale")
 HANG_TIMEOUT_S = 2.0
 _UNKNOWN = "not_a_declared_option"
 
