@@ -135,7 +135,7 @@ def _write_temp(folder: Path, data: bytes, prefix: str, what: str) -> Path:
         descriptor = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600)
     except OSError as exc:
         raise _error("write", what, exc) from None
-    try:
+    with _removed_on_failure(temp, what):
         try:
             os.fchmod(descriptor, 0o600)
             view = memoryview(data)
@@ -144,27 +144,29 @@ def _write_temp(folder: Path, data: bytes, prefix: str, what: str) -> Path:
             os.fsync(descriptor)
         finally:
             os.close(descriptor)
+    return temp
+
+
+@contextlib.contextmanager
+def _removed_on_failure(temp: Path, what: str) -> Iterator[None]:
+    """Remove ``temp`` if the block fails (a signal included); an OSError becomes a
+    StateError naming the problem, never the path."""
+    try:
+        yield
     except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(temp)
         if isinstance(exc, OSError):
             raise _error("write", what, exc) from None
         raise
-    return temp
 
 
 def write_atomic(folder: Path, name: str, data: bytes, *, prefix: str, what: str) -> None:
     """Replace ``folder/name`` with ``data`` (0600) atomically; no temp file survives."""
     temp = _write_temp(folder, data, prefix, what)
-    try:
+    with _removed_on_failure(temp, what):
         # rename replaces a symbolic link at the target; it never writes through it
         os.replace(temp, folder / name)
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        if isinstance(exc, OSError):
-            raise _error("write", what, exc) from None
-        raise
 
 
 def create_once(folder: Path, name: str, data: bytes, *, prefix: str, what: str) -> None:
