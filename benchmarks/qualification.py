@@ -34,7 +34,7 @@ _FLOOD_CHILD = textwrap.dedent(
     from loopx_obelisk_session_evidence.provider import ObeliskSessionEvidence
     from loopx_recall_core.contracts import HistoricalEvidenceRequestV0, structure
     from loopx_recall_core.providers_api import ProviderFailure
-    from loopx_recall_core.recall.qualify.transcripts import generate_archive
+    from loopx_recall_core.qualification.transcripts import generate_archive
 
     home = Path(sys.argv[1])
     archive = generate_archive(home, now=datetime.now(UTC).replace(microsecond=0))
@@ -90,7 +90,7 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="loopx-bench-"))
     os.environ["LOOPX_RECALL_HOME"] = str(work / "loopx")
 
-    from loopx_recall_core.recall.qualify.harness import run_qualification
+    from loopx_recall_core.qualification.harness import run_qualification
 
     started = time.perf_counter()
     result = run_qualification(cases=args.cases)

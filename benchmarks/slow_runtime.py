@@ -42,7 +42,7 @@ def main() -> None:
         os.environ["LOOPX_RECALL_OBELISK_BIN"] = str(slow)
         os.environ["LOOPX_RECALL_HOME"] = str(Path(folder) / "state")
         os.environ["LOOPX_RECALL_LOAD_PLUGINS"] = "loopx-obelisk-session-evidence"
-        from loopx_recall_core.recall.qualify.harness import WORKERS, run_qualification
+        from loopx_recall_core.qualification.harness import WORKERS, run_qualification
 
         started = time.monotonic()
         report = run_qualification(cases=args.cases).report

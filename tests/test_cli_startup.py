@@ -109,11 +109,11 @@ def test_status_without_plugins_imports_no_plugin_and_no_converter(tmp_path):
         "loopx_obelisk_session_evidence",
         "loopx_recall_core.contracts.external_evidence",
         "loopx_recall_core.contracts.replan",
-        "loopx_recall_core.evidence",
+        "loopx_recall_core.external_evidence",
         # the session ledger (claim counts) is read; the recall path is not
         "loopx_recall_core.recall.service",
         "loopx_recall_core.recall.replan",
-        "loopx_recall_core.recall.qualify",
+        "loopx_recall_core.qualification",
         "loopx_recall_core.cli.recall",
         "loopx_recall_core.cli.external_evidence",
         "loopx_recall_core.cli.extension",

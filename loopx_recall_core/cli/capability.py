@@ -9,8 +9,6 @@ from typing import Any
 
 import click
 
-from loopx_recall_core import capabilities
-from loopx_recall_core.capabilities import CapabilityRefused
 from loopx_recall_core.cli._common import (
     EnvironmentProblem,
     Rejected,
@@ -19,9 +17,13 @@ from loopx_recall_core.cli._common import (
     handle_failures,
 )
 from loopx_recall_core.plugins import load_host
+from loopx_recall_core.recall import enablement as recall_enablement
+from loopx_recall_core.recall.enablement import CapabilityRefused
 from loopx_recall_core.state import DEFAULT_CEILINGS, LimitCeilings, StateError, StateStore
 
-capability_argument = click.argument("capability", type=click.Choice([capabilities.CAPABILITY]))
+capability_argument = click.argument(
+    "capability", type=click.Choice([recall_enablement.CAPABILITY])
+)
 provider_option = click.option("--provider", "provider_id", required=True, help="Provider id.")
 
 
@@ -138,7 +140,7 @@ class _EnableCommand(click.Command):
 @provider_option
 @click.option(
     "--surface",
-    type=click.Choice(capabilities.SURFACES),
+    type=click.Choice(recall_enablement.SURFACES),
     default="replan-history",
     show_default=True,
     help="Where the recall is used.",
@@ -167,7 +169,7 @@ class _EnableCommand(click.Command):
 )
 @click.option(
     "--agent-sessions",
-    type=click.Choice(capabilities.AGENT_SESSION_MODES),
+    type=click.Choice(recall_enablement.AGENT_SESSION_MODES),
     default="claimed",
     show_default=True,
     help="claimed: only sessions claimed for this agent+project (hooks or `session claim`); "
@@ -200,7 +202,7 @@ def enable(
     provider = find_recall_provider(load_host(), provider_id)
     options = {k: v for k, v in provider_options.items() if v not in (None, ())}
     try:
-        enablement, changed = capabilities.enable(
+        enablement, changed = recall_enablement.enable(
             _store(),
             provider,
             provider_id=provider_id,
@@ -316,7 +318,7 @@ def status(
 ) -> None:
     """Read back configuration, provider version and readiness, index freshness and scope."""
     try:
-        record = capabilities.status_record(
+        record = recall_enablement.status_record(
             _store(),
             load_host(),
             provider_id=provider_id,
@@ -334,7 +336,7 @@ def status(
 @provider_option
 @click.option("--project-id", required=True)
 @click.option("--agent-id", help="Only this agent (default: every agent of the project).")
-@click.option("--surface", type=click.Choice(capabilities.SURFACES))
+@click.option("--surface", type=click.Choice(recall_enablement.SURFACES))
 @format_option
 @handle_failures()
 def disable(
@@ -347,7 +349,7 @@ def disable(
 ) -> None:
     """Remove the enablement; the provider, its index and all other data stay."""
     try:
-        removed = capabilities.disable(
+        removed = recall_enablement.disable(
             _store(),
             provider_id=provider_id,
             project_id=project_id,

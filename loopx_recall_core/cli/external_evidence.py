@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from loopx_recall_core.cli._common import Rejected, dumps, handle_failures, read_json_object
-from loopx_recall_core.evidence import (
+from loopx_recall_core.external_evidence import (
     EvidenceRejected,
     admit,
     collect_inventory,

@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from loopx_recall_core.cli._common import EnvironmentProblem, dumps, format_option, handle_failures
-from loopx_recall_core.recall.qualify import DEFAULT_CASES, DEFAULT_SEED, MAX_CASES, MIN_CASES
+from loopx_recall_core.qualification import DEFAULT_CASES, DEFAULT_SEED, MAX_CASES, MIN_CASES
 
 __all__ = ["qualify"]
 
@@ -80,13 +80,13 @@ def qualify(provider_id: str, cases: int, seed: int, report_dir: str, output_for
     failing gates are named), 2 when the provider is missing or not ready. The corpus is
     synthetic and public-safe; the report holds counts, rates, codes and digests only.
     """
-    from loopx_recall_core.recall.qualify.harness import (
+    from loopx_recall_core.qualification.harness import (
         QualificationError,
         record_verdict,
         run_qualification,
         total_steps,
     )
-    from loopx_recall_core.recall.qualify.report import render_text, write_report
+    from loopx_recall_core.qualification.report import render_text, write_report
     from loopx_recall_core.state import StateError, StateStore
 
     # The verdict is recorded at the end: find an unusable state folder before the run.

@@ -32,7 +32,7 @@ from loopx_recall_core.contracts import (
 from loopx_recall_core.extensions import find_known, find_recall_entry
 from loopx_recall_core.plugins import load_host
 from loopx_recall_core.recall.receipts import result_receipt
-from loopx_recall_core.recall.replan import replan as run_replan
+from loopx_recall_core.recall.replan.flow import replan as run_replan
 from loopx_recall_core.recall.service import DEFAULT_TIMEOUT_S
 from loopx_recall_core.recall.service import recall as run_recall
 from loopx_recall_core.recall.store import PrivateStore

@@ -5,7 +5,7 @@
 A record checks what it can check on its own: JSON types, closed vocabularies, text
 bounds, provenance URIs, digest forms and invariants between its own fields. Rules that
 join records (a receipt bound to its plan, ids recomputed from content) live in
-:mod:`loopx_recall_core.evidence`.
+:mod:`loopx_recall_core.external_evidence`.
 
 Text: attrs converters trim every free text with JavaScript's ``trim`` before the
 validators run, so lengths (UTF-16 units), blankness and uniqueness are judged on the

@@ -14,7 +14,6 @@ from typing import Any
 
 import attrs
 
-from loopx_recall_core.capabilities import stage_two_verdict
 from loopx_recall_core.contracts import (
     ContractError,
     HistoricalEvidenceReceiptV0,
@@ -29,6 +28,7 @@ from loopx_recall_core.hookspecs import RecallProvider
 from loopx_recall_core.plugins import DeadlineExceeded, PluginHost, call_with_deadline
 from loopx_recall_core.providers_api import ProviderFailure
 from loopx_recall_core.recall.admission import STAGE_TRIGGERS, Admitted, admit
+from loopx_recall_core.recall.enablement import stage_two_verdict
 from loopx_recall_core.recall.ledger import Claim, SessionLedger
 from loopx_recall_core.recall.outcome import REASON_CODES, RecallOutcome
 from loopx_recall_core.recall.receipts import failure_receipt, result_receipt

@@ -28,7 +28,7 @@ from loopx_recall_core.contracts import (
     HistoricalEvidenceResultV0,
     structure,
 )
-from loopx_recall_core.evidence import plan as make_plan
+from loopx_recall_core.external_evidence import plan as make_plan
 
 from ..conftest import REQUEST, RESULT
 from ..fake_provider import FakeProvider, host_with

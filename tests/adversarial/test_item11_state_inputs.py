@@ -22,7 +22,7 @@ import pytest
 from click.testing import CliRunner
 
 from loopx_recall_core.cli import cli
-from loopx_recall_core.recall.qualify import harness
+from loopx_recall_core.qualification import harness
 from loopx_recall_core.recall.store import PrivateStore
 from loopx_recall_core.state import StateError
 from tests.fake_provider import FakeProvider, host_with

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from loopx_recall_core.evidence import admit, observe_receipt, plan
+from loopx_recall_core.external_evidence import admit, observe_receipt, plan
 
 ORACLE = Path(__file__).with_name("loopx_reference.mjs")
 SOURCE_A = "https://example.com/a"

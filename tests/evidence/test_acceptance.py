@@ -9,7 +9,7 @@ import copy
 import pytest
 
 from loopx_recall_core.canonical import digest
-from loopx_recall_core.evidence import (
+from loopx_recall_core.external_evidence import (
     EvidenceRejected,
     admit,
     discover,

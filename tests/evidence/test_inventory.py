@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from loopx_recall_core import hookimpl
-from loopx_recall_core.evidence import (
+from loopx_recall_core.external_evidence import (
     EvidenceRejected,
     collect_inventory,
     discover,

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from loopx_recall_core.canonical import js_trim
-from loopx_recall_core.evidence import (
+from loopx_recall_core.external_evidence import (
     EvidenceRejected,
     admit,
     discover,

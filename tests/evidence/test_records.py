@@ -11,7 +11,7 @@ import pytest
 
 from loopx_recall_core.contracts.converter import ContractError, structure, unstructure
 from loopx_recall_core.contracts.external_evidence import INPUT_RECORDS, RECORDS
-from loopx_recall_core.evidence import discover, error_record, retire
+from loopx_recall_core.external_evidence import discover, error_record, retire
 
 
 def test_records_are_keyed_by_their_own_schema_version():

@@ -7,7 +7,13 @@ from __future__ import annotations
 import pytest
 
 from loopx_recall_core.canonical import digest
-from loopx_recall_core.evidence import EvidenceRejected, admit, discover, observe_receipt, plan
+from loopx_recall_core.external_evidence import (
+    EvidenceRejected,
+    admit,
+    discover,
+    observe_receipt,
+    plan,
+)
 
 ASTRAL = "😀"  # one code point, two UTF-16 units
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from loopx_recall_core.evidence import (
+from loopx_recall_core.external_evidence import (
     EvidenceRejected,
     admit,
     discover,

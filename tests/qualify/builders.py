@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from loopx_recall_core.recall.qualify.arms import CaseRecord
-from loopx_recall_core.recall.qualify.faults import RUNTIME_FAULTS, FaultProbe
-from loopx_recall_core.recall.qualify.measures import arm_measures, paired_test
+from loopx_recall_core.qualification.arms import CaseRecord
+from loopx_recall_core.qualification.faults import RUNTIME_FAULTS, FaultProbe
+from loopx_recall_core.qualification.measures import arm_measures, paired_test
 
 
 def record(case_id: str, label: str, flagged: bool, **fields: Any) -> CaseRecord:
@@ -92,8 +92,8 @@ class _Provider:
 
 def synthetic_report(*, passing: bool = True, cases: int = 30) -> dict[str, Any]:
     """A whole report from hand-made records on a real corpus (no provider run)."""
-    from loopx_recall_core.recall.qualify.corpus import build_corpus
-    from loopx_recall_core.recall.qualify.harness import _report
+    from loopx_recall_core.qualification.corpus import build_corpus
+    from loopx_recall_core.qualification.harness import _report
 
     corpus = build_corpus(cases=cases)
     records: dict[str, list[CaseRecord]] = {"a": [], "b": [], "c": []}

@@ -15,9 +15,9 @@ import pytest
 from click.testing import CliRunner
 
 from loopx_recall_core.cli import cli
-from loopx_recall_core.recall.qualify import harness
-from loopx_recall_core.recall.qualify.corpus import build_corpus
-from loopx_recall_core.recall.qualify.harness import QualificationResult
+from loopx_recall_core.qualification import harness
+from loopx_recall_core.qualification.corpus import build_corpus
+from loopx_recall_core.qualification.harness import QualificationResult
 from loopx_recall_core.state import StateStore
 from tests.qualify.builders import synthetic_report
 

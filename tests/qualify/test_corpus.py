@@ -12,7 +12,7 @@ import pytest
 from loopx_recall_core.canonical import digest, is_digest
 from loopx_recall_core.contracts import structure
 from loopx_recall_core.contracts.replan import ReplanSituationV0
-from loopx_recall_core.recall.qualify.corpus import (
+from loopx_recall_core.qualification.corpus import (
     DEFAULT_CASES,
     FAMILIES,
     LABELS,
@@ -21,7 +21,7 @@ from loopx_recall_core.recall.qualify.corpus import (
     SHARD_CASES,
     build_corpus,
 )
-from loopx_recall_core.recall.qualify.templates import ROOT, TEMPLATES
+from loopx_recall_core.qualification.templates import ROOT, TEMPLATES
 from loopx_recall_core.recall.replan.admission import trigger_refusal
 from loopx_recall_core.recall.replan.routes import command_route, same_route
 from loopx_recall_core.recall.replan.terms import query_terms

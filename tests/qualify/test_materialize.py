@@ -11,11 +11,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import tests.fixtures.transcripts as fixture_transcripts
-from loopx_recall_core.recall.qualify import transcripts
-from loopx_recall_core.recall.qualify.corpus import build_corpus
-from loopx_recall_core.recall.qualify.materialize import write_family
-from loopx_recall_core.recall.qualify.native import read_transcripts, under
-from loopx_recall_core.recall.qualify.templates import ROOT
+from loopx_recall_core.qualification import transcripts
+from loopx_recall_core.qualification.corpus import build_corpus
+from loopx_recall_core.qualification.materialize import write_family
+from loopx_recall_core.qualification.native import read_transcripts, under
+from loopx_recall_core.qualification.templates import ROOT
 
 CORPUS = build_corpus(cases=40)
 NOW = datetime.now(UTC).replace(microsecond=0)

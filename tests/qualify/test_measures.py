@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from loopx_recall_core.recall.qualify.measures import (
+from loopx_recall_core.qualification.measures import (
     arm_measures,
     context,
     detection,

@@ -8,7 +8,7 @@ import json
 import xml.etree.ElementTree as ET
 
 from loopx_recall_core.canonical import digest
-from loopx_recall_core.recall.qualify.report import render_text, write_report
+from loopx_recall_core.qualification.report import render_text, write_report
 from tests.qualify.builders import synthetic_report
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import attrs
 import pytest
 
-from loopx_recall_core.recall.qualify.verdict import GATES, evaluate
+from loopx_recall_core.qualification.verdict import GATES, evaluate
 from tests.qualify.builders import arms_of, passing_records, probes
 
 LIMIT = 8000

@@ -5,9 +5,9 @@ the enablement resolves to now."""
 
 from __future__ import annotations
 
-from loopx_recall_core.capabilities import applicable_verdict, runtime_identity
 from loopx_recall_core.providers_api import RuntimeIdentity
-from loopx_recall_core.recall.qualify.harness import QualificationResult, record_verdict
+from loopx_recall_core.qualification.harness import QualificationResult, record_verdict
+from loopx_recall_core.recall.enablement import applicable_verdict, runtime_identity
 from loopx_recall_core.state import StateStore
 from tests.qualify.builders import synthetic_report
 

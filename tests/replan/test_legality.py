@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from loopx_recall_core.recall.replan import replan
+from loopx_recall_core.recall.replan.flow import replan
 from loopx_recall_core.recall.replan.legality import LEGALITY_REASONS
 from tests.replan.helpers import PROVIDER, FakeRecall, enablement, failure, item, situation
 

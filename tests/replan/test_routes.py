@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 
-from loopx_recall_core.recall.replan.commands import command_segments
 from loopx_recall_core.recall.replan.routes import (
     command_route,
     edit_route,
@@ -14,6 +13,7 @@ from loopx_recall_core.recall.replan.routes import (
     near_route,
     same_route,
 )
+from loopx_recall_core.recall.replan.shell import command_segments
 from loopx_recall_core.recall.replan.snippets import parse_snippet
 
 ROOT = "/home/dev/src/alpha"

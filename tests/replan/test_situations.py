@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from loopx_recall_core.contracts import ContractError
-from loopx_recall_core.recall.replan import replan
+from loopx_recall_core.recall.replan.flow import replan
 from tests.replan.helpers import (
     AGENT,
     PROVIDER,

@@ -25,8 +25,8 @@ from collections.abc import Iterable
 import attrs
 
 from loopx_recall_core.contracts.replan import Step
-from loopx_recall_core.recall.replan.commands import Segment, command_segments
 from loopx_recall_core.recall.replan.paths import multiset_equal, norm_path, same_path
+from loopx_recall_core.recall.replan.shell import Segment, command_segments
 
 __all__ = [
     "Route",

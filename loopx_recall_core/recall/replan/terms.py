@@ -25,9 +25,9 @@ from collections.abc import Iterator
 
 from loopx_recall_core.canonical import js_trim, utf16_len
 from loopx_recall_core.contracts.replan import ReplanSituationV0, Step
-from loopx_recall_core.recall.replan.commands import command_segments
 from loopx_recall_core.recall.replan.paths import normalize_arg
 from loopx_recall_core.recall.replan.routes import hypothesis_keywords
+from loopx_recall_core.recall.replan.shell import command_segments
 
 __all__ = ["MAX_TERMS", "MAX_TERM_UNITS", "canonical_sources", "query_terms"]
 

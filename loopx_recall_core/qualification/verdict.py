@@ -29,7 +29,7 @@ from typing import Any
 
 import attrs
 
-from loopx_recall_core.recall.qualify.faults import FaultProbe
+from loopx_recall_core.qualification.faults import FaultProbe
 
 __all__ = ["GATES", "THRESHOLDS", "Gate", "evaluate"]
 

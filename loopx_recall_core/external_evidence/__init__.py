@@ -16,15 +16,21 @@ Each takes and returns JSON-like data and raises :class:`EvidenceRejected` (a
 TypeScript owner byte for byte.
 """
 
-from loopx_recall_core.evidence._input import EvidenceRejected, error_record
-from loopx_recall_core.evidence.inventory import (
+from loopx_recall_core.external_evidence._input import EvidenceRejected, error_record
+from loopx_recall_core.external_evidence.inventory import (
     collect_inventory,
     inventory_file_rows,
     merge_rows,
     plugin_rows,
     registry_rows,
 )
-from loopx_recall_core.evidence.lifecycle import admit, discover, observe_receipt, plan, retire
+from loopx_recall_core.external_evidence.lifecycle import (
+    admit,
+    discover,
+    observe_receipt,
+    plan,
+    retire,
+)
 
 __all__ = [
     "EvidenceRejected",

@@ -14,11 +14,11 @@ import attrs
 from loopx_recall_core import __version__
 from loopx_recall_core.canonical import digest
 from loopx_recall_core.providers_api import RuntimeIdentity
-from loopx_recall_core.recall.qualify.arms import ARMS, CaseRecord
-from loopx_recall_core.recall.qualify.corpus import FAMILIES, Corpus
-from loopx_recall_core.recall.qualify.faults import FaultProbe
-from loopx_recall_core.recall.qualify.measures import arm_measures, detection, paired_test
-from loopx_recall_core.recall.qualify.verdict import THRESHOLDS, evaluate
+from loopx_recall_core.qualification.arms import ARMS, CaseRecord
+from loopx_recall_core.qualification.corpus import FAMILIES, Corpus
+from loopx_recall_core.qualification.faults import FaultProbe
+from loopx_recall_core.qualification.measures import arm_measures, detection, paired_test
+from loopx_recall_core.qualification.verdict import THRESHOLDS, evaluate
 from loopx_recall_core.state import DEFAULT_CEILINGS
 
 __all__ = ["REPORT_SCHEMA", "build_report"]

@@ -21,10 +21,10 @@ from typing import Any
 
 import attrs
 
-from loopx_recall_core.recall.qualify.corpus import Case, Family, SessionSpec
-from loopx_recall_core.recall.qualify.native import window_start
-from loopx_recall_core.recall.qualify.templates import ROOT
-from loopx_recall_core.recall.qualify.transcripts import (
+from loopx_recall_core.qualification.corpus import Case, Family, SessionSpec
+from loopx_recall_core.qualification.native import window_start
+from loopx_recall_core.qualification.templates import ROOT
+from loopx_recall_core.qualification.transcripts import (
     Archive,
     Story,
     append_session,

@@ -42,10 +42,10 @@ from loopx_recall_core.contracts import (
 )
 from loopx_recall_core.contracts.replan import ReplanSituationV0
 from loopx_recall_core.providers_api import FAULT_KINDS
+from loopx_recall_core.qualification.materialize import CaseView
 from loopx_recall_core.recall.outcome import REASON_CODES, RecallOutcome
-from loopx_recall_core.recall.qualify.materialize import CaseView
-from loopx_recall_core.recall.replan import replan
 from loopx_recall_core.recall.replan.admission import build_request
+from loopx_recall_core.recall.replan.flow import replan
 from loopx_recall_core.recall.replan.terms import query_terms
 from loopx_recall_core.state import Enablement
 

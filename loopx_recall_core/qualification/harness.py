@@ -37,31 +37,31 @@ import attrs
 from loopx_recall_core.contracts import HistoricalEvidenceRequestV0
 from loopx_recall_core.plugins import PluginHost, load_host
 from loopx_recall_core.providers_api import CorpusScope, ProviderFailure, RuntimeIdentity
-from loopx_recall_core.recall.outcome import RecallOutcome
-from loopx_recall_core.recall.qualify._env import environment
-from loopx_recall_core.recall.qualify.arms import (
+from loopx_recall_core.qualification._env import environment
+from loopx_recall_core.qualification.arms import (
     ARMS,
     CaseRecord,
     current_context,
     native_history,
     provider_arm,
 )
-from loopx_recall_core.recall.qualify.assemble import REPORT_SCHEMA, build_report
-from loopx_recall_core.recall.qualify.corpus import (
+from loopx_recall_core.qualification.assemble import REPORT_SCHEMA, build_report
+from loopx_recall_core.qualification.corpus import (
     DEFAULT_CASES,
     DEFAULT_SEED,
     Case,
     build_corpus,
 )
-from loopx_recall_core.recall.qualify.faults import (
+from loopx_recall_core.qualification.faults import (
     RUNTIME_FAULTS,
     FaultProbe,
     run_probes,
 )
-from loopx_recall_core.recall.qualify.materialize import FamilyArchive, write_family
-from loopx_recall_core.recall.qualify.measures import (
+from loopx_recall_core.qualification.materialize import FamilyArchive, write_family
+from loopx_recall_core.qualification.measures import (
     percentile,
 )
+from loopx_recall_core.recall.outcome import RecallOutcome
 from loopx_recall_core.recall.service import find_recall_provider
 from loopx_recall_core.recall.service import recall as service_recall
 from loopx_recall_core.recall.store import PrivateStore

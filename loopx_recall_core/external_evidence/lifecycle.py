@@ -46,7 +46,7 @@ from loopx_recall_core.contracts.external_evidence import (
     ExternalEvidenceRetirementV0,
     ReceiptTruthContract,
 )
-from loopx_recall_core.evidence._input import EvidenceRejected, reject, structure_at
+from loopx_recall_core.external_evidence._input import EvidenceRejected, reject, structure_at
 
 __all__ = ["EvidenceRejected", "admit", "discover", "observe_receipt", "plan", "retire"]
 

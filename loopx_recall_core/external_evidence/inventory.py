@@ -41,7 +41,7 @@ from loopx_recall_core.contracts.external_evidence import (
     ExternalEvidenceProviderInventory,
     is_provider_id,
 )
-from loopx_recall_core.evidence._input import EvidenceRejected, reject, structure_at
+from loopx_recall_core.external_evidence._input import EvidenceRejected, reject, structure_at
 from loopx_recall_core.hookspecs import ExternalEvidenceProvider as ProviderProtocol
 from loopx_recall_core.plugins import PluginHost
 

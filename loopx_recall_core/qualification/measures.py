@@ -28,7 +28,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from loopx_recall_core.recall.qualify.arms import CaseRecord
+from loopx_recall_core.qualification.arms import CaseRecord
 
 __all__ = [
     "arm_measures",

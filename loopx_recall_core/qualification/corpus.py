@@ -50,8 +50,8 @@ from typing import Any
 import attrs
 
 from loopx_recall_core.canonical import digest
-from loopx_recall_core.recall.qualify import DEFAULT_CASES, DEFAULT_SEED, MAX_CASES, MIN_CASES
-from loopx_recall_core.recall.qualify.templates import (
+from loopx_recall_core.qualification import DEFAULT_CASES, DEFAULT_SEED, MAX_CASES, MIN_CASES
+from loopx_recall_core.qualification.templates import (
     ASCII_SLUGS,
     NON_ASCII_SLUGS,
     TEMPLATES,

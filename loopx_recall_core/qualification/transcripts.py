@@ -46,7 +46,7 @@ messages (as the real CLI does) and use ``shell`` (even index) or ``exec_command
 A :class:`Story` passed to :func:`append_session` fixes the failing command, its first
 output line and exit code, and the passing command, instead of drawing them from the
 seed (everything else still comes from the seed). The qualification corpus
-(:mod:`loopx_recall_core.recall.qualify.corpus`) plants its cases this way.
+(:mod:`loopx_recall_core.qualification.corpus`) plants its cases this way.
 
 Codex failures say ``is_error: true`` only in odd-numbered sessions; the others only
 start with ``Exit code: N`` (upstream indexes is_error only when the transcript says so).

@@ -1,0 +1,147 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""The Replan flow: situation -> admission -> recall (once, when admitted) -> comparison
+-> legality; see the package docstring."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from loopx_recall_core.contracts import HistoricalEvidenceRequestV0, structure, unstructure
+from loopx_recall_core.contracts.replan import ReplanOutcomeV0, ReplanSituationV0
+from loopx_recall_core.recall.outcome import RecallOutcome
+from loopx_recall_core.recall.receipts import failure_receipt
+from loopx_recall_core.recall.replan.admission import SituationAdmission, admit_situation
+from loopx_recall_core.recall.replan.comparison import Comparison, compare
+from loopx_recall_core.recall.replan.legality import Legality, check_outcome
+from loopx_recall_core.state import Enablement, StateError
+
+__all__ = [
+    "Comparison",
+    "Legality",
+    "ReplanReport",
+    "SituationAdmission",
+    "replan",
+]
+
+REPORT_SCHEMA = "loopx_replan_report_v0"
+
+
+@attrs.frozen(kw_only=True)
+class ReplanReport:
+    """Everything one Replan consultation produced.
+
+    ``public_json`` is safe to print, log or publish (ids, reasons, verdicts, digests and
+    counts); ``private_json`` adds the request (query terms) and the matching items'
+    private references, and stays owner-local.
+    """
+
+    situation_id: str
+    admission: SituationAdmission
+    outcome: RecallOutcome | None
+    comparison: Comparison
+    legality: Legality | None
+
+    def public_json(self) -> dict[str, Any]:
+        return {
+            "schema_version": REPORT_SCHEMA,
+            "situation_id": self.situation_id,
+            "admission": self.admission.public_json(),
+            "recall": self.outcome.public_json() if self.outcome is not None else None,
+            "comparison": self.comparison.public_json(),
+            "legality": self.legality.public_json() if self.legality is not None else None,
+        }
+
+    def private_json(self) -> dict[str, Any]:
+        request = self.admission.request
+        return {
+            **self.public_json(),
+            "request": unstructure(request) if request is not None else None,
+            "recall_private_ref": self.outcome.private_ref if self.outcome is not None else None,
+            "comparison": self.comparison.private_json(),
+            "legality": self.legality.private_json() if self.legality is not None else None,
+        }
+
+
+def replan(
+    situation: Mapping[str, Any] | ReplanSituationV0,
+    *,
+    enablements: Sequence[Enablement],
+    provider_id: str,
+    recall: Callable[[HistoricalEvidenceRequestV0], RecallOutcome],
+    outcome: Mapping[str, Any] | ReplanOutcomeV0 | None = None,
+    request_id: str | None = None,
+    id_key: bytes | None = None,
+) -> ReplanReport:
+    """Admit ``situation``, recall history if admitted, compare, and judge ``outcome``.
+
+    ``situation`` and ``outcome`` are JSON-like ``loopx_replan_situation_v0`` /
+    ``loopx_replan_outcome_v0`` records (or already built ones); both are structured
+    strictly before anything else happens, so a bad record raises
+    :class:`~loopx_recall_core.contracts.ContractError` and no provider is called. A
+    refusal, a provider failure or an exception from ``recall`` is a typed result, never
+    an exception: the work lane goes on.
+    """
+    if not isinstance(situation, ReplanSituationV0):
+        situation = structure(situation, ReplanSituationV0)
+    if outcome is not None and not isinstance(outcome, ReplanOutcomeV0):
+        outcome = structure(outcome, ReplanOutcomeV0)
+    admission = admit_situation(
+        situation, enablements, provider_id=provider_id, request_id=request_id, id_key=id_key
+    )
+    recalled = None
+    if admission.request is not None:
+        recalled = _call(recall, admission.request, provider_id)
+    comparison = compare(
+        situation.proposed_step,
+        recalled,
+        request=admission.request,
+        repository_root=situation.repository_root,
+    )
+    legality = None
+    if outcome is not None:
+        legality = check_outcome(
+            outcome,
+            situation=situation,
+            comparison=comparison,
+            recall=recalled,
+            request=admission.request,
+        )
+    return ReplanReport(
+        situation_id=situation.situation_id,
+        admission=admission,
+        outcome=recalled,
+        comparison=comparison,
+        legality=legality,
+    )
+
+
+def _call(
+    recall: Callable[[HistoricalEvidenceRequestV0], RecallOutcome],
+    request: HistoricalEvidenceRequestV0,
+    provider_id: str,
+) -> RecallOutcome:
+    # The recall service already contains provider failures; this guards its caller too.
+    try:
+        recalled = recall(request)
+    except StateError:
+        raise  # the owner's state folder is unusable: an environment problem, not a provider's
+    except Exception:  # noqa: BLE001 - fail open for the work lane, by design
+        recalled = None
+    if isinstance(recalled, RecallOutcome):
+        return recalled
+    # No private record and no owner key reach this far: a one-off key keeps the receipt's
+    # digests from confirming a guess (nobody needs to recompute a receipt never stored).
+    receipt = failure_receipt(
+        request,
+        provider_id=provider_id,
+        provider_version="unknown",
+        status="failed",
+        reason="provider_failed",
+        key=secrets.token_bytes(32),
+    )
+    return RecallOutcome(status="failed", reason="provider_failed", receipt=receipt)
