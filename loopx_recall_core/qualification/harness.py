@@ -30,11 +30,12 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import attrs
 
 from loopx_recall_core.contracts import HistoricalEvidenceRequestV0
+from loopx_recall_core.contracts.historical import ProviderId
 from loopx_recall_core.plugins import PluginHost, load_host
 from loopx_recall_core.providers_api import CorpusScope, ProviderFailure, RuntimeIdentity
 from loopx_recall_core.qualification._env import environment
@@ -299,9 +300,13 @@ def _staged(stage: Callable[[], Any] | None) -> Iterator[Callable[[Any], Any]]:
         yield rewrite
 
 
+#: The v0 wire contract allows one ``provider_id``; it is the default, never special-cased.
+(DEFAULT_PROVIDER_ID,) = get_args(ProviderId)
+
+
 def run_qualification(
     *,
-    provider_id: str = "obelisk-session-evidence",
+    provider_id: str = DEFAULT_PROVIDER_ID,
     cases: int = DEFAULT_CASES,
     seed: int = DEFAULT_SEED,
     host: PluginHost | None = None,
