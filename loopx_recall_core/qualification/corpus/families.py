@@ -1,45 +1,8 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-# Seeded randomness makes a reproducible corpus here, never secrets:
-# ruff: noqa: S311
-"""The matched qualification corpus: seeded, deterministic, public-safe, synthetic.
-
-:func:`build_corpus` returns a :class:`Corpus` *specification* (nothing is written):
-families of cases that share one transcript archive each. A case is
-
-* the archive state it is judged against (its family's planted sessions on top of the
-  generator's background history, see :mod:`.transcripts`),
-* a ``loopx_replan_situation_v0`` (the trigger, the current-context attempts and the
-  proposed step),
-* a label for the proposed step: ``repeat`` (the same route failed in an earlier, in-scope
-  session), ``near_miss`` (same program and targets, materially changed, after the base
-  route failed) or ``novel`` (no in-scope history of that route),
-* the expected scope (runtimes, repositories, window) the provider is bound to.
-
-Families (shares of ``--cases``; each split into shards of at most ``SHARD_CASES`` cases,
-one archive per shard, so an archive's density does not grow with ``--cases``):
-
-==========  ====  =========================================================================
-baseline    35%   repeats, near misses and novel steps in one repository and its worktree,
-                  Claude Code and Codex; a quarter of the repeats are also in the current
-                  context (two failed attempts), the rest only in earlier sessions
-bait        20%   the proposed command failed only outside the scope: in another
-                  repository, a repository sharing the path prefix, another runtime, or
-                  before the window (label ``novel``); and in-scope repeats with such bait
-                  copies next to them (label ``repeat``)
-stale       15%   sessions written or completed after the last index build (freshness
-                  ``incomplete`` for new transcripts, ``stale`` for grown ones); repeats
-                  found only in that late content, repeats in indexed content, controls
-pressure    15%   24 failing ``pytest`` sessions per archive: every request matches more
-                  items than the limits allow (truncation)
-unicode     15%   non-ASCII slugs, paths, output and error signatures
-==========  ====  =========================================================================
-
-Times are minutes before the corpus clock (materialized against the wall clock, because
-providers compute their window from it); commands hold ``{root}`` for the repository
-root. So the specification, and :attr:`Corpus.digest` over it, depend only on the seed
-and the size.
-"""
+"""How each family's cases and planted sessions are drawn: :class:`Builder` (one family
+shard) and one ``plant_<family>`` function per family of
+:mod:`loopx_recall_core.qualification.corpus`'s table."""
 
 from __future__ import annotations
 
@@ -47,133 +10,32 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-import attrs
-
-from loopx_recall_core.canonical import digest
-from loopx_recall_core.qualification import DEFAULT_CASES, DEFAULT_SEED, MAX_CASES, MIN_CASES
-from loopx_recall_core.qualification.templates import (
-    ASCII_SLUGS,
-    NON_ASCII_SLUGS,
-    TEMPLATES,
-    Template,
-    by_name,
+from loopx_recall_core.qualification.corpus.records import (
+    AGENT_ID,
+    SHARD_CASES,
+    SUCCESS,
+    Case,
+    Scope,
+    SessionSpec,
 )
+from loopx_recall_core.qualification.templates import ASCII_SLUGS, TEMPLATES, Template, by_name
 
 __all__ = [
-    "CORPUS_VERSION",
-    "DEFAULT_CASES",
-    "DEFAULT_SEED",
-    "FAMILIES",
-    "LABELS",
-    "MAX_CASES",
-    "MIN_CASES",
-    "SHARD_CASES",
-    "Case",
-    "Corpus",
-    "Family",
-    "Scope",
-    "SessionSpec",
-    "build_corpus",
+    "Builder",
+    "allocate",
+    "plant_bait",
+    "plant_baseline",
+    "plant_pressure",
+    "plant_stale",
 ]
 
-CORPUS_VERSION = "loopx-qualify-corpus/1"
-LABELS = ("repeat", "near_miss", "novel")
-FAMILIES = ("baseline", "bait", "stale", "pressure", "unicode")
-_SHARES = {"baseline": 35, "bait": 20, "stale": 15, "pressure": 15, "unicode": 15}
-SHARD_CASES = 24
-
-AGENT_ID = "agent-q"
-WINDOW_DAYS = 30
 _DAY = 1440
 _RECENT = (60, 26 * _DAY)  # inside a 30-day window with four days to spare
 _OLD = (34 * _DAY, 55 * _DAY)  # outside it with four days to spare
-_SUCCESS = ("git diff --stat", " 2 files changed, 14 insertions(+), 3 deletions(-)")
 _PRESSURE_SUCCESS = ("pytest tests/smoke -q", "5 passed in 0.41s")
 
 
-@attrs.frozen(kw_only=True)
-class SessionSpec:
-    """One planted session: where, which runtime, when, and the failing command it ran.
-
-    ``late``: ``""`` (on disk before the index build), ``"new"`` (written after it) or
-    ``"grown"`` (only its opening lines exist at build time, the rest after it).
-    ``bait``: planted out of every case's scope on purpose.
-    """
-
-    key: str
-    repo: str
-    runtime: str
-    age_min: int
-    seed: int
-    index: int
-    failure: tuple[str, str, int]
-    success: tuple[str, str] = _SUCCESS
-    late: str = ""
-    bait: bool = False
-
-
-@attrs.frozen(kw_only=True)
-class Scope:
-    sources: tuple[str, ...]
-    repos: tuple[str, ...]
-    window_days: int = WINDOW_DAYS
-
-
-@attrs.frozen(kw_only=True)
-class Case:
-    """``situation`` is a ``loopx_replan_situation_v0`` without ``repository_root`` (added
-    when materialized: the root of ``home_repo``). ``archive`` names its family shard;
-    ``slug`` the target name its commands share (synthetic, for audits)."""
-
-    case_id: str
-    family: str
-    archive: str
-    label: str
-    slug: str
-    tags: tuple[str, ...]
-    scope: Scope
-    home_repo: str
-    situation: dict[str, Any]
-
-
-@attrs.frozen(kw_only=True)
-class Family:
-    """One shard of a family: one archive (``key``), its background and planted sessions."""
-
-    name: str
-    shard: int
-    background_seed: int
-    sessions: tuple[SessionSpec, ...]
-
-    @property
-    def key(self) -> str:
-        return f"{self.name}-{self.shard}"
-
-
-@attrs.frozen(kw_only=True)
-class Corpus:
-    version: str
-    seed: int
-    families: tuple[Family, ...]
-    cases: tuple[Case, ...]
-
-    def as_json(self) -> dict[str, Any]:
-        return attrs.asdict(self)
-
-    @property
-    def digest(self) -> str:
-        return digest(self.as_json())
-
-    def counts(self) -> dict[str, dict[str, int]]:
-        by_family: dict[str, int] = {}
-        by_label: dict[str, int] = {}
-        for case in self.cases:
-            by_family[case.family] = by_family.get(case.family, 0) + 1
-            by_label[case.label] = by_label.get(case.label, 0) + 1
-        return {"families": by_family, "labels": by_label}
-
-
-def _allocate(total: int, shares: dict[str, int]) -> dict[str, int]:
+def allocate(total: int, shares: dict[str, int]) -> dict[str, int]:
     """Split ``total`` by ``shares`` (largest remainder, ties in the given order)."""
     weight = sum(shares.values())
     exact = {k: total * v / weight for k, v in shares.items()}
@@ -185,12 +47,12 @@ def _allocate(total: int, shares: dict[str, int]) -> dict[str, int]:
 
 
 def _labels(rng: random.Random, count: int, shares: dict[str, int]) -> list[str]:
-    labels = [label for label, n in _allocate(count, shares).items() for _ in range(n)]
+    labels = [label for label, n in allocate(count, shares).items() for _ in range(n)]
     rng.shuffle(labels)
     return labels
 
 
-class _Builder:
+class Builder:
     """Cases and planted sessions of one family."""
 
     def __init__(self, name: str, shard: int, rng: random.Random) -> None:
@@ -215,7 +77,7 @@ class _Builder:
         ages: tuple[int, int] = _RECENT,
         late: str = "",
         bait: bool = False,
-        success: tuple[str, str] = _SUCCESS,
+        success: tuple[str, str] = SUCCESS,
     ) -> SessionSpec:
         rng = self.rng
         spec = SessionSpec(
@@ -345,7 +207,7 @@ class _Builder:
 _BOTH = ("claude", "codex")
 
 
-def _baseline(b: _Builder, count: int, *, words: Sequence[str], tag: str | None) -> None:
+def plant_baseline(b: Builder, count: int, *, words: Sequence[str], tag: str | None) -> None:
     scope = Scope(sources=_BOTH, repos=("alpha", "alpha-wt"))
     labels = _labels(b.rng, count, {"repeat": 40, "near_miss": 30, "novel": 30})
     repeats = [i for i, label in enumerate(labels) if label == "repeat"]
@@ -373,7 +235,7 @@ _BAIT_KINDS = {
 }
 
 
-def _bait(b: _Builder, count: int) -> None:
+def plant_bait(b: Builder, count: int) -> None:
     # Claude Code only, one repository: every other runtime, repository and age is bait.
     scope = Scope(sources=("claude",), repos=("alpha",))
     labels = _labels(b.rng, count, {"novel": 70, "repeat": 30})
@@ -404,7 +266,7 @@ def _bait(b: _Builder, count: int) -> None:
         )
 
 
-def _stale(b: _Builder, count: int) -> None:
+def plant_stale(b: Builder, count: int) -> None:
     # alpha gets new transcripts after the build (incomplete); beta's grow (stale).
     kinds = {"alpha": ("new", "stale:incomplete"), "beta": ("grown", "stale:stale")}
     labels = _labels(b.rng, count, {"late_repeat": 30, "repeat": 25, "near_miss": 20, "novel": 25})
@@ -435,7 +297,7 @@ def _stale(b: _Builder, count: int) -> None:
         b.plant(repo, "claude", template.base(slug), template.failure(slug), late=late)
 
 
-def _pressure(b: _Builder, count: int) -> None:
+def plant_pressure(b: Builder, count: int) -> None:
     scope = Scope(sources=_BOTH, repos=("alpha",))
     template = by_name("pytest")
     planted: list[str] = []
@@ -467,40 +329,3 @@ def _pressure(b: _Builder, count: int) -> None:
             "replan_repetition",
             slug,
         )
-
-
-def build_corpus(*, seed: int = DEFAULT_SEED, cases: int = DEFAULT_CASES) -> Corpus:
-    """The corpus specification for ``seed`` and ``cases`` (``MIN_CASES``..``MAX_CASES``)."""
-    if not MIN_CASES <= cases <= MAX_CASES:
-        raise ValueError(f"cases must be {MIN_CASES}..{MAX_CASES}")
-    families: list[Family] = []
-    all_cases: list[Case] = []
-    for name, total in _allocate(cases, _SHARES).items():
-        shards = -(-total // SHARD_CASES)
-        sizes = _allocate(total, dict.fromkeys(range(shards), 1)) if total else {}
-        for shard, count in sizes.items():
-            rng = random.Random(f"{CORPUS_VERSION}:{seed}:{name}:{shard}")
-            builder = _Builder(name, shard, rng)
-            background_seed = rng.getrandbits(31)
-            if name == "baseline":
-                _baseline(builder, count, words=ASCII_SLUGS, tag=None)
-            elif name == "unicode":
-                _baseline(builder, count, words=NON_ASCII_SLUGS, tag="non_ascii")
-            elif name == "bait":
-                _bait(builder, count)
-            elif name == "stale":
-                _stale(builder, count)
-            else:
-                _pressure(builder, count)
-            families.append(
-                Family(
-                    name=name,
-                    shard=shard,
-                    background_seed=background_seed,
-                    sessions=tuple(builder.sessions),
-                )
-            )
-            all_cases.extend(builder.cases)
-    return Corpus(
-        version=CORPUS_VERSION, seed=seed, families=tuple(families), cases=tuple(all_cases)
-    )
