@@ -24,6 +24,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 HOST = ROOT / "loopx_recall_core"
 PLUGIN_PACKAGES = sorted(p for p in (ROOT / "plugins").glob("*/loopx_*") if p.is_dir())
+#: The tests' own provider plugin, held to the same rule (``test_fake_provider_e2e.py``).
+TEST_PLUGINS = [ROOT / "tests" / "fake_journal_plugin.py"]
 
 MAX_LINES = 400
 LONG_MARKER = "Long because:"
@@ -206,15 +208,15 @@ def _host_modules_named(node: ast.Import | ast.ImportFrom) -> list[str]:
 def test_plugins_import_the_host_only_through_plugin_api():
     assert PLUGIN_PACKAGES, "no plugin package found under plugins/"
     strays = []
-    for package in PLUGIN_PACKAGES:
-        for path in _python_files(package):
-            tree = ast.parse(path.read_text(encoding="utf-8"))
-            for node in _all_imports(tree):
-                strays += [
-                    f"{path.relative_to(ROOT)}:{node.lineno} {name}"
-                    for name in _host_modules_named(node)
-                    if name != "loopx_recall_core.plugin_api"
-                ]
+    files = [p for package in PLUGIN_PACKAGES for p in _python_files(package)] + TEST_PLUGINS
+    for path in files:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in _all_imports(tree):
+            strays += [
+                f"{path.relative_to(ROOT)}:{node.lineno} {name}"
+                for name in _host_modules_named(node)
+                if name != "loopx_recall_core.plugin_api"
+            ]
     assert strays == []
 
 
