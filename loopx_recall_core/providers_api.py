@@ -56,7 +56,7 @@ class ProviderReadback:
 class BindingOption:
     """One ``loopx-recall capability enable`` option a provider declares.
 
-    ``name`` is the long option without dashes (``history-source``); ``choices`` limits its
+    ``name`` is the long option without dashes (``journal-dir``); ``choices`` limits its
     values; ``multiple`` makes it repeatable; ``private`` marks values kept out of status.
     """
 
