@@ -12,20 +12,19 @@ import os
 import resource
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+DOUBLE = ROOT / "plugins" / "obelisk-session-evidence" / "tests" / "obelisk_double" / "obelisk"
 
 from loopx_obelisk_session_evidence.provider import ObeliskSessionEvidence  # noqa: E402
 from loopx_obelisk_session_evidence.runner import run  # noqa: E402
 
 from loopx_recall_core.contracts import HistoricalEvidenceRequestV0, structure  # noqa: E402
-from tests.fixtures.transcripts import generate_archive  # noqa: E402
+from loopx_recall_core.qualification.transcripts import generate_archive  # noqa: E402
 
 ROUNDS = 10
 
@@ -40,7 +39,7 @@ def main() -> None:
     # The double's switches live in a settings file under its HOME (never in the env).
     settings = home / ".obelisk-double.json"
     settings.write_text(json.dumps({"build_grace_ms": 60000}))
-    binary = str(ROOT / "tests" / "obelisk_double" / "obelisk")
+    binary = str(DOUBLE)
     script = Path(tempfile.mkdtemp()) / "bare.js"
     script.write_text("return sql('SELECT count(*) AS n FROM messages');\n")
     env = dict(os.environ)

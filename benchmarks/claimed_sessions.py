@@ -17,22 +17,21 @@ import json
 import os
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+DOUBLE = ROOT / "plugins" / "obelisk-session-evidence" / "tests" / "obelisk_double" / "obelisk"
 
 from loopx_obelisk_session_evidence.provider import ObeliskSessionEvidence  # noqa: E402
 from loopx_obelisk_session_evidence.runner import run  # noqa: E402
 
 from loopx_recall_core.contracts import HistoricalEvidenceRequestV0, structure  # noqa: E402
+from loopx_recall_core.qualification.transcripts import generate_archive  # noqa: E402
 from loopx_recall_core.recall.ledger import Claim, SessionLedger  # noqa: E402
 from loopx_recall_core.recall.service import _claimed_refs  # noqa: E402
-from tests.fixtures.transcripts import generate_archive  # noqa: E402
 
 ROUNDS = 10
 CLAIMS = 10_000
@@ -50,7 +49,7 @@ def main() -> None:
     archive = generate_archive(home, now=datetime.now(UTC).replace(microsecond=0))
     os.environ["HOME"] = str(home)
     (home / ".obelisk-double.json").write_text(json.dumps({"build_grace_ms": 60000}))
-    binary = str(ROOT / "tests" / "obelisk_double" / "obelisk")
+    binary = str(DOUBLE)
     run([binary, "--build"], env=dict(os.environ), timeout=60)
 
     provider = ObeliskSessionEvidence()

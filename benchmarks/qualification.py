@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DOUBLE = ROOT / "tests" / "obelisk_double" / "obelisk"
+DOUBLE = ROOT / "plugins" / "obelisk-session-evidence" / "tests" / "obelisk_double" / "obelisk"
 LOOPX = Path(sys.executable).parent / "loopx"
 
 _FLOOD_CHILD = textwrap.dedent(

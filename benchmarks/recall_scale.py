@@ -25,15 +25,14 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "plugins" / "obelisk-session-evidence" / "tests"))
 
+from adversarial.hostile import codex_transcript, iso, request  # noqa: E402
 from loopx_obelisk_session_evidence.provider import ObeliskSessionEvidence  # noqa: E402
 from loopx_obelisk_session_evidence.runner import run  # noqa: E402
 
-from tests.adversarial.hostile import codex_transcript, iso, request  # noqa: E402
-
 ROUNDS = 15
-DOUBLE = ROOT / "tests" / "obelisk_double" / "obelisk"
+DOUBLE = ROOT / "plugins" / "obelisk-session-evidence" / "tests" / "obelisk_double" / "obelisk"
 LOOPX_RECALL = Path(sys.executable).parent / "loopx-recall"
 
 

@@ -10,7 +10,6 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
-import tests.fixtures.transcripts as fixture_transcripts
 from loopx_recall_core.qualification import transcripts
 from loopx_recall_core.qualification.corpus import build_corpus
 from loopx_recall_core.qualification.materialize import write_family
@@ -36,10 +35,21 @@ def _files(home: Path, root: Path) -> dict[str, bytes]:
     }
 
 
-def test_the_test_fixture_is_a_re_export_of_the_shipped_generator():
-    assert fixture_transcripts.__all__ == transcripts.__all__
+def test_tests_use_the_shipped_generator_and_no_product_code_imports_tests():
+    # The tests import loopx_recall_core.qualification.transcripts itself (there is no
+    # re-export under tests/ any more), so the product must not lean on test code either.
     for name in transcripts.__all__:
-        assert getattr(fixture_transcripts, name) is getattr(transcripts, name)
+        assert hasattr(transcripts, name), name
+    repo = Path(__file__).resolve().parents[2]
+    product = [repo / "loopx_recall_core", *(repo / "plugins").glob("*/loopx_*")]
+    importing = re.compile(r"^\s*(from|import)\s+tests\b", re.MULTILINE)
+    offenders = [
+        str(path.relative_to(repo))
+        for folder in product
+        for path in folder.rglob("*.py")
+        if importing.search(path.read_text(encoding="utf-8"))
+    ]
+    assert offenders == []
 
 
 def test_a_story_fixes_what_a_session_runs(tmp_path):

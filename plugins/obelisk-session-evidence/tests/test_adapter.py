@@ -21,7 +21,8 @@ from loopx_obelisk_session_evidence.scope import Window
 from loopx_recall_core.contracts import HistoricalEvidenceRequestV0, structure
 from loopx_recall_core.contracts.historical import EVIDENCE_TYPES
 from loopx_recall_core.providers_api import ProviderFailure
-from tests.obelisk_double.fixtures import double_settings
+
+from .obelisk_double.fixtures import double_settings
 
 TIMEOUT = 3.0
 
@@ -140,7 +141,7 @@ def test_limits_truncation_is_explicit_and_exact(double):
 
 
 def test_stale_index_says_stale(double):
-    from tests.fixtures.transcripts import append_session
+    from loopx_recall_core.qualification.transcripts import append_session
 
     archive = double
     provider = ObeliskSessionEvidence()
@@ -156,7 +157,7 @@ def test_stale_index_says_stale(double):
 
 
 def test_new_unindexed_transcript_is_incomplete(double):
-    from tests.fixtures.transcripts import append_session
+    from loopx_recall_core.qualification.transcripts import append_session
 
     archive = double
     provider = ObeliskSessionEvidence()

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from tests.obelisk_double.fixtures import double_settings
+from .obelisk_double.fixtures import double_settings
 
 BASE = ["agent-turn-recall", "--provider", "obelisk-session-evidence"]
 HISTORY = ["recall", "history", "--agent-id", "agent-a", "--project-id", "proj-j"]

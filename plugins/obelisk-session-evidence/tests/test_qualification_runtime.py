@@ -14,8 +14,8 @@ from loopx_obelisk_session_evidence.qualification import binary_digest
 
 from loopx_recall_core.hookspecs import QualifiableRecallProvider, QualificationRuntime
 from loopx_recall_core.providers_api import FAULT_KINDS, CorpusScope, ProviderFailure
-from tests.obelisk_double.fixtures import double_settings
 
+from .obelisk_double.fixtures import double_settings
 from .test_adapter import _binding, _request
 
 TIMEOUT = 3.0
@@ -89,7 +89,7 @@ def test_every_fault_is_staged_without_the_double_switch(runtime, leftovers, fau
 
 
 def test_the_stale_stage_keeps_the_index_behind(runtime):
-    from tests.fixtures.transcripts import append_session
+    from loopx_recall_core.qualification.transcripts import append_session
 
     provider, qualification, archive = runtime
     qualification.prepare(timeout=60)

@@ -21,7 +21,7 @@ import pytest
 from loopx_obelisk_session_evidence import evidence
 from loopx_obelisk_session_evidence.provider import ObeliskSessionEvidence
 
-from tests.adversarial.hostile import (
+from .adversarial.hostile import (
     answer,
     binding,
     codex_transcript,
@@ -32,7 +32,7 @@ from tests.adversarial.hostile import (
     standin_log,
     tool_row,
 )
-from tests.obelisk_double.fixtures import double_settings
+from .obelisk_double.fixtures import double_settings
 
 LOOPX = str(Path(sys.executable).parent / "loopx-recall")
 

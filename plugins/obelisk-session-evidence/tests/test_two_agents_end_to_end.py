@@ -10,16 +10,11 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
-
-from tests.adversarial.hostile import codex_transcript, now_iso
-
+from .adversarial.hostile import codex_transcript, now_iso
 from .conftest import CAPABILITY, LOOPX
 
 THREAD_A = "CANARY-thread-a-0199a7c3"

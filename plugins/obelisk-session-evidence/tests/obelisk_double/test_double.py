@@ -23,8 +23,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures.transcripts import Archive, append_session, generate_archive
-from tests.obelisk_double.fixtures import (
+from loopx_recall_core.qualification.transcripts import Archive, append_session, generate_archive
+
+from .fixtures import (
     DOUBLE_SETTINGS_FILE,
     ENSURE_NODE22,
     OBELISK_WRAPPER,

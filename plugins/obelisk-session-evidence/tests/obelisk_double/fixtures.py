@@ -2,9 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """Reusable pytest fixtures and helpers for the ``obelisk`` protocol double.
 
-Use from any test directory's conftest.py::
-
-    from tests.obelisk_double.fixtures import archive_home, archive_now, obelisk_bin  # noqa: F401
+The plugin's tests/conftest.py exposes the fixtures to every test of the plugin; a test
+imports the helpers relatively (``from ..obelisk_double.fixtures import double_settings``).
 
 Fixtures
     obelisk_bin   (session) Path of the ``obelisk`` wrapper; makes sure node >= 22.13
@@ -14,8 +13,8 @@ Fixtures
     archive_now   the ``now`` the archive is generated for: the wall clock at whole
                   seconds, so the double's build times and the archive agree. Override
                   it in your own conftest for fully frozen timestamps.
-    archive_home  an Archive (tests.fixtures.transcripts) generated in ``tmp_path/home``;
-                  use ``archive_home.home`` as HOME for the double.
+    archive_home  an Archive (loopx_recall_core.qualification.transcripts) generated in
+                  ``tmp_path/home``; use ``archive_home.home`` as HOME for the double.
 
 Helpers
     double_settings(home, **values)
@@ -47,13 +46,11 @@ from pathlib import Path
 
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-if str(REPO_ROOT) not in sys.path:  # `tests.fixtures` must import without packaging config
-    sys.path.insert(0, str(REPO_ROOT))
+from loopx_recall_core.qualification.transcripts import Archive, generate_archive
 
-from tests.fixtures.transcripts import Archive, generate_archive  # noqa: E402
-
-OBELISK_WRAPPER = REPO_ROOT / "tests" / "obelisk_double" / "obelisk"
+HERE = Path(__file__).resolve().parent
+REPO_ROOT = HERE.parents[3]  # plugins/obelisk-session-evidence/tests/obelisk_double
+OBELISK_WRAPPER = HERE / "obelisk"
 ENSURE_NODE22 = REPO_ROOT / "scripts" / "ensure-node22"
 #: The double's settings file, relative to the HOME it runs with (see obelisk.mjs).
 DOUBLE_SETTINGS_FILE = ".obelisk-double.json"

@@ -9,9 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.obelisk_double.fixtures import double_settings, obelisk_bin
-
-__all__ = ["double_ready", "obelisk_bin"]
+from ..obelisk_double.fixtures import double_settings
 
 
 @pytest.fixture
