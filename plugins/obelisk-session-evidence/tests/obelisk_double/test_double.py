@@ -89,7 +89,7 @@ def test_ensure_node22_prints_only_a_qualifying_absolute_path(obelisk_bin, tmp_p
     assert _version_tuple(lines[0]) >= (22, 13)
 
 
-def test_ensure_node22_is_fast_and_offline_once_installed(obelisk_bin, tmp_path):
+def test_ensure_node22_is_offline_once_installed(obelisk_bin, tmp_path):
     # A failing `npm` first on PATH proves the installed case never calls npm.
     fake_bin = tmp_path / "bin"
     fake_bin.mkdir()
@@ -98,13 +98,11 @@ def test_ensure_node22_is_fast_and_offline_once_installed(obelisk_bin, tmp_path)
     fake_npm.chmod(0o755)
     env = {k: v for k, v in os.environ.items() if k != "LOOPX_RECALL_NODE22"}
     env["PATH"] = f"{fake_bin}:{env['PATH']}"
-    started = time.monotonic()
     proc = subprocess.run(
         [str(ENSURE_NODE22)], capture_output=True, text=True, env=env, cwd="/", check=False
     )
     assert proc.returncode == 0, proc.stderr
     assert "npm must not run" not in proc.stderr
-    assert time.monotonic() - started < 5
     assert _version_tuple(proc.stdout.strip()) >= (22, 13)
 
 
