@@ -140,7 +140,8 @@ def test_faults_become_typed_empty_outcomes(request_obj, tmp_path, caplog, mode,
     caplog.set_level(logging.DEBUG)
     started = time.monotonic()
     outcome, store = _run(request_obj, FakeProvider(mode), tmp_path, timeout=0.5)
-    assert time.monotonic() - started < 3.0
+    # The hang lasts timeout + 30 s: returning in half that proves the deadline, under any load.
+    assert time.monotonic() - started < 15.0
     assert (outcome.status, outcome.reason) == ("failed", reason)
     assert outcome.result is None
     assert outcome.receipt.result_count == 0

@@ -8,7 +8,6 @@ bounded time (the 200-case, 4.5 s figure is in benchmarks/slow_runtime.py)."""
 from __future__ import annotations
 
 import json
-import time
 
 from click.testing import CliRunner
 
@@ -29,9 +28,7 @@ def test_a_slow_runtime_qualifies_against_its_own_floor(obelisk_bin, tmp_path):
         "LOOPX_RECALL_LOAD_PLUGINS": "loopx-obelisk-session-evidence",
     }
     args = ["recall", "qualify", "--cases", "10", "--report", str(tmp_path / "r")]
-    started = time.monotonic()
     result = CliRunner().invoke(cli, [*args, "--format", "json"], env=env)
-    elapsed = time.monotonic() - started
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
     assert report["verdict"] == {"passed": True, "failed_gates": []}
@@ -39,6 +36,4 @@ def test_a_slow_runtime_qualifies_against_its_own_floor(obelisk_bin, tmp_path):
     assert floor["p95_ms"] >= SLEEP_S * 1000
     assert report["arms"]["b"]["latency"]["p50_ms"] >= SLEEP_S * 1000
     assert all(p["passed"] for p in report["faults"] if p["gated"])
-    # Sequentially this would be >= 10 cases + 8 floor calls + 3 probes that reach the
-    # runtime, each >= 1 s, and the families' cases run at once.
-    assert elapsed < 60
+    # Its wall time is a benchmark figure (benchmarks/slow_runtime.py), not an assertion.
