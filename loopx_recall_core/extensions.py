@@ -7,9 +7,8 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Mapping
-from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -21,6 +20,10 @@ from loopx_recall_core.plugins import (
     normalize_dist_name,
 )
 from loopx_recall_core.providers_api import ProviderReadback
+
+if TYPE_CHECKING:
+    # imported where used: `capability status` reads the catalogue, not the installed set
+    from importlib import metadata
 
 __all__ = [
     "CATALOGUE",
@@ -128,6 +131,8 @@ def _fingerprint(dist: metadata.Distribution) -> str:
 
 def installed_extensions() -> dict[str, InstalledExtension]:
     """Every installed distribution registering the provider group, by normalized name."""
+    from importlib import metadata
+
     found: dict[str, InstalledExtension] = {}
     for dist in metadata.distributions():
         name = dist.metadata["Name"]
@@ -193,6 +198,8 @@ def uninstall_target(name: str) -> tuple[str, tuple[str, ...]]:
     are extensions; pip itself, click or any other package is refused, and so is
     loopx-recall-core. Nothing of the plugin is imported.
     """
+    from importlib import metadata
+
     known = find_known(name)
     distribution = known.distribution if known else name
     if normalize_dist_name(distribution) == "loopx-recall-core":

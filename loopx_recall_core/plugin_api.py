@@ -21,39 +21,89 @@ returns is checked again, and whatever it raises is contained. Import nothing el
 
 from __future__ import annotations
 
-from loopx_recall_core import hookimpl
-from loopx_recall_core.canonical import digest
-from loopx_recall_core.contracts import (
-    EvidenceItem,
-    HistoricalEvidenceRequestV0,
-    HistoricalEvidenceResultV0,
-    ScopeApplied,
-)
-from loopx_recall_core.hookspecs import (
-    ENTRY_POINT_GROUP,
-    ExternalEvidenceProvider,
-    QualifiableRecallProvider,
-    QualificationRuntime,
-    RecallProvider,
-)
-from loopx_recall_core.jsonio import JsonInputError
-from loopx_recall_core.jsonio import loads as loads_json
-from loopx_recall_core.providers_api import (
-    FAULT_KINDS,
-    BindingOption,
-    CorpusScope,
-    ProviderCache,
-    ProviderFailure,
-    ProviderReadback,
-    RuntimeIdentity,
-    enabled_bindings,
-)
-from loopx_recall_core.recall.replan.snippets import (
-    SHELL_TOOLS,
-    format_tool_snippet,
-    one_line_command,
-    shell_command,
-)
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from loopx_recall_core import hookimpl
+    from loopx_recall_core.canonical import digest
+    from loopx_recall_core.contracts import (
+        EvidenceItem,
+        HistoricalEvidenceRequestV0,
+        HistoricalEvidenceResultV0,
+        ScopeApplied,
+    )
+    from loopx_recall_core.hookspecs import (
+        ENTRY_POINT_GROUP,
+        ExternalEvidenceProvider,
+        QualifiableRecallProvider,
+        QualificationRuntime,
+        RecallProvider,
+    )
+    from loopx_recall_core.jsonio import JsonInputError
+    from loopx_recall_core.jsonio import loads as loads_json
+    from loopx_recall_core.providers_api import (
+        FAULT_KINDS,
+        BindingOption,
+        CorpusScope,
+        ProviderCache,
+        ProviderFailure,
+        ProviderReadback,
+        RuntimeIdentity,
+        enabled_bindings,
+    )
+    from loopx_recall_core.recall.replan.snippets import (
+        SHELL_TOOLS,
+        format_tool_snippet,
+        one_line_command,
+        shell_command,
+    )
+
+#: Where each name lives: a name is imported on first use (PEP 562), so a plugin that
+#: imports ``hookimpl`` at load time pays for the contracts only when it uses them
+#: (``capability status`` loads every plugin).
+_SOURCES = {
+    "hookimpl": "loopx_recall_core",
+    "digest": "loopx_recall_core.canonical",
+    "EvidenceItem": "loopx_recall_core.contracts",
+    "HistoricalEvidenceRequestV0": "loopx_recall_core.contracts",
+    "HistoricalEvidenceResultV0": "loopx_recall_core.contracts",
+    "ScopeApplied": "loopx_recall_core.contracts",
+    "ENTRY_POINT_GROUP": "loopx_recall_core.hookspecs",
+    "ExternalEvidenceProvider": "loopx_recall_core.hookspecs",
+    "QualifiableRecallProvider": "loopx_recall_core.hookspecs",
+    "QualificationRuntime": "loopx_recall_core.hookspecs",
+    "RecallProvider": "loopx_recall_core.hookspecs",
+    "JsonInputError": "loopx_recall_core.jsonio",
+    "loads_json": "loopx_recall_core.jsonio",
+    "FAULT_KINDS": "loopx_recall_core.providers_api",
+    "BindingOption": "loopx_recall_core.providers_api",
+    "CorpusScope": "loopx_recall_core.providers_api",
+    "ProviderCache": "loopx_recall_core.providers_api",
+    "ProviderFailure": "loopx_recall_core.providers_api",
+    "ProviderReadback": "loopx_recall_core.providers_api",
+    "RuntimeIdentity": "loopx_recall_core.providers_api",
+    "enabled_bindings": "loopx_recall_core.providers_api",
+    "SHELL_TOOLS": "loopx_recall_core.recall.replan.snippets",
+    "format_tool_snippet": "loopx_recall_core.recall.replan.snippets",
+    "one_line_command": "loopx_recall_core.recall.replan.snippets",
+    "shell_command": "loopx_recall_core.recall.replan.snippets",
+}
+_RENAMED = {"loads_json": "loads"}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _SOURCES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(_SOURCES[name]), _RENAMED.get(name, name))
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_SOURCES})
+
 
 __all__ = [
     "ENTRY_POINT_GROUP",

@@ -14,13 +14,13 @@ import os
 import re
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from importlib import metadata
 from typing import Any, Literal, TypeVar
 
 import attrs
 import pluggy
 
 from loopx_recall_core import hookspecs
+from loopx_recall_core._entry_points import ProviderEntryPoint, entry_points
 from loopx_recall_core.hookspecs import ENTRY_POINT_GROUP, PROJECT_NAME
 
 __all__ = [
@@ -115,15 +115,16 @@ class PluginHost:
         """Load every entry point of our group, or only those of the named distributions.
 
         ``only`` defaults to ``$LOOPX_RECALL_LOAD_PLUGINS`` (comma-separated distribution names;
-        an empty string loads none); unset means all.
+        an empty string loads none); unset means all. The entry points are listed by
+        :mod:`loopx_recall_core._entry_points` (importlib.metadata's rules, without its
+        import cost).
         """
         if only is None and LOAD_PLUGINS_ENV in os.environ:
             only = [p for p in os.environ[LOAD_PLUGINS_ENV].split(",") if p.strip()]
         wanted = None if only is None else {normalize_dist_name(n.strip()) for n in only}
-        for entry_point in metadata.entry_points(group=ENTRY_POINT_GROUP):
-            dist = entry_point.dist
-            dist_name = dist.name if dist is not None else "unknown"
-            version = dist.version if dist is not None else "unknown"
+        for entry_point in entry_points(ENTRY_POINT_GROUP):
+            dist_name = entry_point.distribution or "unknown"
+            version = entry_point.version or "unknown"
             key = f"{dist_name}:{entry_point.name}"
             if wanted is not None and normalize_dist_name(dist_name) not in wanted:
                 self._records[key] = PluginRecord(
@@ -136,7 +137,7 @@ class PluginHost:
             self._load_one(key, entry_point, dist_name, version)
 
     def _load_one(
-        self, key: str, entry_point: metadata.EntryPoint, dist_name: str, version: str
+        self, key: str, entry_point: ProviderEntryPoint, dist_name: str, version: str
     ) -> None:
         base = {"entry_point": entry_point.name, "distribution": dist_name, "version": version}
         try:

@@ -18,6 +18,7 @@ from loopx_recall_core.cli import _GROUPS, GROUP_HELP, cli
 
 #: Never needed to print help or the version.
 HEAVY = (
+    "click",
     "importlib.metadata",
     "pluggy",
     "cattrs",
@@ -105,6 +106,8 @@ def test_status_without_plugins_imports_no_plugin_and_no_converter(tmp_path):
     output, modules = _modules_after(args, env)
     assert json.loads(output)["provider"]["provider_id"] == "obelisk-session-evidence"
     for name in (
+        "click",
+        "importlib.metadata",
         "cattrs",
         "loopx_obelisk_session_evidence",
         "loopx_recall_core.contracts.external_evidence",
@@ -117,5 +120,30 @@ def test_status_without_plugins_imports_no_plugin_and_no_converter(tmp_path):
         "loopx_recall_core.cli.recall",
         "loopx_recall_core.cli.external_evidence",
         "loopx_recall_core.cli.extension",
+    ):
+        assert not _loaded(modules, name), name
+
+
+def test_status_with_the_plugin_imports_no_click_nor_metadata_nor_contracts(tmp_path):
+    # The plugin loads (no obelisk runtime): its readback needs none of the recall path.
+    env = {
+        "HOME": str(tmp_path),
+        "LOOPX_RECALL_HOME": str(tmp_path / "state"),
+        "LOOPX_RECALL_OBELISK_BIN": str(tmp_path / "no-such-obelisk"),
+    }
+    env = {k: v for k, v in os.environ.items() if k != "LOOPX_RECALL_LOAD_PLUGINS"} | env
+    args = ["capability", "status", "agent-turn-recall", "--provider",
+            "obelisk-session-evidence", "--format", "json"]
+    output, modules = _modules_after(args, env)
+    assert json.loads(output)["provider"]["installed"] is True
+    assert "loopx_obelisk_session_evidence.plugin" in modules
+    for name in (
+        "click",
+        "importlib.metadata",
+        "cattrs",
+        "loopx_recall_core.contracts.replan",
+        "loopx_recall_core.contracts.external_evidence",
+        "loopx_recall_core.recall.replan",
+        "loopx_obelisk_session_evidence.evidence",
     ):
         assert not _loaded(modules, name), name

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import sys
 import types
-from importlib import metadata
 
 import pytest
 
-from loopx_recall_core import hookimpl
+from loopx_recall_core import hookimpl, plugins
+from loopx_recall_core._entry_points import ProviderEntryPoint
 from loopx_recall_core.extensions import installed_view
 from loopx_recall_core.hookspecs import ENTRY_POINT_GROUP
 from loopx_recall_core.plugins import PluginHost, normalize_dist_name
@@ -25,20 +25,18 @@ class _Dist:
 
 
 def _entry_point(name, target, dist):
-    ep = metadata.EntryPoint(name=name, value=target, group=ENTRY_POINT_GROUP)
-    object.__setattr__(ep, "dist", dist)  # as importlib sets it for installed distributions
-    return ep
+    return ProviderEntryPoint(name, target, ENTRY_POINT_GROUP, dist.name, dist.version)
 
 
 @pytest.fixture
 def fake_entry_points(monkeypatch):
     eps = []
 
-    def entry_points(group=None):
+    def entry_points(group):
         assert group == ENTRY_POINT_GROUP
         return list(eps)
 
-    monkeypatch.setattr(metadata, "entry_points", entry_points)
+    monkeypatch.setattr(plugins, "entry_points", entry_points)
     return eps
 
 

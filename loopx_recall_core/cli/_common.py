@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import functools
-import json
 import os
 import stat
 import sys
@@ -15,7 +14,7 @@ from typing import Any, TypeVar
 import click
 
 from loopx_recall_core import jsonio
-from loopx_recall_core.canonical import escape_lone_surrogates
+from loopx_recall_core.cli._render import dumps
 from loopx_recall_core.private_files import StateError
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -38,11 +37,6 @@ class Rejected(Exception):
 
 class EnvironmentProblem(Exception):
     """The environment cannot do what was asked (pip missing, ...): exit status 2."""
-
-
-def dumps(data: Any) -> str:
-    """Pretty JSON; a lone surrogate is escaped as JavaScript does (UTF-8 cannot hold it)."""
-    return escape_lone_surrogates(json.dumps(data, ensure_ascii=False, indent=2))
 
 
 def emit(data: Any, output_format: str, render_text: Callable[[Any], str]) -> None:

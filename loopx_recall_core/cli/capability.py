@@ -16,6 +16,7 @@ from loopx_recall_core.cli._common import (
     format_option,
     handle_failures,
 )
+from loopx_recall_core.cli._render import status_output
 from loopx_recall_core.plugins import load_host
 from loopx_recall_core.recall import enablement as recall_enablement
 from loopx_recall_core.recall.enablement import CapabilityRefused
@@ -249,57 +250,6 @@ def enable(
     )
 
 
-def _render_qualification(q: dict[str, Any]) -> str:
-    if q["runtime_version"] is None:
-        return "stage 0 verdict: none (no runtime resolved: stage 2 closed)"
-    runtime = f"runtime {q['runtime_version']} {q['binary_digest']}"
-    verdict = q["verdict"]
-    if verdict is None:
-        return f"stage 0 verdict: none for {runtime} (stage 2 closed)"
-    result = "PASS" if verdict["passed"] else "FAIL"
-    opened = "stage 2 open" if q["stage_2_allowed"] else "stage 2 closed"
-    return f"stage 0 verdict: {result} for {runtime}, recorded {verdict['recorded_at']} ({opened})"
-
-
-def _render_status(d: dict[str, Any]) -> str:
-    p = d["provider"]
-    state = "ready" if p["ready"] else f"not ready ({p['unavailable_reason']})"
-    lines = [
-        f"{d['capability']} via {p['provider_id']} {p['version'] or ''}".rstrip(),
-        f"  installed: {str(p['installed']).lower()}, "
-        f"enabled: {str(p['enabled']).lower()}, {state}",
-    ]
-    runtime = {k: v for k, v in d["runtime"].items() if v is not None}
-    if runtime:
-        lines.append("  runtime: " + ", ".join(f"{k}={v}" for k, v in runtime.items()))
-    qualification = d.get("qualification")
-    if qualification is not None:
-        lines.append("  " + _render_qualification(qualification))
-    for e in d["enablements"]:
-        sessions = e["agent_sessions"]
-        lines.append(
-            f"  agent {e['agent_id']} / project {e['project_id']} / {e['surface']} / "
-            f"stage {e['stage']}"
-        )
-        # A Replan situation must name this exact id, or replan answers scope_mismatch.
-        lines.append(f"    repository_id: {e['repository_id']}")
-        lines.append(
-            f"    agent sessions: {sessions['mode']} ({sessions['claimed_sessions']} claimed): "
-            f"{sessions['identity']}"
-        )
-        if "mode_source" in sessions:
-            lines.append(f"    {sessions['mode_source']}")
-        if "hint" in sessions:
-            lines.append(f"    {sessions['hint']}")
-    if not d["enablements"]:
-        lines.append("  no enablement (default off)")
-    if "private" in d:
-        lines.append(f"  state folder: {d['private']['state_folder']}")
-    else:
-        lines.append("  state folder: `loopx-recall state path` (or --show-private)")
-    return "\n".join(lines)
-
-
 @capability.command("status")
 @capability_argument
 @provider_option
@@ -328,7 +278,8 @@ def status(
         )
     except StateError as exc:
         raise EnvironmentProblem(str(exc)) from None
-    emit(record, output_format, _render_status)
+    # the fast path (cli/_fast.py) prints the same record through the same function
+    click.echo(status_output(record, output_format))
 
 
 @capability.command("disable")

@@ -15,7 +15,6 @@ from loopx_recall_core.extensions import find_known, find_recall_entry, safe_rea
 from loopx_recall_core.hookspecs import RecallProvider
 from loopx_recall_core.plugins import PluginHost
 from loopx_recall_core.providers_api import RuntimeIdentity
-from loopx_recall_core.recall.ledger import SessionLedger
 from loopx_recall_core.state import Enablement, LimitCeilings, QualificationVerdict, StateStore
 
 __all__ = ["AGENT_SESSION_MODES", "CapabilityRefused", "disable", "enable", "status_record"]
@@ -287,6 +286,8 @@ def status_record(
         runtime = dict(readback.runtime)
         freshness = readback.freshness
         qualification = _qualification_row(store, provider_id, provider, binding)
+    from loopx_recall_core.recall.ledger import SessionLedger  # only with an enablement
+
     ledger = SessionLedger(store.root)
     rows = [
         _public_enablement(

@@ -1,13 +1,18 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""The provider object the host talks to."""
+"""The provider object the host talks to.
+
+``capability status`` loads this module only to ask ``readback``: what only a recall
+needs (the evidence checks, the host's contracts and snippet rules) is imported by
+``retrieve`` and ``_query`` when they run.
+"""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from loopx_obelisk_session_evidence import PROVIDER_ID, __version__
 from loopx_obelisk_session_evidence.adapter import (
@@ -16,12 +21,6 @@ from loopx_obelisk_session_evidence.adapter import (
     call_template,
 )
 from loopx_obelisk_session_evidence.binding import BINDING_OPTIONS, DEFAULT_WINDOW_DAYS, bind
-from loopx_obelisk_session_evidence.evidence import (
-    freshness,
-    in_scope_transcripts,
-    snippet_for,
-    verify_rows,
-)
 from loopx_obelisk_session_evidence.qualification import ObeliskQualification, identity_of
 from loopx_obelisk_session_evidence.runtime import (
     binding_key,
@@ -41,15 +40,17 @@ from loopx_obelisk_session_evidence.scope import (
 )
 from loopx_recall_core.plugin_api import (
     BindingOption,
-    EvidenceItem,
-    HistoricalEvidenceRequestV0,
-    HistoricalEvidenceResultV0,
     ProviderFailure,
     ProviderReadback,
     RuntimeIdentity,
-    ScopeApplied,
     digest,
 )
+
+if TYPE_CHECKING:
+    from loopx_recall_core.plugin_api import (
+        HistoricalEvidenceRequestV0,
+        HistoricalEvidenceResultV0,
+    )
 
 STDOUT_CAP = 2 * 1024 * 1024
 #: In-scope transcripts checked for freshness; beyond this the index cannot be called fresh.
@@ -96,6 +97,8 @@ def _query(
 
     The transcript scan and the query share ``deadline`` (``time.monotonic()``).
     """
+    from loopx_obelisk_session_evidence.evidence import freshness, in_scope_transcripts
+
     transcripts = in_scope_transcripts(binding, deadline, window, cache())
     given, resolved = roots_of(binding["private"])
     roots = {*given, *resolved}
@@ -238,6 +241,13 @@ class ObeliskSessionEvidence:
         timeout: float,
         exclude_sessions: tuple[str, ...] = (),
     ) -> HistoricalEvidenceResultV0:
+        from loopx_obelisk_session_evidence.evidence import snippet_for, verify_rows
+        from loopx_recall_core.plugin_api import (
+            EvidenceItem,
+            HistoricalEvidenceResultV0,
+            ScopeApplied,
+        )
+
         # One wall-clock budget for the version check, the transcript scan and the query.
         deadline = time.monotonic() + timeout
         executable = _executable(binding)

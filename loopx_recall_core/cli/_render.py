@@ -1,0 +1,79 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""Output text without click: pretty JSON, and the ``capability status`` rendering.
+
+Kept apart from the click commands so that the fast path (:mod:`loopx_recall_core.cli._fast`)
+and ``capability status`` print through the very same function.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from loopx_recall_core.canonical import escape_lone_surrogates
+
+__all__ = ["dumps", "render_status", "status_output"]
+
+
+def dumps(data: Any) -> str:
+    """Pretty JSON; a lone surrogate is escaped as JavaScript does (UTF-8 cannot hold it)."""
+    return escape_lone_surrogates(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def _render_qualification(q: dict[str, Any]) -> str:
+    if q["runtime_version"] is None:
+        return "stage 0 verdict: none (no runtime resolved: stage 2 closed)"
+    runtime = f"runtime {q['runtime_version']} {q['binary_digest']}"
+    verdict = q["verdict"]
+    if verdict is None:
+        return f"stage 0 verdict: none for {runtime} (stage 2 closed)"
+    result = "PASS" if verdict["passed"] else "FAIL"
+    opened = "stage 2 open" if q["stage_2_allowed"] else "stage 2 closed"
+    return f"stage 0 verdict: {result} for {runtime}, recorded {verdict['recorded_at']} ({opened})"
+
+
+def render_status(d: dict[str, Any]) -> str:
+    """The text form of a ``loopx_capability_status_v0`` record."""
+    p = d["provider"]
+    state = "ready" if p["ready"] else f"not ready ({p['unavailable_reason']})"
+    lines = [
+        f"{d['capability']} via {p['provider_id']} {p['version'] or ''}".rstrip(),
+        f"  installed: {str(p['installed']).lower()}, "
+        f"enabled: {str(p['enabled']).lower()}, {state}",
+    ]
+    runtime = {k: v for k, v in d["runtime"].items() if v is not None}
+    if runtime:
+        lines.append("  runtime: " + ", ".join(f"{k}={v}" for k, v in runtime.items()))
+    qualification = d.get("qualification")
+    if qualification is not None:
+        lines.append("  " + _render_qualification(qualification))
+    for e in d["enablements"]:
+        sessions = e["agent_sessions"]
+        lines.append(
+            f"  agent {e['agent_id']} / project {e['project_id']} / {e['surface']} / "
+            f"stage {e['stage']}"
+        )
+        # A Replan situation must name this exact id, or replan answers scope_mismatch.
+        lines.append(f"    repository_id: {e['repository_id']}")
+        lines.append(
+            f"    agent sessions: {sessions['mode']} ({sessions['claimed_sessions']} claimed): "
+            f"{sessions['identity']}"
+        )
+        if "mode_source" in sessions:
+            lines.append(f"    {sessions['mode_source']}")
+        if "hint" in sessions:
+            lines.append(f"    {sessions['hint']}")
+    if not d["enablements"]:
+        lines.append("  no enablement (default off)")
+    if "private" in d:
+        lines.append(f"  state folder: {d['private']['state_folder']}")
+    else:
+        lines.append("  state folder: `loopx-recall state path` (or --show-private)")
+    return "\n".join(lines)
+
+
+def status_output(record: dict[str, Any], output_format: str) -> str:
+    """What ``capability status`` prints for ``record`` (``json`` or ``text``), for the
+    click command and the fast path alike."""
+    return dumps(record) if output_format == "json" else render_status(record)

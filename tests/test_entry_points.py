@@ -1,0 +1,120 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""The entry-point listing without importlib.metadata lists what importlib.metadata does."""
+
+from __future__ import annotations
+
+import sys
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+from loopx_recall_core import _entry_points
+from loopx_recall_core._entry_points import entry_points
+from loopx_recall_core.hookspecs import ENTRY_POINT_GROUP
+
+
+def _ours(group: str) -> list[tuple]:
+    return [(e.name, e.value, e.group, e.distribution, e.version) for e in entry_points(group)]
+
+
+def _theirs(group: str) -> list[tuple]:
+    return [
+        (e.name, e.value, e.group, e.dist.name, e.dist.version)
+        for e in metadata.entry_points(group=group)
+    ]
+
+
+@pytest.mark.parametrize("group", [ENTRY_POINT_GROUP, "console_scripts", "pytest11"])
+def test_the_real_environment(group):
+    assert _ours(group) == _theirs(group)
+    if group == ENTRY_POINT_GROUP:
+        assert ("loopx-obelisk-session-evidence", "0.1.0") in {r[3:] for r in _ours(group)}
+
+
+def _dist(site: Path, folder: str, metadata_text: str | None, entry_points_text: str | None):
+    info = site / folder
+    info.mkdir(parents=True)
+    if metadata_text is not None:
+        name = "PKG-INFO" if folder.endswith((".egg-info", "EGG-INFO")) else "METADATA"
+        (info / name).write_text(metadata_text, encoding="utf-8")
+    if entry_points_text is not None:
+        (info / "entry_points.txt").write_text(entry_points_text, encoding="utf-8")
+
+
+GROUP_TEXT = f"[{ENTRY_POINT_GROUP}]\n"
+
+
+def test_planted_distributions(tmp_path, monkeypatch):
+    first, second = tmp_path / "first", tmp_path / "second"
+    # a plain one, with comments, blank lines and another group around ours
+    _dist(
+        first,
+        "Alpha_Plugin-1.0.dist-info",
+        "Metadata-Version: 2.1\nName: Alpha_Plugin\nVersion: 1.0\n\nbody Name: no\n",
+        "# comment\n[console_scripts]\nalpha = alpha:main\n\n"
+        f"{GROUP_TEXT}  alpha-one = alpha.plugin\nalpha-two=alpha.other:make [extra]\n",
+    )
+    # the same distribution again, later on sys.path: shadowed, as in importlib
+    _dist(
+        second,
+        "alpha_plugin-2.0.dist-info",
+        "Name: alpha-plugin\nVersion: 2.0\n",
+        GROUP_TEXT + "x = y\n",
+    )
+    # an egg-info folder with PKG-INFO
+    _dist(
+        first, "beta.egg-info", "Name: beta\nVersion: 0.5\n", GROUP_TEXT + "beta = beta_mod:hook\n"
+    )
+    # a distribution without entry points, one without our group, a file egg-info
+    _dist(first, "gamma-3.dist-info", "Name: gamma\nVersion: 3\n", None)
+    _dist(first, "delta-4.dist-info", "Name: delta\nVersion: 4\n", "[other]\nd = d\n")
+    (first / "epsilon-1.egg-info").write_text("Name: epsilon\nVersion: 1\n", encoding="utf-8")
+    # folded header and CRLF line ends; a broken row value (loads fail, listing does not)
+    _dist(
+        second,
+        "zeta-9.dist-info",
+        "Name: zeta\r\nVersion: 9\r\n continued\r\n\r\n",
+        GROUP_TEXT + "broken = not a valid value!\n",
+    )
+    # not a metadata folder
+    (first / "notes.txt").write_text("x", encoding="utf-8")
+    monkeypatch.setattr(sys, "path", [str(first), str(tmp_path / "missing"), str(second)])
+    ours = _ours(ENTRY_POINT_GROUP)
+    assert ours == _theirs(ENTRY_POINT_GROUP)
+    assert [r[0] for r in ours] == ["alpha-one", "alpha-two", "beta", "broken"]
+    assert _ours("console_scripts") == _theirs("console_scripts")
+
+
+def test_load_matches_importlib(tmp_path, monkeypatch):
+    site = tmp_path / "site"
+    _dist(
+        site,
+        "omega-1.dist-info",
+        "Name: omega\nVersion: 1\n",
+        GROUP_TEXT
+        + "mod = os.path\nattr = os.path:join\nbad = not valid!\nmissing = no_such_mod_q\n",
+    )
+    monkeypatch.setattr(sys, "path", [str(site), *sys.path])
+    theirs = {e.name: e for e in metadata.entry_points(group=ENTRY_POINT_GROUP)}
+    for ours in entry_points(ENTRY_POINT_GROUP):
+        if ours.distribution != "omega":
+            continue
+        try:
+            expected: object = theirs[ours.name].load()
+        except Exception as exc:  # noqa: BLE001
+            expected = type(exc)
+        try:
+            got: object = ours.load()
+        except Exception as exc:  # noqa: BLE001
+            got = type(exc)
+        assert got == expected, ours.name
+
+
+def test_a_zip_on_sys_path_is_left_to_importlib(tmp_path, monkeypatch):
+    archive = tmp_path / "bundle.zip"
+    archive.write_bytes(b"")
+    monkeypatch.setattr(sys, "path", [str(archive), *sys.path])
+    assert not _entry_points._walkable()
+    assert _ours(ENTRY_POINT_GROUP) == _theirs(ENTRY_POINT_GROUP)
