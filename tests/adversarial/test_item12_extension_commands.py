@@ -29,10 +29,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from loopx_recall_core.cli import _pip, cli
+from loopx_recall_core import _pip, extensions
+from loopx_recall_core.cli import cli
 from loopx_recall_core.state import Enablement, LimitCeilings, StateStore
-
-extension_cli = importlib.import_module("loopx_recall_core.cli.extension")
 
 GROUP = "loopx_recall_core.providers"
 CANARY = "CANARY-TERM-77"
@@ -44,10 +43,10 @@ def pip_calls(monkeypatch, loopx_home):
     monkeypatch.setenv("LOOPX_RECALL_LOAD_PLUGINS", "")
     calls: list[tuple[str, object]] = []
     monkeypatch.setattr(
-        extension_cli, "pip_uninstall", lambda dist: calls.append(("uninstall", dist))
+        extensions, "pip_uninstall", lambda dist: calls.append(("uninstall", dist))
     )
     monkeypatch.setattr(
-        extension_cli, "pip_install", lambda target, **kw: calls.append(("install", target))
+        extensions, "pip_install", lambda target, **kw: calls.append(("install", target))
     )
 
     def no_child(*args, **kwargs):
@@ -220,7 +219,7 @@ def test_install_fails_when_no_extension_arrived(pip_calls, tmp_path, monkeypatc
     site.mkdir()
     monkeypatch.syspath_prepend(str(site))
     monkeypatch.setattr(
-        extension_cli,
+        extensions,
         "pip_install",
         _pip_that_installs(site, "loopx-fake-tool", OTHER_EP, pip_calls),
     )
@@ -237,7 +236,7 @@ def test_install_reports_the_extension_that_arrived(pip_calls, tmp_path, monkeyp
     site.mkdir()
     monkeypatch.syspath_prepend(str(site))
     monkeypatch.setattr(
-        extension_cli,
+        extensions,
         "pip_install",
         _pip_that_installs(site, "loopx-fake-ext", EXTENSION_EP, pip_calls),
     )
