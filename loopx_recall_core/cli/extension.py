@@ -111,9 +111,7 @@ def uninstall(name: str, yes: bool) -> None:
     try:
         target = extensions.uninstall_target(name)
         if not yes:
-            click.confirm(
-                f"Uninstall {target.distribution}? Provider data is kept.", abort=True
-            )
+            click.confirm(f"Uninstall {target.distribution}? Provider data is kept.", abort=True)
         kept = extensions.uninstall(target)
     except ExtensionRefused as exc:
         raise Rejected(str(exc)) from None

@@ -75,7 +75,8 @@ def _progress(total: int, cases: int) -> Iterator[Callable[[int], None]]:
 )
 @format_option()
 def qualify(
-    provider_id: str | None, cases: int, seed: int, report_dir: str, output_format: str) -> None:
+    provider_id: str | None, cases: int, seed: int, report_dir: str, output_format: str
+) -> None:
     """Run the matched corpus through three arms and judge the promotion gates.
 
     Arms: (a) current context only, (b) the provider through the typed Replan policy,

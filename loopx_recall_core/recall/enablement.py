@@ -167,9 +167,7 @@ def enable_record(enablement: Enablement, changed: bool) -> dict[str, Any]:
     }
 
 
-def disable_record(
-    provider_id: str, project_id: str, removed: list[Enablement]
-) -> dict[str, Any]:
+def disable_record(provider_id: str, project_id: str, removed: list[Enablement]) -> dict[str, Any]:
     """The ``loopx_capability_change_v0`` record of a :func:`disable`."""
     return {
         "schema_version": "loopx_capability_change_v0",
