@@ -245,3 +245,26 @@ def test_no_library_module_imports_the_cli():
             if name == "loopx_recall_core.cli" or name.startswith("loopx_recall_core.cli."):
                 offenders.append(f"{relative}: {name}")
     assert offenders == []
+
+
+def test_enabling_with_an_option_the_provider_does_not_declare_is_refused(tmp_path):
+    """The library answer the Stage 0 probe ``unknown_enable_option`` checks (the command
+    line's parser knows only the declared options, so it cannot pass one)."""
+    from loopx_recall_core.recall.enablement import CapabilityRefused, enable
+
+    store = StateStore(tmp_path / "state")
+    with pytest.raises(CapabilityRefused, match="an option the provider does not declare"):
+        enable(
+            store,
+            FakeProvider(),
+            provider_id="obelisk-session-evidence",
+            surface="replan-history",
+            agent_id="agent-a",
+            project_id="proj-j",
+            stage=1,
+            limits=LimitCeilings(**DEFAULT_CEILINGS),
+            provider_options={"history_source": ("codex",), "not_declared": "CANARY-OPTION"},
+            repository_id="repo-r",
+            cwd=str(tmp_path),
+        )
+    assert not (tmp_path / "state" / "state.json").exists()
