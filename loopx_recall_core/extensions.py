@@ -1,44 +1,62 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""The catalogue of known extensions and the view of what is installed."""
+"""Extensions: the catalogue of known ones, what is installed, and installing and removing
+them with pip (as library functions the ``extension`` commands call).
+
+The catalogue is data (``catalogue.json`` in this package), so no host code names an
+extension.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import importlib
+import json
+import os
 import re
 from collections.abc import Mapping
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from loopx_recall_core._pip import PipFailed, pip_install, pip_uninstall
 from loopx_recall_core.hookspecs import ENTRY_POINT_GROUP, RecallProvider
 from loopx_recall_core.plugins import (
+    LOAD_PLUGINS_ENV,
     DeadlineExceeded,
     PluginHost,
     call_with_deadline,
+    load_host,
     normalize_dist_name,
 )
 from loopx_recall_core.providers_api import ProviderReadback
+from loopx_recall_core.state import StateError, StateStore
 
 if TYPE_CHECKING:
     # imported where used: `capability status` reads the catalogue, not the installed set
     from importlib import metadata
 
 __all__ = [
-    "CATALOGUE",
     "ExtensionRefused",
     "InstalledExtension",
     "KnownExtension",
+    "PipFailed",
+    "UninstallTarget",
     "arrived",
+    "catalogue",
     "check_install_spec",
+    "extension_list",
     "find_known",
     "find_recall_entry",
+    "install",
     "installed_extensions",
     "installed_view",
     "recall_providers",
     "requirement_name",
     "safe_readback",
+    "uninstall",
     "uninstall_target",
 ]
 
@@ -72,27 +90,19 @@ class KnownExtension:
         )
 
 
-CATALOGUE: tuple[KnownExtension, ...] = (
-    KnownExtension(
-        name="obelisk-session-evidence",
-        distribution="loopx-obelisk-session-evidence",
-        capability="agent-turn-recall",
-        license="Apache-2.0 (the adapter); it runs Obelisk, AGPL-3.0-only, installed separately",
-        external_runtime="the obelisk CLI (npm @obelisk-apps/cli, Node.js >= 22.13), unmodified",
-        privacy=(
-            "reads your local Claude Code/Codex/Kimi/Pi session index through Obelisk; "
-            "results stay owner-local, receipts carry only digests and counts"
-        ),
-        on_package_index=False,
-        source_path="plugins/obelisk-session-evidence",
-    ),
-)
+@cache
+def catalogue() -> tuple[KnownExtension, ...]:
+    """The known extensions, read from the package's ``catalogue.json``."""
+    from importlib import resources
+
+    text = resources.files("loopx_recall_core").joinpath("catalogue.json").read_text("utf-8")
+    return tuple(KnownExtension(**entry) for entry in json.loads(text))
 
 
 def find_known(name: str) -> KnownExtension | None:
     """A catalogue entry by extension name or distribution name."""
     wanted = normalize_dist_name(name)
-    for known in CATALOGUE:
+    for known in catalogue():
         if wanted in (normalize_dist_name(known.name), normalize_dist_name(known.distribution)):
             return known
     return None
@@ -190,9 +200,17 @@ def check_install_spec(spec: str) -> None:
         )
 
 
-def uninstall_target(name: str) -> tuple[str, tuple[str, ...]]:
-    """The installed distribution ``name`` refers to and its provider entry points, or
-    :class:`ExtensionRefused` when it is not a loopx-recall extension.
+@attrs.frozen(kw_only=True)
+class UninstallTarget:
+    """An installed extension's distribution and its provider entry points."""
+
+    distribution: str
+    entry_points: tuple[str, ...]
+
+
+def uninstall_target(name: str) -> UninstallTarget:
+    """The installed distribution ``name`` refers to, or :class:`ExtensionRefused` when it
+    is not a loopx-recall extension.
 
     Only distributions that register the ``loopx_recall_core.providers`` entry-point group
     are extensions; pip itself, click or any other package is refused, and so is
@@ -215,8 +233,106 @@ def uninstall_target(name: str) -> tuple[str, tuple[str, ...]]:
             f"{display} is not a loopx-recall extension (it registers no {ENTRY_POINT_GROUP} "
             "entry point); refusing to uninstall it"
         )
-    provider_ids = {*entry_points, *([known.name] if known else [])}
-    return display, tuple(sorted(provider_ids))
+    return UninstallTarget(distribution=display, entry_points=entry_points)
+
+
+def _provided_ids(target: UninstallTarget) -> frozenset[str]:
+    """The recall provider ids ``target``'s plugins contribute.
+
+    Only this distribution's plugins are loaded, each isolated (a broken one is recorded,
+    never raised), and none when ``$LOOPX_RECALL_LOAD_PLUGINS`` leaves it out. An entry
+    point that did not load or answer counts by its own name.
+    """
+    allowed = os.environ.get(LOAD_PLUGINS_ENV)
+    wanted = normalize_dist_name(target.distribution)
+    if allowed is not None and wanted not in {
+        normalize_dist_name(n.strip()) for n in allowed.split(",") if n.strip()
+    }:
+        return frozenset(target.entry_points)
+    host = load_host([target.distribution])
+    ids = {
+        str(provider.provider_id)
+        for key, provider in recall_providers(host)
+        if normalize_dist_name(host.record(key).distribution) == wanted  # type: ignore[union-attr]
+    }
+    answered = {
+        record.entry_point
+        for _key, record in host.keyed_records()
+        if record.status == "loaded" and normalize_dist_name(record.distribution) == wanted
+    }
+    return frozenset(ids | {name for name in target.entry_points if name not in answered})
+
+
+def uninstall(target: UninstallTarget, store: StateStore | None = None) -> int:
+    """Remove ``target``'s distribution with pip; returns how many enablements of its
+    providers stay in state (kept, as is every provider's data).
+
+    Raises :class:`PipFailed` when pip is missing or fails.
+    """
+    provided = _provided_ids(target)  # before pip removes the plugin
+    pip_uninstall(target.distribution)
+    try:
+        enablements = (store or StateStore()).read().enablements
+    except StateError:
+        return 0
+    return sum(1 for e in enablements if e.provider_id in provided)
+
+
+def _install_target(spec: str) -> tuple[str, str | None]:
+    """pip target for NAME | REQUIREMENT | PATH, and the distribution when known."""
+    known = find_known(spec)
+    if known is not None and not Path(spec).exists():
+        return known.distribution, known.distribution
+    return spec, requirement_name(spec)
+
+
+def install(spec: str, *, upgrade: bool = False, editable: bool = False) -> dict[str, Any]:
+    """Install an extension by catalogue NAME, pip REQUIREMENT or local PATH; returns the
+    ``loopx_extension_list_v0`` record with the distributions that ``arrived``.
+
+    Raises :class:`ExtensionRefused` before pip runs for a pip option or a catalogue name
+    that is not on the package index, and after it when no extension arrived (anything pip
+    installed is left in place); :class:`PipFailed` when pip is missing or fails.
+    """
+    check_install_spec(spec)
+    known = find_known(spec)
+    if known is not None and not known.on_package_index and not Path(spec).exists():
+        raise ExtensionRefused(known.not_on_index)
+    target, distribution = _install_target(spec)
+    before = installed_extensions()
+    pip_install(target, upgrade=upgrade, editable=editable)
+    importlib.invalidate_caches()
+    after = installed_extensions()
+    new = arrived(before, after)
+    if not new and (distribution is None or normalize_dist_name(distribution) not in after):
+        raise ExtensionRefused(
+            "pip finished but no loopx-recall extension arrived: what it installed registers no "
+            f"{ENTRY_POINT_GROUP} entry point. Check the name or path "
+            "(`loopx-recall extension list --available` shows the catalogue) and that the "
+            "package is a loopx provider extension; anything pip installed was left in "
+            "place (remove it with pip)"
+        )
+    record = extension_list(load_host())
+    record["arrived"] = [{"distribution": ext.distribution, "version": ext.version} for ext in new]
+    return record
+
+
+def extension_list(host: PluginHost, *, available: bool = False) -> dict[str, Any]:
+    """The ``loopx_extension_list_v0`` record: installed extensions with their readiness
+    (broken ones too) and, with ``available``, the catalogue marked installed or not."""
+    rows = installed_view(host)
+    record: dict[str, Any] = {"schema_version": "loopx_extension_list_v0", "extensions": rows}
+    if available:
+        installed = {row["distribution"] for row in rows}
+        record["available"] = [
+            {
+                **attrs.asdict(known),
+                "install_command": known.install_command,
+                "installed": known.distribution in installed,
+            }
+            for known in catalogue()
+        ]
+    return record
 
 
 def recall_providers(host: PluginHost) -> list[tuple[str, RecallProvider]]:

@@ -28,7 +28,9 @@ __all__ = [
     "DeadlineExceeded",
     "PluginHost",
     "PluginRecord",
+    "ProviderNotChosen",
     "call_with_deadline",
+    "choose_provider",
     "normalize_dist_name",
 ]
 
@@ -239,3 +241,18 @@ def load_host(only: Iterable[str] | None = None) -> PluginHost:
     host = PluginHost()
     host.load_entry_points(only)
     return host
+
+
+class ProviderNotChosen(Exception):
+    """No provider was named and there is not exactly one to use; safe to print."""
+
+
+def choose_provider(candidates: Iterable[str], *, none: str, several: str) -> str:
+    """The one provider id in ``candidates``, or :class:`ProviderNotChosen` with the
+    message ``none`` or ``several`` (plus how many) when there are none or several."""
+    found = sorted(set(candidates))
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise ProviderNotChosen(f"{none}: name one with --provider")
+    raise ProviderNotChosen(f"{several} ({len(found)}): name one with --provider")

@@ -238,8 +238,8 @@ def test_replan_usage_errors(provider, args, message):
 
 def test_install_by_name_says_it_is_not_on_the_index_and_what_works(monkeypatch):
     ran = []
-    extension_cli = importlib.import_module("loopx_recall_core.cli.extension")
-    monkeypatch.setattr(extension_cli, "pip_install", lambda *a, **k: ran.append(a))
+    extensions = importlib.import_module("loopx_recall_core.extensions")
+    monkeypatch.setattr(extensions, "pip_install", lambda *a, **k: ran.append(a))
     result = run(["extension", "install", "obelisk-session-evidence"], code=1)
     assert result.output.splitlines() == [
         "error: obelisk-session-evidence is not on the package index yet: in a clone of "
@@ -250,8 +250,8 @@ def test_install_by_name_says_it_is_not_on_the_index_and_what_works(monkeypatch)
 
 def test_the_catalogue_does_not_call_an_unpublished_extension_available(monkeypatch):
     env = {"LOOPX_RECALL_LOAD_PLUGINS": ""}
-    extension_cli = importlib.import_module("loopx_recall_core.cli.extension")
-    monkeypatch.setattr(extension_cli, "installed_view", lambda host: [])
+    extensions = importlib.import_module("loopx_recall_core.extensions")
+    monkeypatch.setattr(extensions, "installed_view", lambda host: [])
     data = json.loads(run(["extension", "list", "--available", "--format", "json"], env=env).output)
     (known,) = data["available"]
     assert known["on_package_index"] is False

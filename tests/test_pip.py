@@ -8,9 +8,8 @@ import subprocess
 
 import pytest
 
-from loopx_recall_core import __version__
-from loopx_recall_core.cli import _pip
-from loopx_recall_core.cli._common import EnvironmentProblem
+from loopx_recall_core import __version__, _pip
+from loopx_recall_core._pip import PipFailed
 
 
 def _fake_run(probe_rc, install_rc=0, stderr=""):
@@ -32,14 +31,14 @@ def _fake_run(probe_rc, install_rc=0, stderr=""):
 def test_missing_pip_is_explained(monkeypatch):
     run, _ = _fake_run(probe_rc=1)
     monkeypatch.setattr(subprocess, "run", run)
-    with pytest.raises(EnvironmentProblem, match="ensurepip"):
+    with pytest.raises(PipFailed, match="ensurepip"):
         _pip.pip_install("x", upgrade=False, editable=False)
 
 
 def test_externally_managed_is_explained(monkeypatch):
     run, _ = _fake_run(0, 1, "error: externally-managed-environment\n")
     monkeypatch.setattr(subprocess, "run", run)
-    with pytest.raises(EnvironmentProblem, match="virtual environment"):
+    with pytest.raises(PipFailed, match="virtual environment"):
         _pip.pip_install("x", upgrade=False, editable=False)
 
 

@@ -4,12 +4,11 @@
 
 from __future__ import annotations
 
-import functools
 import os
 import stat
 import sys
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import IO, Any
 
 import click
 
@@ -17,26 +16,69 @@ from loopx_recall_core import jsonio
 from loopx_recall_core.cli._render import dumps
 from loopx_recall_core.private_files import StateError
 
-F = TypeVar("F", bound=Callable[..., Any])
-
 MAX_INPUT_BYTES = 1_000_000
 
-format_option = click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["json", "text"]),
-    default="text",
-    show_default=True,
-    help="Output format.",
-)
+
+def format_option(
+    default: str = "text", help: str = "Output format."
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--format json|text`` (the output format of a command whose output is data)."""
+    return click.option(
+        "--format",
+        "output_format",
+        type=click.Choice(["json", "text"]),
+        default=default,
+        show_default=True,
+        help=help,
+    )
 
 
-class Rejected(Exception):
-    """Bad input or a refused operation: exit status 1, message safe to print."""
+class Failure(click.ClickException):
+    """A command's failure: one line on stderr, never a traceback. The message is safe to
+    print: it never holds a value the user gave, a path or a snippet."""
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        click.echo(f"error: {self.format_message()}", err=True)
 
 
-class EnvironmentProblem(Exception):
-    """The environment cannot do what was asked (pip missing, ...): exit status 2."""
+class Rejected(Failure):
+    """Bad input or a refused operation: exit status 1."""
+
+    exit_code = 1
+
+
+class EnvironmentProblem(Failure):
+    """The environment cannot do what was asked (pip missing, an unusable state folder,
+    ...): exit status 2."""
+
+    exit_code = 2
+
+
+class EvidenceError(Rejected):
+    """An external-evidence command's rejection: exit status 1 and the contract's error
+    record (``loopx_external_evidence_error_v0``) on stdout instead of the line."""
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        from loopx_recall_core.external_evidence import error_record
+
+        click.echo(dumps(error_record(self.format_message())))
+
+
+class Command(click.Command):
+    """A command whose library calls may meet an unusable state folder: that is the
+    owner's environment (exit 2, one line), whichever library call met it first."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except StateError as exc:
+            raise EnvironmentProblem(str(exc)) from None
+
+
+class Group(click.Group):
+    """A command group whose commands are :class:`Command` s."""
+
+    command_class = Command
 
 
 def emit(data: Any, output_format: str, render_text: Callable[[Any], str]) -> None:
@@ -73,33 +115,3 @@ def read_json_object(path: str, what: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise Rejected(f"{what}: must hold a JSON object")
     return value
-
-
-def handle_failures(render_error: Callable[[str], Any] | None = None) -> Callable[[F], F]:
-    """Turn Rejected/EnvironmentProblem/StateError into exit 1/2/2 with a one-line message,
-    no traceback.
-
-    ``render_error`` makes the JSON record printed on stdout for a rejection (the
-    external-evidence commands print their contract's error record).
-    """
-
-    def decorate(command: F) -> F:
-        @functools.wraps(command)
-        def wrapper(*args: Any, **kwargs: Any) -> Any:
-            try:
-                return command(*args, **kwargs)
-            except Rejected as exc:
-                if render_error is not None:
-                    click.echo(dumps(render_error(str(exc))))
-                else:
-                    click.echo(f"error: {exc}", err=True)
-                raise SystemExit(1) from None
-            except (EnvironmentProblem, StateError) as exc:
-                # StateError: the owner's state folder or files are unusable (exit 2 from
-                # every command, whichever library call met it first)
-                click.echo(f"error: {exc}", err=True)
-                raise SystemExit(2) from None
-
-        return wrapper  # type: ignore[return-value]
-
-    return decorate

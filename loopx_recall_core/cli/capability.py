@@ -9,18 +9,12 @@ from typing import Any
 
 import click
 
-from loopx_recall_core.cli._common import (
-    EnvironmentProblem,
-    Rejected,
-    emit,
-    format_option,
-    handle_failures,
-)
+from loopx_recall_core.cli._common import Command, Group, Rejected, emit, format_option
 from loopx_recall_core.cli._render import status_output
 from loopx_recall_core.plugins import load_host
 from loopx_recall_core.recall import enablement as recall_enablement
 from loopx_recall_core.recall.enablement import CapabilityRefused
-from loopx_recall_core.state import DEFAULT_CEILINGS, LimitCeilings, StateError, StateStore
+from loopx_recall_core.state import DEFAULT_CEILINGS, LimitCeilings, StateStore
 
 capability_argument = click.argument(
     "capability", type=click.Choice([recall_enablement.CAPABILITY])
@@ -28,7 +22,7 @@ capability_argument = click.argument(
 provider_option = click.option("--provider", "provider_id", required=True, help="Provider id.")
 
 
-@click.group()
+@click.group(cls=Group)
 def capability() -> None:
     """Enable, read back and disable a capability for one agent and project (default off)."""
 
@@ -70,7 +64,7 @@ def _provider_params(provider: Any, taken: set[str]) -> list[click.Parameter]:
     return params
 
 
-class _EnableCommand(click.Command):
+class _EnableCommand(Command):
     """``capability enable`` with the named provider's own options as real options.
 
     ``--provider P`` is read before parsing, so P's options are parsed, checked and listed
@@ -176,8 +170,7 @@ class _EnableCommand(click.Command):
     help="claimed: only sessions claimed for this agent+project (hooks or `session claim`); "
     "runtime: every session of the bound runtimes in the repository counts as this agent.",
 )
-@format_option
-@handle_failures()
+@format_option()
 def enable(
     capability: str,
     provider_id: str,
@@ -224,23 +217,8 @@ def enable(
         )
     except CapabilityRefused as exc:
         raise Rejected(str(exc)) from None
-    except StateError as exc:
-        raise EnvironmentProblem(str(exc)) from None
-    data = {
-        "schema_version": "loopx_capability_change_v0",
-        "action": "enable",
-        "changed": changed,
-        "capability": capability,
-        "provider_id": provider_id,
-        "agent_id": agent_id,
-        "project_id": project_id,
-        "repository_id": enablement.repository_id,
-        "surface": surface,
-        "stage": stage,
-        "agent_sessions": agent_sessions,
-    }
     emit(
-        data,
+        recall_enablement.enable_record(enablement, changed),
         output_format,
         lambda d: (
             f"enabled {d['capability']} via {d['provider_id']} for agent {d['agent_id']} in "
@@ -256,8 +234,7 @@ def enable(
 @click.option("--project-id", help="Only this project's enablements.")
 @click.option("--agent-id", help="Only this agent's enablements.")
 @click.option("--show-private", is_flag=True, help="Also show private binding values (paths).")
-@format_option
-@handle_failures()
+@format_option()
 def status(
     capability: str,
     provider_id: str,
@@ -267,17 +244,14 @@ def status(
     output_format: str,
 ) -> None:
     """Read back configuration, provider version and readiness, index freshness and scope."""
-    try:
-        record = recall_enablement.status_record(
-            _store(),
-            load_host(),
-            provider_id=provider_id,
-            project_id=project_id,
-            agent_id=agent_id,
-            show_private=show_private,
-        )
-    except StateError as exc:
-        raise EnvironmentProblem(str(exc)) from None
+    record = recall_enablement.status_record(
+        _store(),
+        load_host(),
+        provider_id=provider_id,
+        project_id=project_id,
+        agent_id=agent_id,
+        show_private=show_private,
+    )
     # the fast path (cli/_fast.py) prints the same record through the same function
     click.echo(status_output(record, output_format))
 
@@ -288,8 +262,7 @@ def status(
 @click.option("--project-id", required=True)
 @click.option("--agent-id", help="Only this agent (default: every agent of the project).")
 @click.option("--surface", type=click.Choice(recall_enablement.SURFACES))
-@format_option
-@handle_failures()
+@format_option()
 def disable(
     capability: str,
     provider_id: str,
@@ -299,27 +272,15 @@ def disable(
     output_format: str,
 ) -> None:
     """Remove the enablement; the provider, its index and all other data stay."""
-    try:
-        removed = recall_enablement.disable(
-            _store(),
-            provider_id=provider_id,
-            project_id=project_id,
-            agent_id=agent_id,
-            surface=surface,
-        )
-    except StateError as exc:
-        raise EnvironmentProblem(str(exc)) from None
-    data = {
-        "schema_version": "loopx_capability_change_v0",
-        "action": "disable",
-        "changed": bool(removed),
-        "capability": capability,
-        "provider_id": provider_id,
-        "project_id": project_id,
-        "removed": [{"agent_id": e.agent_id, "surface": e.surface} for e in removed],
-    }
+    removed = recall_enablement.disable(
+        _store(),
+        provider_id=provider_id,
+        project_id=project_id,
+        agent_id=agent_id,
+        surface=surface,
+    )
     emit(
-        data,
+        recall_enablement.disable_record(provider_id, project_id, removed),
         output_format,
         lambda d: (
             f"disabled {len(d['removed'])} enablement(s); provider data untouched"

@@ -4,32 +4,18 @@
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 from typing import Any
 
-import attrs
 import click
 
-from loopx_recall_core.cli._common import Rejected, emit, format_option, handle_failures
-from loopx_recall_core.cli._pip import pip_install, pip_uninstall
-from loopx_recall_core.extensions import (
-    CATALOGUE,
-    ExtensionRefused,
-    arrived,
-    check_install_spec,
-    find_known,
-    installed_extensions,
-    installed_view,
-    requirement_name,
-    uninstall_target,
-)
-from loopx_recall_core.hookspecs import ENTRY_POINT_GROUP
-from loopx_recall_core.plugins import load_host, normalize_dist_name
-from loopx_recall_core.state import StateError, StateStore
+from loopx_recall_core import extensions
+from loopx_recall_core.cli._common import EnvironmentProblem, Group, Rejected, emit, format_option
+from loopx_recall_core.extensions import ExtensionRefused, PipFailed
+from loopx_recall_core.plugins import load_host
 
 
-@click.group()
+@click.group(cls=Group)
 def extension() -> None:
     """Install, remove and list provider extensions."""
 
@@ -64,31 +50,10 @@ def _render_list(data: dict[str, Any]) -> str:
 
 @extension.command("list")
 @click.option("--available", is_flag=True, help="Also list the catalogue of known extensions.")
-@format_option
-@handle_failures()
+@format_option()
 def list_extensions(available: bool, output_format: str) -> None:
     """List installed extensions with their readiness; broken ones are listed too."""
-    rows = installed_view(load_host())
-    data: dict[str, Any] = {"schema_version": "loopx_extension_list_v0", "extensions": rows}
-    if available:
-        installed = {row["distribution"] for row in rows}
-        data["available"] = [
-            {
-                **attrs.asdict(known),
-                "install_command": known.install_command,
-                "installed": known.distribution in installed,
-            }
-            for known in CATALOGUE
-        ]
-    emit(data, output_format, _render_list)
-
-
-def _install_target(spec: str) -> tuple[str, str | None]:
-    """pip target for NAME | REQUIREMENT | PATH, and the distribution when known."""
-    known = find_known(spec)
-    if known is not None and not Path(spec).exists():
-        return known.distribution, known.distribution
-    return spec, requirement_name(spec)
+    emit(extensions.extension_list(load_host(), available=available), output_format, _render_list)
 
 
 def _render_installed(data: dict[str, Any]) -> str:
@@ -106,8 +71,7 @@ def _render_installed(data: dict[str, Any]) -> str:
 @click.argument("spec")
 @click.option("--upgrade", is_flag=True, help="Upgrade the extension if already installed.")
 @click.option("--editable", is_flag=True, help="Install a local path in editable mode.")
-@format_option
-@handle_failures()
+@format_option()
 def install(spec: str, upgrade: bool, editable: bool, output_format: str) -> None:
     """Install an extension by catalogue NAME, pip REQUIREMENT or local PATH.
 
@@ -121,62 +85,38 @@ def install(spec: str, upgrade: bool, editable: bool, output_format: str) -> Non
     no distribution registering loopx providers arrived.
     """
     try:
-        check_install_spec(spec)
+        extensions.check_install_spec(spec)
+        if editable and not Path(spec).exists():
+            raise click.UsageError("--editable needs a local path")
+        record = extensions.install(spec, upgrade=upgrade, editable=editable)
     except ExtensionRefused as exc:
         raise Rejected(str(exc)) from None
-    if editable and not Path(spec).exists():
-        raise click.UsageError("--editable needs a local path")
-    known = find_known(spec)
-    if known is not None and not known.on_package_index and not Path(spec).exists():
-        raise Rejected(known.not_on_index)
-    target, distribution = _install_target(spec)
-    before = installed_extensions()
-    pip_install(target, upgrade=upgrade, editable=editable)
-    importlib.invalidate_caches()
-    after = installed_extensions()
-    new = arrived(before, after)
-    if not new and (distribution is None or normalize_dist_name(distribution) not in after):
-        raise Rejected(
-            "pip finished but no loopx-recall extension arrived: what it installed registers no "
-            f"{ENTRY_POINT_GROUP} entry point. Check the name or path "
-            "(`loopx-recall extension list --available` shows the catalogue) and that the "
-            "package is a loopx provider extension; anything pip installed was left in "
-            "place (remove it with pip)"
-        )
-    rows = installed_view(load_host())
-    emit(
-        {
-            "schema_version": "loopx_extension_list_v0",
-            "extensions": rows,
-            "arrived": [{"distribution": ext.distribution, "version": ext.version} for ext in new],
-        },
-        output_format,
-        _render_installed,
-    )
+    except PipFailed as exc:
+        raise EnvironmentProblem(str(exc)) from None
+    emit(record, output_format, _render_installed)
 
 
 @extension.command("uninstall")
 @click.argument("name")
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
-@handle_failures()
 def uninstall(name: str, yes: bool) -> None:
     """Remove an extension's distribution only.
 
     Only a distribution that registers loopx provider entry points can be removed (pip,
-    click or loopx-recall-core itself are refused before pip runs). Never deletes
-    Obelisk's index or any provider data, and keeps enablements (status then shows the
-    provider as not installed). Plugins are not imported, so a broken one can always be
-    removed.
+    click or loopx-recall-core itself are refused before pip runs). Never deletes a
+    provider's index or any provider data, and keeps enablements (status then shows the
+    provider as not installed). Only the extension's own plugins are imported (to count
+    its enablements), each isolated, so a broken one can always be removed.
     """
     try:
-        distribution, provider_ids = uninstall_target(name)
+        target = extensions.uninstall_target(name)
+        if not yes:
+            click.confirm(f"Uninstall {target.distribution}? Provider data is kept.", abort=True)
+        kept = extensions.uninstall(target)
     except ExtensionRefused as exc:
         raise Rejected(str(exc)) from None
-    if not yes:
-        click.confirm(f"Uninstall {distribution}? Provider data is kept.", abort=True)
-    pip_uninstall(distribution)
-    try:
-        kept = sum(1 for e in StateStore().read().enablements if e.provider_id in provider_ids)
-    except StateError:
-        kept = 0
-    click.echo(f"uninstalled {distribution}; {kept} enablement(s) kept, provider data untouched")
+    except PipFailed as exc:
+        raise EnvironmentProblem(str(exc)) from None
+    click.echo(
+        f"uninstalled {target.distribution}; {kept} enablement(s) kept, provider data untouched"
+    )

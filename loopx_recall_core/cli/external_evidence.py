@@ -4,34 +4,36 @@
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import click
 
-from loopx_recall_core.cli._common import Rejected, dumps, handle_failures, read_json_object
+from loopx_recall_core.cli._common import (
+    Command,
+    EvidenceError,
+    Group,
+    Rejected,
+    dumps,
+    format_option,
+    read_json_object,
+)
 from loopx_recall_core.external_evidence import (
     EvidenceRejected,
     admit,
     collect_inventory,
     discover,
-    error_record,
     observe_receipt,
     plan,
+    presented_receipt,
     retire,
 )
 from loopx_recall_core.plugins import load_host
 
 __all__ = ["external_evidence"]
 
-format_option = click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["json", "text"]),
-    default="json",
-    show_default=True,
-    help="json: the contract record (the wire format). text: a short summary.",
+json_format_option = format_option(
+    default="json", help="json: the contract record (the wire format). text: a short summary."
 )
 inventory_options = [
     click.option(
@@ -60,12 +62,20 @@ def _emit(record: dict[str, Any], output_format: str, render: Callable[[Any], st
     click.echo(dumps(record))
 
 
-@contextlib.contextmanager
-def _contract_failures() -> Iterator[None]:
-    try:
-        yield
-    except EvidenceRejected as exc:
-        raise Rejected(str(exc)) from None
+class _EvidenceCommand(Command):
+    """A rejection, the contract's or the input's, prints the contract's error record."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except EvidenceError:
+            raise
+        except (Rejected, EvidenceRejected) as exc:
+            raise EvidenceError(str(exc)) from None
+
+
+class _EvidenceGroup(Group):
+    command_class = _EvidenceCommand
 
 
 def _inventory(provider_inventory_json: str | None, connector_registry: str | None) -> list[Any]:
@@ -83,15 +93,10 @@ def _inventory(provider_inventory_json: str | None, connector_registry: str | No
 
 
 def _receipt(path: str) -> dict[str, Any]:
-    document = read_json_object(path, "--receipt-json")
-    if "receipt" not in document:
-        return document
-    if not isinstance(document["receipt"], dict):
-        raise Rejected("--receipt-json: receipt must hold a JSON object")
-    return document["receipt"]
+    return presented_receipt(read_json_object(path, "--receipt-json"), "--receipt-json")
 
 
-@click.group("external-evidence")
+@click.group("external-evidence", cls=_EvidenceGroup)
 def external_evidence() -> None:
     """External-evidence-research v0: discover -> plan -> receipt -> admit -> retire.
 
@@ -108,8 +113,7 @@ def external_evidence() -> None:
 
 @external_evidence.command("discover")
 @_with_inventory_options
-@format_option
-@handle_failures(render_error=error_record)
+@json_format_option
 def discover_command(
     provider_inventory_json: str | None, connector_registry: str | None, output_format: str
 ) -> None:
@@ -120,8 +124,7 @@ def discover_command(
     empty | inventory_only | ready, counts, ready ids, and a truth contract saying that
     neither execution nor evidence coverage was observed.
     """
-    with _contract_failures():
-        record = discover(_inventory(provider_inventory_json, connector_registry))
+    record = discover(_inventory(provider_inventory_json, connector_registry))
     _emit(record, output_format, _render_discovery)
 
 
@@ -192,8 +195,7 @@ def _request_from_flags(
     metavar="ID",
     help="Select only this provider (it must be in the inventory; not ready -> blocked).",
 )
-@format_option
-@handle_failures(render_error=error_record)
+@json_format_option
 def plan_command(
     request_json: str | None,
     objective: str | None,
@@ -223,9 +225,8 @@ def plan_command(
         request = read_json_object(request_json, "--request-json")
     else:
         request = _request_from_flags(*texts, *lists)
-    with _contract_failures():
-        providers = _inventory(provider_inventory_json, connector_registry)
-        record = plan(request, providers, preferred_provider_id)
+    providers = _inventory(provider_inventory_json, connector_registry)
+    record = plan(request, providers, preferred_provider_id)
     _emit(record, output_format, _render_plan)
 
 
@@ -237,8 +238,7 @@ def plan_command(
     metavar="PATH",
     help='The provider receipt, bare or under "receipt" (e.g. an observation).',
 )
-@format_option
-@handle_failures(render_error=error_record)
+@json_format_option
 def receipt_command(plan_json: str, receipt_json: str, output_format: str) -> None:
     """Step 3: observe a caller-presented provider receipt for the exact plan.
 
@@ -248,8 +248,7 @@ def receipt_command(plan_json: str, receipt_json: str, output_format: str) -> No
     """
     plan_record = read_json_object(plan_json, "--plan-json")
     receipt = _receipt(receipt_json)
-    with _contract_failures():
-        record = observe_receipt(plan_record, receipt)
+    record = observe_receipt(plan_record, receipt)
     _emit(record, output_format, _render_observation)
 
 
@@ -276,8 +275,7 @@ def receipt_command(plan_json: str, receipt_json: str, output_format: str) -> No
     metavar="REF",
     help="Repeatable: a receipt source_ref to admit (admit needs >= 1; reject takes none).",
 )
-@format_option
-@handle_failures(render_error=error_record)
+@json_format_option
 def admit_command(
     plan_json: str,
     receipt_json: str,
@@ -298,8 +296,7 @@ def admit_command(
         "reason": reason,
         "admitted_source_refs": list(admit_sources),
     }
-    with _contract_failures():
-        record = admit(plan_record, receipt, decision)
+    record = admit(plan_record, receipt, decision)
     _emit(record, output_format, _render_admission)
 
 
@@ -312,8 +309,7 @@ def admit_command(
     metavar="REF",
     help="Repeatable: a source_ref a downstream consumer was observed to hold.",
 )
-@format_option
-@handle_failures(render_error=error_record)
+@json_format_option
 def retire_command(
     admission_json: str, downstream_sources: tuple[str, ...], output_format: str
 ) -> None:
@@ -324,8 +320,7 @@ def retire_command(
     source is among the --downstream-source refs.
     """
     admission = read_json_object(admission_json, "--admission-json")
-    with _contract_failures():
-        record = retire(admission, list(downstream_sources))
+    record = retire(admission, list(downstream_sources))
     _emit(record, output_format, _render_retirement)
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from loopx_recall_core.cli._common import Rejected, handle_failures
+from loopx_recall_core.cli._common import Group, Rejected
 from loopx_recall_core.private_files import StateError, read_file
 from loopx_recall_core.recall import hooks
 
@@ -44,7 +44,7 @@ project_option = click.option(
 )
 
 
-@click.group()
+@click.group(cls=Group)
 def hook() -> None:
     """Claim sessions as agent runtimes start them (Claude Code hooks, Codex notify)."""
 
@@ -105,7 +105,6 @@ def _default_settings(runtime: str) -> Path:
     "$CODEX_HOME/config.toml else ~/.codex/config.toml).",
 )
 @click.option("--yes", is_flag=True, help="Merge without asking.")
-@handle_failures()
 def install(
     runtime: str,
     agent_id: str,

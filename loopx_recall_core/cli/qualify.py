@@ -12,7 +12,13 @@ from pathlib import Path
 
 import click
 
-from loopx_recall_core.cli._common import EnvironmentProblem, dumps, format_option, handle_failures
+from loopx_recall_core.cli._common import (
+    Command,
+    EnvironmentProblem,
+    Rejected,
+    dumps,
+    format_option,
+)
 from loopx_recall_core.qualification import DEFAULT_CASES, DEFAULT_SEED, MAX_CASES, MIN_CASES
 
 __all__ = ["qualify"]
@@ -44,13 +50,12 @@ def _progress(total: int, cases: int) -> Iterator[Callable[[int], None]]:
     yield update
 
 
-@click.command("qualify")
+@click.command("qualify", cls=Command)
 @click.option(
     "--provider",
     "provider_id",
-    default="obelisk-session-evidence",
-    show_default=True,
-    help="The recall provider to qualify (must be installed).",
+    help="The recall provider to qualify (must be installed; default: the one installed "
+    "provider that offers qualification).",
 )
 @click.option(
     "--cases",
@@ -68,9 +73,10 @@ def _progress(total: int, cases: int) -> Iterator[Callable[[int], None]]:
     show_default=True,
     help="Folder for report.json, report.md and report.svg.",
 )
-@format_option
-@handle_failures()
-def qualify(provider_id: str, cases: int, seed: int, report_dir: str, output_format: str) -> None:
+@format_option()
+def qualify(
+    provider_id: str | None, cases: int, seed: int, report_dir: str, output_format: str
+) -> None:
     """Run the matched corpus through three arms and judge the promotion gates.
 
     Arms: (a) current context only, (b) the provider through the typed Replan policy,
@@ -80,24 +86,28 @@ def qualify(provider_id: str, cases: int, seed: int, report_dir: str, output_for
     failing gates are named), 2 when the provider is missing or not ready. The corpus is
     synthetic and public-safe; the report holds counts, rates, codes and digests only.
     """
+    from loopx_recall_core.plugins import ProviderNotChosen, load_host
     from loopx_recall_core.qualification.harness import (
         QualificationError,
+        qualification_provider,
         record_verdict,
         run_qualification,
         total_steps,
     )
     from loopx_recall_core.qualification.report import render_text, write_report
-    from loopx_recall_core.state import StateError, StateStore
+    from loopx_recall_core.state import StateStore
 
     # The verdict is recorded at the end: find an unusable state folder before the run.
+    StateStore().check_writable()
+    host = load_host()
     try:
-        StateStore().check_writable()
-    except StateError as exc:
-        raise EnvironmentProblem(str(exc)) from None
+        provider_id = provider_id or qualification_provider(host)
+    except ProviderNotChosen as exc:
+        raise Rejected(str(exc)) from None
     try:
         with _progress(total_steps(cases), cases) as update:
             result = run_qualification(
-                provider_id=provider_id, cases=cases, seed=seed, progress=update
+                provider_id=provider_id, cases=cases, seed=seed, host=host, progress=update
             )
     except QualificationError as exc:
         raise EnvironmentProblem(str(exc)) from None
@@ -105,10 +115,7 @@ def qualify(provider_id: str, cases: int, seed: int, report_dir: str, output_for
         names = write_report(result.report, Path(report_dir))
     except OSError as exc:
         raise EnvironmentProblem(f"cannot write the report ({type(exc).__name__})") from None
-    try:
-        record_verdict(result)
-    except StateError as exc:
-        raise EnvironmentProblem(str(exc)) from None
+    record_verdict(result)
     if output_format == "json":
         click.echo(dumps(result.report))
     else:

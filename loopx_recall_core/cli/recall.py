@@ -4,20 +4,11 @@
 
 from __future__ import annotations
 
-import os
-import uuid
 from typing import Any
 
 import click
 
-from loopx_recall_core.cli._common import (
-    EnvironmentProblem,
-    Rejected,
-    emit,
-    format_option,
-    handle_failures,
-    read_json_object,
-)
+from loopx_recall_core.cli._common import Group, Rejected, emit, format_option, read_json_object
 from loopx_recall_core.cli.qualify import qualify
 from loopx_recall_core.contracts import (
     EVIDENCE_TYPES,
@@ -29,14 +20,13 @@ from loopx_recall_core.contracts import (
     structure,
     unstructure,
 )
-from loopx_recall_core.extensions import find_known, find_recall_entry
 from loopx_recall_core.plugins import load_host
+from loopx_recall_core.recall import operator
+from loopx_recall_core.recall.operator import FLAG_TRIGGERS, OperatorRefused
 from loopx_recall_core.recall.receipts import result_receipt
-from loopx_recall_core.recall.replan.flow import replan as run_replan
 from loopx_recall_core.recall.service import DEFAULT_TIMEOUT_S
-from loopx_recall_core.recall.service import recall as run_recall
 from loopx_recall_core.recall.store import PrivateStore
-from loopx_recall_core.state import DEFAULT_CEILINGS, StateError, StateStore
+from loopx_recall_core.state import DEFAULT_CEILINGS, StateStore
 
 
 def _session_ids(
@@ -59,6 +49,13 @@ current_session_option = click.option(
     "thread id, Claude sessionId) or the index's (codex:<id>); repeatable.",
 )
 
+provider_option = click.option(
+    "--provider",
+    "provider_id",
+    help="The recall provider (default: the one enabled for the agent and project, else "
+    "the one installed).",
+)
+
 RECORD_KINDS = {
     "request": HistoricalEvidenceRequestV0,
     "result": HistoricalEvidenceResultV0,
@@ -66,7 +63,7 @@ RECORD_KINDS = {
 }
 
 
-@click.group()
+@click.group(cls=Group)
 def recall() -> None:
     """Agent-turn-recall: bounded, provenance-bearing history with public receipts."""
 
@@ -81,8 +78,7 @@ def _load(path: str, kind: str, what: str) -> Any:
 @recall.command("validate")
 @click.argument("kind", type=click.Choice(sorted(RECORD_KINDS)))
 @click.argument("path", type=click.Path(dir_okay=False))
-@format_option
-@handle_failures()
+@format_option()
 def validate(kind: str, path: str, output_format: str) -> None:
     """Check a historical-evidence request, result or receipt file against its v0 contract."""
     record = _load(path, kind, kind)
@@ -110,8 +106,7 @@ def _render_receipt(receipt: dict[str, Any]) -> str:
 @recall.command("receipt")
 @click.option("--request-json", required=True, type=click.Path(dir_okay=False))
 @click.option("--result-json", required=True, type=click.Path(dir_okay=False))
-@format_option
-@handle_failures()
+@format_option()
 def receipt(request_json: str, result_json: str, output_format: str) -> None:
     """Verify a private result against its request and print the public receipt."""
     request = _load(request_json, "request", "--request-json")
@@ -135,7 +130,7 @@ def _render_outcome(data: dict[str, Any]) -> str:
 
 
 @recall.command("history")
-@click.option("--provider", "provider_id", default="obelisk-session-evidence", show_default=True)
+@provider_option
 @click.option("--agent-id", required=True)
 @click.option("--project-id", required=True)
 @click.option("--term", "terms", multiple=True, required=True, help="Search term (1..8).")
@@ -160,10 +155,9 @@ def _render_outcome(data: dict[str, Any]) -> str:
 )
 @current_session_option
 @click.option("--show-private", is_flag=True, help="Print the private snippets (owner only).")
-@format_option
-@handle_failures()
+@format_option()
 def history(
-    provider_id: str,
+    provider_id: str | None,
     agent_id: str,
     project_id: str,
     terms: tuple[str, ...],
@@ -184,51 +178,26 @@ def history(
     only for an invalid request.
     """
     try:
-        state = StateStore().read()
-    except StateError as exc:
-        raise EnvironmentProblem(str(exc)) from None
-    matching = state.find(provider_id=provider_id, agent_id=agent_id, project_id=project_id)
-    data = {
-        "schema_version": "historical_evidence_request_v0",
-        "request_id": "rq-" + uuid.uuid4().hex,
-        "situation_id": "operator-" + uuid.uuid4().hex,
-        "trigger": "operator_requested_history",
-        "scope": {
-            "agent_id": agent_id,
-            "project_id": project_id,
-            # The enabled repository; with no enablement admission refuses anyway.
-            "repository_id": matching[0].repository_id if matching else "not-enabled",
-            "allow_cross_agent": False,
-            "allow_cross_project": False,
-        },
-        "evidence_types": list(evidence_types or EVIDENCE_TYPES),
-        "query_terms": list(terms),
-        "limits": {
-            "max_sessions": max_sessions,
-            "max_items": max_items,
-            "max_snippet_chars": max_snippet_chars,
-            "max_total_chars": max_total_chars,
-        },
-    }
-    if revision:
-        data["revision"] = {"current": revision}
-    try:
-        request = structure(data, HistoricalEvidenceRequestV0)
-    except ContractError as exc:
-        raise Rejected(f"invalid request: {exc}") from None
-    host = load_host()
-    if find_known(provider_id) is None and find_recall_entry(host, provider_id) is None:
-        raise Rejected(
-            "unknown provider: `loopx-recall extension list --available` lists the known ones"
+        outcome = operator.history(
+            StateStore().read(),
+            load_host,
+            provider_id=provider_id,
+            agent_id=agent_id,
+            project_id=project_id,
+            terms=terms,
+            evidence_types=evidence_types,
+            limits={
+                "max_sessions": max_sessions,
+                "max_items": max_items,
+                "max_snippet_chars": max_snippet_chars,
+                "max_total_chars": max_total_chars,
+            },
+            revision=revision,
+            timeout=timeout,
+            current_sessions=current_sessions,
         )
-    outcome = run_recall(
-        request,
-        provider_id=provider_id,
-        host=host,
-        enablements=state.enablements,
-        timeout=timeout,
-        current_sessions=current_sessions,
-    )
+    except OperatorRefused as exc:
+        raise Rejected(str(exc)) from None
     shown = outcome.public_json()
     shown["private_ref"] = outcome.private_ref
     if show_private and outcome.result is not None:
@@ -238,8 +207,7 @@ def history(
 
 @recall.command("show")
 @click.argument("request_id")
-@format_option
-@handle_failures()
+@format_option()
 def show(request_id: str, output_format: str) -> None:
     """Read one stored private result back (owner-local; includes snippets).
 
@@ -288,51 +256,6 @@ def _render_replan(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-FLAG_TRIGGERS = {
-    # trigger -> the signal the operator asserts by choosing it
-    "operator_requested_history": {"operator_requested": True},
-    "replan_repetition": {"repeated_route": True},
-}
-
-
-def _flag_situation(
-    state: Any,
-    *,
-    provider_id: str,
-    proposed_command: str,
-    agent_id: str | None,
-    project_id: str | None,
-    trigger: str,
-    situation_id: str | None,
-    revision: str | None,
-    repository_root: str | None,
-    outcome: dict[str, Any] | None,
-) -> dict[str, Any]:
-    """A ``loopx_replan_situation_v0`` from flags, its repository id from the enablement."""
-    if not agent_id or not project_id:
-        raise click.UsageError("--proposed-command needs --agent-id and --project-id")
-    matching = state.find(provider_id=provider_id, agent_id=agent_id, project_id=project_id)
-    answered = (outcome or {}).get("situation_id")
-    if situation_id is None and isinstance(answered, str):
-        situation_id = answered  # the outcome answers this situation
-    situation: dict[str, Any] = {
-        "schema_version": "loopx_replan_situation_v0",
-        "situation_id": situation_id or "operator-" + uuid.uuid4().hex,
-        "agent_id": agent_id,
-        "project_id": project_id,
-        # The enabled repository; with no enablement admission refuses (not_enabled).
-        "repository_id": matching[0].repository_id if matching else "not-enabled",
-        "trigger": trigger,
-        "signals": FLAG_TRIGGERS[trigger],
-        "proposed_step": {"kind": "command", "command": proposed_command},
-    }
-    if revision:
-        situation["revision"] = {"current": revision}
-    if repository_root:
-        situation["repository_root"] = os.path.abspath(repository_root)
-    return situation
-
-
 @recall.command("replan")
 @click.option(
     "--situation-json",
@@ -362,7 +285,7 @@ def _flag_situation(
     type=click.Path(file_okay=False),
     help="Flag form: the repository's root, to read absolute paths in commands (private).",
 )
-@click.option("--provider", "provider_id", default="obelisk-session-evidence", show_default=True)
+@provider_option
 @click.option(
     "--timeout",
     type=click.FloatRange(0.1, 300),
@@ -372,8 +295,7 @@ def _flag_situation(
 )
 @current_session_option
 @click.option("--show-private", is_flag=True, help="Also print terms, matches and references.")
-@format_option
-@handle_failures()
+@format_option()
 def replan_command(
     situation_json: str | None,
     outcome_json: str | None,
@@ -384,7 +306,7 @@ def replan_command(
     situation_id: str | None,
     revision: str | None,
     repository_root: str | None,
-    provider_id: str,
+    provider_id: str | None,
     timeout: float,
     current_sessions: tuple[str, ...],
     show_private: bool,
@@ -396,8 +318,8 @@ def replan_command(
     Give the situation as a file (--situation-json) or, for operators, as flags:
     --proposed-command CMD --agent-id A --project-id J [--trigger T] (the repository id
     comes from the enablement). Retrieval refines Replan reasoning; it never settles a
-    Replan. With no provider installed or enabled the answer is a typed refusal (exit 0)
-    and Replan goes on with current evidence.
+    Replan. With no provider enabled the answer is a typed refusal (exit 0) and Replan
+    goes on with current evidence; with no --provider and none installed, exit 1.
     """
     flags = {
         "--agent-id": agent_id,
@@ -414,48 +336,30 @@ def replan_command(
             raise click.UsageError(f"{given[0]} belongs to the flag form (--proposed-command)")
     situation = read_json_object(situation_json, "--situation-json") if situation_json else None
     outcome = read_json_object(outcome_json, "--outcome-json") if outcome_json else None
+    if situation is None and (not agent_id or not project_id):
+        raise click.UsageError("--proposed-command needs --agent-id and --project-id")
     try:
-        state = StateStore().read()
-    except StateError as exc:
-        raise EnvironmentProblem(str(exc)) from None
-    if situation is None:
-        situation = _flag_situation(
-            state,
-            provider_id=provider_id,
-            proposed_command=proposed_command or "",
-            agent_id=agent_id,
-            project_id=project_id,
-            trigger=trigger,
-            situation_id=situation_id,
-            revision=revision,
-            repository_root=repository_root,
+        report = operator.replan(
+            StateStore().read(),
+            load_host,
+            situation=situation,
+            flags=None
+            if situation is not None
+            else {
+                "proposed_command": proposed_command or "",
+                "agent_id": agent_id,
+                "project_id": project_id,
+                "trigger": trigger,
+                "situation_id": situation_id,
+                "revision": revision,
+                "repository_root": repository_root,
+            },
             outcome=outcome,
-        )
-    host = None
-
-    def run(request: HistoricalEvidenceRequestV0) -> Any:
-        nonlocal host
-        host = host or load_host()
-        return run_recall(
-            request,
             provider_id=provider_id,
-            host=host,
-            enablements=state.enablements,
             timeout=timeout,
             current_sessions=current_sessions,
         )
-
-    try:
-        report = run_replan(
-            situation,
-            enablements=state.enablements,
-            provider_id=provider_id,
-            recall=run,
-            outcome=outcome,
-            # the owner's key: request ids in public output cannot confirm a guess
-            id_key=PrivateStore().receipt_key() if state.enablements else None,
-        )
-    except ContractError as exc:
+    except OperatorRefused as exc:
         raise Rejected(str(exc)) from None
     data = report.private_json() if show_private else report.public_json()
     emit(data, output_format, _render_replan)

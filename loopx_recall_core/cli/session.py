@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from loopx_recall_core.cli._common import Rejected, emit, format_option, handle_failures
+from loopx_recall_core.cli._common import Group, Rejected, emit, format_option
 from loopx_recall_core.recall.ledger import RUNTIMES, ClaimRefused, SessionLedger
 
 runtime_option = click.option(
@@ -27,7 +27,7 @@ session_option = click.option(
 )
 
 
-@click.group()
+@click.group(cls=Group)
 def session() -> None:
     """Which runtime session belongs to which agent and project (owner-local, private)."""
 
@@ -37,8 +37,7 @@ def session() -> None:
 @click.option("--project-id", required=True)
 @runtime_option
 @session_option
-@format_option
-@handle_failures()
+@format_option()
 def claim(
     agent_id: str, project_id: str, runtime: str, session_id: str, output_format: str
 ) -> None:
@@ -61,8 +60,7 @@ def claim(
 @click.option("--project-id", required=True)
 @runtime_option
 @session_option
-@format_option
-@handle_failures()
+@format_option()
 def release(
     agent_id: str, project_id: str, runtime: str, session_id: str, output_format: str
 ) -> None:
@@ -93,8 +91,7 @@ def _render_list(d: dict[str, Any]) -> str:
 @click.option("--agent-id", required=True)
 @click.option("--project-id", help="Only this project.")
 @click.option("--show-private", is_flag=True, help="Also list the session ids (owner only).")
-@format_option
-@handle_failures()
+@format_option()
 def list_sessions(
     agent_id: str, project_id: str | None, show_private: bool, output_format: str
 ) -> None:

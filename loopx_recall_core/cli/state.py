@@ -8,20 +8,19 @@ import os
 
 import click
 
-from loopx_recall_core.cli._common import emit, format_option, handle_failures
+from loopx_recall_core.cli._common import Group, emit, format_option
 from loopx_recall_core.state import state_root
 
 __all__ = ["state"]
 
 
-@click.group()
+@click.group(cls=Group)
 def state() -> None:
     """Where loopx-recall keeps enablements, verdicts, private results and the receipt key."""
 
 
 @state.command("path")
-@format_option
-@handle_failures()
+@format_option()
 def path(output_format: str) -> None:
     """Print the state folder: $LOOPX_RECALL_HOME, else the platform's user state folder.
 

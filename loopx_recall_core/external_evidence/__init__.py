@@ -16,7 +16,11 @@ Each takes and returns JSON-like data and raises :class:`EvidenceRejected` (a
 TypeScript owner byte for byte.
 """
 
-from loopx_recall_core.external_evidence._input import EvidenceRejected, error_record
+from loopx_recall_core.external_evidence._input import (
+    EvidenceRejected,
+    error_record,
+    presented_receipt,
+)
 from loopx_recall_core.external_evidence.inventory import (
     collect_inventory,
     inventory_file_rows,
@@ -43,6 +47,7 @@ __all__ = [
     "observe_receipt",
     "plan",
     "plugin_rows",
+    "presented_receipt",
     "registry_rows",
     "retire",
 ]

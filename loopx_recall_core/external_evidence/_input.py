@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 from loopx_recall_core.contracts.converter import ContractError, structure
 from loopx_recall_core.contracts.external_evidence import ERROR_SCHEMA
 
-__all__ = ["EvidenceRejected", "error_record", "reject", "structure_at"]
+__all__ = ["EvidenceRejected", "error_record", "presented_receipt", "reject", "structure_at"]
 
 T = TypeVar("T")
 
@@ -40,6 +40,16 @@ def structure_at(value: object, cls: type[T], root: str) -> T:
 def reject(path: str, rule: str) -> EvidenceRejected:
     """One problem, ready to raise."""
     return EvidenceRejected([f"{path}: {rule}"])
+
+
+def presented_receipt(document: dict[str, Any], root: str = "receipt") -> Any:
+    """The provider receipt a caller presents, bare or under ``"receipt"`` (an observation
+    record holds it there); ``root`` names the document in a rejection."""
+    if "receipt" not in document:
+        return document
+    if not isinstance(document["receipt"], dict):
+        raise reject(root, "receipt must hold a JSON object")
+    return document["receipt"]
 
 
 def error_record(message: str) -> dict[str, Any]:

@@ -5,7 +5,7 @@
 Every probe runs a product surface once and records only codes: the outcome reason, an
 exception class or an exit status. A probe passes when it was *exercised* (the fault
 really happened), the answer is *typed* (a reason code from ``REASON_CODES``, a
-``ContractError``, a usage exit status) and *fail-open* (no exception reached the caller,
+``ContractError``, a typed refusal) and *fail-open* (no exception reached the caller,
 the comparison claimed nothing, nothing was stored or widened).
 
 * runtime faults, through Replan and the recall service, each staged by the provider's
@@ -17,11 +17,11 @@ the comparison claimed nothing, nothing was stored or widened).
   "not exercised" and does not pass;
 * ``unknown_request_field`` / ``unknown_situation_field``: a request or situation with an
   extra key is rejected by the strict converter before any provider call;
-* ``unknown_enable_option``: ``loopx-recall capability enable`` with an option the provider
-  does not declare exits 2 and stores nothing;
+* ``unknown_enable_option``: enabling with an option the provider does not declare is
+  refused (``CapabilityRefused``) and stores nothing;
 * ``provider_bind_unknown_option`` (reported, not gated): the provider's own ``bind``
-  given an undeclared key; the CLI never passes one, so this shows whether the provider
-  would also reject it for a library caller.
+  given an undeclared key; enabling never passes one, so this shows whether the provider
+  would also reject it for a caller that skips the host.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ from loopx_recall_core.recall.outcome import REASON_CODES, RecallOutcome
 from loopx_recall_core.recall.replan.admission import build_request
 from loopx_recall_core.recall.replan.flow import replan
 from loopx_recall_core.recall.replan.terms import query_terms
-from loopx_recall_core.state import Enablement
+from loopx_recall_core.state import DEFAULT_CEILINGS, Enablement, LimitCeilings, StateStore
 
 __all__ = ["RUNTIME_FAULTS", "FaultProbe", "run_probes"]
 
@@ -161,24 +161,39 @@ def _contract_probe(name: str, surface: str, attempt: Callable[[], object]) -> F
     )
 
 
-def _cli_option_probe(provider_id: str) -> FaultProbe:
-    # The product surface where provider options enter: the enable command's own parser.
-    from click.testing import CliRunner
-
-    from loopx_recall_core.cli.capability import capability
+def _enable_option_probe(provider_id: str, provider: Any) -> FaultProbe:
+    # Where provider options enter the product: enabling, which takes only the options the
+    # provider declares (the command line's parser knows no others either).
+    from loopx_recall_core.recall.enablement import CapabilityRefused, enable
 
     with tempfile.TemporaryDirectory(prefix="loopx-qualify-state-") as state:
-        args = ["enable", "agent-turn-recall", "--provider", provider_id, "--agent-id", "probe"]
-        args += ["--project-id", "probe", "--repository-id", "probe", f"--{_UNKNOWN}", "x"]
-        result = CliRunner().invoke(capability, args, env={"LOOPX_RECALL_HOME": state})
+        try:
+            enable(
+                StateStore(Path(state)),
+                provider,
+                provider_id=provider_id,
+                surface="replan-history",
+                agent_id="probe",
+                project_id="probe",
+                stage=1,
+                limits=LimitCeilings(**DEFAULT_CEILINGS),
+                provider_options={_UNKNOWN: "x"},
+                repository_id="probe",
+                cwd=state,
+            )
+        except CapabilityRefused:
+            observed, typed, crashed = "refused", True, False
+        except Exception as exc:  # noqa: BLE001 - recorded as a failed probe
+            observed, typed, crashed = type(exc).__name__, False, True
+        else:
+            observed, typed, crashed = "accepted", False, False
         stored = (Path(state) / "state.json").exists()
-    crashed = result.exception is not None and not isinstance(result.exception, SystemExit)
     return FaultProbe(
         name="unknown_enable_option",
-        surface="cli_option",
-        observed=f"exit {result.exit_code}",
+        surface="enable_option",
+        observed=observed,
         exercised=True,
-        typed=result.exit_code == 2,
+        typed=typed,
         fail_open=not stored and not crashed,
     )
 
@@ -254,7 +269,7 @@ def run_probes(
             ),
         )
     )
-    probes.append(_cli_option_probe(provider_id))
+    probes.append(_enable_option_probe(provider_id, provider))
     probes.append(_bind_probe(provider, bind_options, str(situation.repository_root)))
     progress(4)
     return probes

@@ -30,13 +30,12 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, get_args
+from typing import Any
 
 import attrs
 
-from loopx_recall_core.contracts import HistoricalEvidenceRequestV0
-from loopx_recall_core.contracts.historical import ProviderId
-from loopx_recall_core.plugins import PluginHost, load_host
+from loopx_recall_core.extensions import recall_providers
+from loopx_recall_core.plugins import PluginHost, choose_provider, load_host
 from loopx_recall_core.providers_api import CorpusScope, ProviderFailure, RuntimeIdentity
 from loopx_recall_core.qualification._env import environment
 from loopx_recall_core.qualification.arms import (
@@ -62,9 +61,7 @@ from loopx_recall_core.qualification.materialize import FamilyArchive, write_fam
 from loopx_recall_core.qualification.measures import (
     percentile,
 )
-from loopx_recall_core.recall.outcome import RecallOutcome
-from loopx_recall_core.recall.service import find_recall_provider
-from loopx_recall_core.recall.service import recall as service_recall
+from loopx_recall_core.recall.service import RecallService, find_recall_provider
 from loopx_recall_core.recall.store import PrivateStore
 from loopx_recall_core.state import (
     DEFAULT_CEILINGS,
@@ -78,6 +75,7 @@ __all__ = [
     "REPORT_SCHEMA",
     "QualificationError",
     "QualificationResult",
+    "qualification_provider",
     "record_verdict",
     "run_qualification",
     "total_steps",
@@ -186,21 +184,17 @@ class _Run:
         self.floor: dict[str, Any] | None = None
         self._progress_lock = threading.Lock()
 
-    def recall(self, enablement: Enablement, timeout: float) -> Any:
-        def run(request: HistoricalEvidenceRequestV0) -> RecallOutcome:
-            return service_recall(
-                request,
-                provider_id=self.provider_id,
-                host=self.host,
-                enablements=[enablement],
-                store=self.store,
-                timeout=timeout,
-                # Stage 0 is what earns the verdict: its synthetic stage-2 enablements
-                # cannot need one
-                require_verdict=False,
-            )
-
-        return run
+    def recall(self, enablement: Enablement, timeout: float) -> RecallService:
+        return RecallService(
+            provider_id=self.provider_id,
+            host=self.host,
+            enablements=[enablement],
+            store=self.store,
+            timeout=timeout,
+            # Stage 0 is what earns the verdict: its synthetic stage-2 enablements
+            # cannot need one
+            require_verdict=False,
+        )
 
     def _prepare(self, runtime: Any) -> None:
         try:
@@ -275,10 +269,6 @@ class _Run:
                 self.records["c"].append(c)
         if files.family.name == "baseline" and not self.probes:
             enablement, options = bound[cases[0].case_id]
-
-            def recall_for(e: Enablement, timeout: float) -> Any:
-                return self.recall(e, timeout)
-
             self.probes = run_probes(
                 files.view(cases[0]),
                 stages=stages,
@@ -286,7 +276,7 @@ class _Run:
                 provider=self.provider,
                 enablement=enablement,
                 bind_options=options,
-                recall_for=recall_for,
+                recall_for=self.recall,
                 progress=progress,
             )
 
@@ -300,21 +290,35 @@ def _staged(stage: Callable[[], Any] | None) -> Iterator[Callable[[Any], Any]]:
         yield rewrite
 
 
-#: The v0 wire contract allows one ``provider_id``; it is the default, never special-cased.
-(DEFAULT_PROVIDER_ID,) = get_args(ProviderId)
+def qualification_provider(host: PluginHost) -> str:
+    """The id of the one installed recall provider that offers qualification, or
+    :class:`~loopx_recall_core.plugins.ProviderNotChosen` when there are none or several."""
+    return choose_provider(
+        (
+            str(provider.provider_id)
+            for _key, provider in recall_providers(host)
+            if callable(getattr(provider, "qualification_runtime", None))
+        ),
+        none="no installed recall provider offers qualification",
+        several="several installed recall providers offer qualification",
+    )
 
 
 def run_qualification(
     *,
-    provider_id: str = DEFAULT_PROVIDER_ID,
+    provider_id: str | None = None,
     cases: int = DEFAULT_CASES,
     seed: int = DEFAULT_SEED,
     host: PluginHost | None = None,
     progress: Callable[[int], None] = lambda _n: None,
 ) -> QualificationResult:
-    """Build the corpus, run it, and return the report (nothing is written)."""
+    """Build the corpus, run it, and return the report (nothing is written).
+
+    ``provider_id`` defaults to :func:`qualification_provider`'s choice.
+    """
     corpus = build_corpus(seed=seed, cases=cases)
     host = host or load_host()
+    provider_id = provider_id or qualification_provider(host)
     provider = find_recall_provider(host, provider_id)
     if provider is None:
         raise QualificationError(f"provider {provider_id!r} is not installed")

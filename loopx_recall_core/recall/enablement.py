@@ -17,7 +17,15 @@ from loopx_recall_core.plugins import PluginHost
 from loopx_recall_core.providers_api import RuntimeIdentity
 from loopx_recall_core.state import Enablement, LimitCeilings, QualificationVerdict, StateStore
 
-__all__ = ["AGENT_SESSION_MODES", "CapabilityRefused", "disable", "enable", "status_record"]
+__all__ = [
+    "AGENT_SESSION_MODES",
+    "CapabilityRefused",
+    "disable",
+    "disable_record",
+    "enable",
+    "enable_record",
+    "status_record",
+]
 
 CAPABILITY = "agent-turn-recall"
 SURFACES = ("replan-history",)
@@ -77,6 +85,7 @@ def enable(
         raise CapabilityRefused(
             f"provider {provider_id!r} is not installed: run `{known.install_command}`{where} first"
         )
+    _check_declared(provider, provider_options)
     try:
         binding = dict(provider.bind(provider_options, cwd=cwd))
     except ValueError as exc:
@@ -118,6 +127,56 @@ def enable(
         changed = len(others) == len(box[0].enablements) or enablement not in box[0].enablements
         box[0] = attrs.evolve(box[0], enablements=(*others, enablement))
     return enablement, changed
+
+
+def _check_declared(provider: RecallProvider, options: Mapping[str, Any]) -> None:
+    """Refuse an option the provider does not declare (``binding_options``), whatever its
+    ``bind`` would do with it: a library caller gets the same answer as the command line,
+    whose parser knows only the declared options."""
+    if not options:
+        return
+    try:
+        declared = {option.name.replace("-", "_") for option in provider.binding_options()}
+    except Exception as exc:  # noqa: BLE001 - a provider's failure, reported by class only
+        raise CapabilityRefused(
+            f"provider options rejected: the provider's options are unreadable "
+            f"({type(exc).__name__})"
+        ) from None
+    if any(name.replace("-", "_") not in declared for name in options):
+        # the name is not echoed: it is the caller's input
+        raise CapabilityRefused(
+            "provider options rejected: an option the provider does not declare"
+        )
+
+
+def enable_record(enablement: Enablement, changed: bool) -> dict[str, Any]:
+    """The ``loopx_capability_change_v0`` record of an :func:`enable`."""
+    return {
+        "schema_version": "loopx_capability_change_v0",
+        "action": "enable",
+        "changed": changed,
+        "capability": enablement.capability,
+        "provider_id": enablement.provider_id,
+        "agent_id": enablement.agent_id,
+        "project_id": enablement.project_id,
+        "repository_id": enablement.repository_id,
+        "surface": enablement.surface,
+        "stage": enablement.stage,
+        "agent_sessions": enablement.session_mode,
+    }
+
+
+def disable_record(provider_id: str, project_id: str, removed: list[Enablement]) -> dict[str, Any]:
+    """The ``loopx_capability_change_v0`` record of a :func:`disable`."""
+    return {
+        "schema_version": "loopx_capability_change_v0",
+        "action": "disable",
+        "changed": bool(removed),
+        "capability": CAPABILITY,
+        "provider_id": provider_id,
+        "project_id": project_id,
+        "removed": [{"agent_id": e.agent_id, "surface": e.surface} for e in removed],
+    }
 
 
 def runtime_identity(provider: Any, binding: Mapping[str, Any] | None) -> RuntimeIdentity | None:

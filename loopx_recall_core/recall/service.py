@@ -8,7 +8,7 @@ typed empty outcome with a receipt, and the work lane continues.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -35,7 +35,7 @@ from loopx_recall_core.recall.receipts import failure_receipt, result_receipt
 from loopx_recall_core.recall.store import PrivateStore
 from loopx_recall_core.state import Enablement, StateStore
 
-__all__ = ["DEFAULT_TIMEOUT_S", "find_recall_provider", "recall"]
+__all__ = ["DEFAULT_TIMEOUT_S", "RecallService", "find_recall_provider", "recall"]
 
 log = logging.getLogger(__name__)
 
@@ -196,6 +196,42 @@ def recall(
     receipt = result_receipt(request, result, key=key)
     outcome = _outcome(store, request, "succeeded", None, receipt, result)
     return attrs.evolve(outcome, agent_sessions=mode)
+
+
+@attrs.define(kw_only=True)
+class RecallService:
+    """:func:`recall` bound to a provider, a plugin host and the enablements: what the
+    command line and the Stage 0 bench hand to Replan (called with a request, it returns
+    the outcome and never raises for a provider's fault).
+
+    ``host`` may be a loader, called once on the first need: a Replan that admits
+    nothing never imports a plugin.
+    """
+
+    provider_id: str
+    host: PluginHost | Callable[[], PluginHost]
+    enablements: Sequence[Enablement]
+    store: PrivateStore | None = None
+    timeout: float = DEFAULT_TIMEOUT_S
+    current_sessions: tuple[str, ...] = ()
+    require_verdict: bool = True
+
+    def plugin_host(self) -> PluginHost:
+        if not isinstance(self.host, PluginHost):
+            self.host = self.host()
+        return self.host
+
+    def __call__(self, request: HistoricalEvidenceRequestV0) -> RecallOutcome:
+        return recall(
+            request,
+            provider_id=self.provider_id,
+            host=self.plugin_host(),
+            enablements=tuple(self.enablements),
+            store=self.store,
+            timeout=self.timeout,
+            current_sessions=self.current_sessions,
+            require_verdict=self.require_verdict,
+        )
 
 
 def _finish(

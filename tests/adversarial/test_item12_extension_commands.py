@@ -29,10 +29,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from loopx_recall_core.cli import _pip, cli
+from loopx_recall_core import _pip, extensions
+from loopx_recall_core.cli import cli
 from loopx_recall_core.state import Enablement, LimitCeilings, StateStore
-
-extension_cli = importlib.import_module("loopx_recall_core.cli.extension")
 
 GROUP = "loopx_recall_core.providers"
 CANARY = "CANARY-TERM-77"
@@ -44,10 +43,10 @@ def pip_calls(monkeypatch, loopx_home):
     monkeypatch.setenv("LOOPX_RECALL_LOAD_PLUGINS", "")
     calls: list[tuple[str, object]] = []
     monkeypatch.setattr(
-        extension_cli, "pip_uninstall", lambda dist: calls.append(("uninstall", dist))
+        extensions, "pip_uninstall", lambda dist: calls.append(("uninstall", dist))
     )
     monkeypatch.setattr(
-        extension_cli, "pip_install", lambda target, **kw: calls.append(("install", target))
+        extensions, "pip_install", lambda target, **kw: calls.append(("install", target))
     )
 
     def no_child(*args, **kwargs):
@@ -160,6 +159,64 @@ def test_uninstall_an_extension_counts_only_its_own_enablements(pip_calls, tmp_p
     assert len(store.read().enablements) == 3
 
 
+PLUGIN_MODULE = """
+from loopx_recall_core import hookimpl
+
+
+class Provider:
+    provider_id = "fake-provider"
+    provider_version = "1.0"
+
+    def binding_options(self):
+        return []
+
+    def bind(self, options, *, cwd):
+        return {}
+
+    def readback(self, binding):
+        raise NotImplementedError
+
+    def retrieve(self, request, binding, *, timeout, exclude_sessions=()):
+        raise NotImplementedError
+
+
+@hookimpl
+def loopx_recall_providers():
+    return [Provider()]
+"""
+
+
+def test_uninstall_counts_the_enablements_of_the_providers_the_extension_offers(
+    pip_calls, tmp_path, monkeypatch
+):
+    """The plugin's entry point is not a provider id: the count is of the provider ids its
+    plugin contributes (the old count matched entry-point names and said 0 here), and an
+    enablement of a provider the extension does not offer is not counted."""
+    site = tmp_path / "site"
+    _write_dist(site, "loopx-fake-ext", "1.0", f"[{GROUP}]\nfake-plugin = loopx_fake_plugin\n")
+    (site / "loopx_fake_plugin.py").write_text(PLUGIN_MODULE, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.setenv("LOOPX_RECALL_LOAD_PLUGINS", "loopx-fake-ext")
+    store = StateStore()
+    with store.update() as box:
+        box[0] = type(box[0])(
+            schema_version="loopx_state_v0",
+            enablements=(
+                _enablement("fake-provider", "agent-a"),
+                _enablement("fake-provider", "agent-b"),
+                _enablement("fake-plugin", "agent-c"),
+                _enablement("obelisk-session-evidence", "agent-d"),
+            ),
+        )
+    result = _invoke("extension", "uninstall", "loopx-fake-ext", "--yes")
+    assert result.exit_code == 0, result.output
+    assert pip_calls == [("uninstall", "loopx-fake-ext")]
+    assert result.stdout.strip() == (
+        "uninstalled loopx-fake-ext; 2 enablement(s) kept, provider data untouched"
+    )
+    assert len(store.read().enablements) == 4
+
+
 # ---- install: no pip options, and an honest report -----------------------------------------
 
 
@@ -220,7 +277,7 @@ def test_install_fails_when_no_extension_arrived(pip_calls, tmp_path, monkeypatc
     site.mkdir()
     monkeypatch.syspath_prepend(str(site))
     monkeypatch.setattr(
-        extension_cli,
+        extensions,
         "pip_install",
         _pip_that_installs(site, "loopx-fake-tool", OTHER_EP, pip_calls),
     )
@@ -237,7 +294,7 @@ def test_install_reports_the_extension_that_arrived(pip_calls, tmp_path, monkeyp
     site.mkdir()
     monkeypatch.syspath_prepend(str(site))
     monkeypatch.setattr(
-        extension_cli,
+        extensions,
         "pip_install",
         _pip_that_installs(site, "loopx-fake-ext", EXTENSION_EP, pip_calls),
     )

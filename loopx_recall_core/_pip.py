@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""pip as a child process, for ``loopx-recall extension install|uninstall``."""
+"""pip as a child process, for installing and removing extensions (``extensions.py``)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,14 @@ import sys
 import tempfile
 
 from loopx_recall_core import __version__
-from loopx_recall_core.cli._common import EnvironmentProblem
 
-__all__ = ["pip_install", "pip_uninstall"]
+__all__ = ["PipFailed", "pip_install", "pip_uninstall"]
+
+
+class PipFailed(Exception):
+    """pip is missing, refused by the environment or failed: an environment problem; the
+    message is safe to print (pip's own text went to stderr, never into it)."""
+
 
 _EXTERNALLY_MANAGED = "externally-managed-environment"
 
@@ -22,7 +27,7 @@ def _pip(args: list[str]) -> None:
         [sys.executable, "-m", "pip", "--version"], capture_output=True, check=False
     )
     if probe.returncode != 0:
-        raise EnvironmentProblem(
+        raise PipFailed(
             "pip is not available for this Python: run `python -m ensurepip --upgrade`, or "
             "install loopx-recall-core into a virtual environment that has pip"
         )
@@ -38,12 +43,12 @@ def _pip(args: list[str]) -> None:
     sys.stderr.write(completed.stderr)
     if completed.returncode != 0:
         if _EXTERNALLY_MANAGED in completed.stderr:
-            raise EnvironmentProblem(
+            raise PipFailed(
                 "this Python environment is externally managed (PEP 668): install "
                 "loopx-recall-core in a virtual environment (python -m venv) or with pipx, "
                 "then run `loopx-recall extension install` from there"
             )
-        raise EnvironmentProblem(f"pip failed (exit status {completed.returncode}); see above")
+        raise PipFailed(f"pip failed (exit status {completed.returncode}); see above")
 
 
 def pip_install(target: str, *, upgrade: bool, editable: bool) -> None:

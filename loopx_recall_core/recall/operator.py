@@ -1,0 +1,258 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""What an operator asks for by hand: a history lookup and a Replan consultation.
+
+The operator gives flags (an agent, a project, terms, a proposed command); these functions
+build the v0 request or situation from them and the owner's enablements, pick the provider
+when none is named, and run the one :class:`~loopx_recall_core.recall.service.RecallService`.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from loopx_recall_core.contracts import (
+    EVIDENCE_TYPES,
+    ContractError,
+    HistoricalEvidenceRequestV0,
+    structure,
+)
+from loopx_recall_core.extensions import find_known, find_recall_entry, recall_providers
+from loopx_recall_core.plugins import PluginHost, ProviderNotChosen, choose_provider
+from loopx_recall_core.recall.outcome import RecallOutcome
+from loopx_recall_core.recall.replan.flow import ReplanReport
+from loopx_recall_core.recall.replan.flow import replan as run_replan
+from loopx_recall_core.recall.service import DEFAULT_TIMEOUT_S, RecallService
+from loopx_recall_core.recall.store import PrivateStore
+from loopx_recall_core.state import State
+
+__all__ = [
+    "FLAG_TRIGGERS",
+    "OperatorRefused",
+    "flag_situation",
+    "history",
+    "operator_request",
+    "replan",
+    "resolve_provider",
+]
+
+#: trigger -> the signal the operator asserts by choosing it
+FLAG_TRIGGERS = {
+    "operator_requested_history": {"operator_requested": True},
+    "replan_repetition": {"repeated_route": True},
+}
+
+Host = PluginHost | Callable[[], PluginHost]
+
+
+class OperatorRefused(Exception):
+    """The operator's input is refused (an invalid request, an unknown provider, no
+    provider to choose); the message is safe to print."""
+
+
+def resolve_provider(
+    state: State, service: RecallService, *, agent_id: str | None, project_id: str | None
+) -> str:
+    """The provider to use when none is named: the one enabled for this agent and project,
+    else (nothing enabled: admission then refuses, typed) the one installed recall
+    provider. None or several: :class:`OperatorRefused`."""
+    enabled = {
+        e.provider_id
+        for e in state.enablements
+        if (agent_id is None or e.agent_id == agent_id)
+        and (project_id is None or e.project_id == project_id)
+    }
+    try:
+        if enabled:
+            return choose_provider(
+                enabled, none="", several="several recall providers are enabled here"
+            )
+        host = service.plugin_host()
+        return choose_provider(
+            (str(p.provider_id) for _key, p in recall_providers(host)),
+            none="no recall provider is enabled or installed",
+            several="no recall provider is enabled here and several are installed",
+        )
+    except ProviderNotChosen as exc:
+        raise OperatorRefused(str(exc)) from None
+
+
+def _repository_id(state: State, provider_id: str, agent_id: str, project_id: str) -> str:
+    matching = state.find(provider_id=provider_id, agent_id=agent_id, project_id=project_id)
+    # The enabled repository; with no enablement admission refuses (not_enabled) anyway.
+    return matching[0].repository_id if matching else "not-enabled"
+
+
+def operator_request(
+    state: State,
+    *,
+    provider_id: str,
+    agent_id: str,
+    project_id: str,
+    terms: Sequence[str],
+    evidence_types: Sequence[str] = (),
+    limits: Mapping[str, int],
+    revision: str | None = None,
+) -> HistoricalEvidenceRequestV0:
+    """An ``operator_requested_history`` request for the agent's enabled repository
+    (``ContractError`` when the flags do not make a valid one)."""
+    data: dict[str, Any] = {
+        "schema_version": "historical_evidence_request_v0",
+        "request_id": "rq-" + uuid.uuid4().hex,
+        "situation_id": "operator-" + uuid.uuid4().hex,
+        "trigger": "operator_requested_history",
+        "scope": {
+            "agent_id": agent_id,
+            "project_id": project_id,
+            "repository_id": _repository_id(state, provider_id, agent_id, project_id),
+            "allow_cross_agent": False,
+            "allow_cross_project": False,
+        },
+        "evidence_types": list(evidence_types or EVIDENCE_TYPES),
+        "query_terms": list(terms),
+        "limits": dict(limits),
+    }
+    if revision:
+        data["revision"] = {"current": revision}
+    return structure(data, HistoricalEvidenceRequestV0)
+
+
+def history(
+    state: State,
+    host: Host,
+    *,
+    provider_id: str | None,
+    agent_id: str,
+    project_id: str,
+    terms: Sequence[str],
+    evidence_types: Sequence[str] = (),
+    limits: Mapping[str, int],
+    revision: str | None = None,
+    timeout: float = DEFAULT_TIMEOUT_S,
+    current_sessions: tuple[str, ...] = (),
+) -> RecallOutcome:
+    """One operator-requested lookup: a typed outcome whatever the provider did;
+    :class:`OperatorRefused` only for input that makes no request."""
+    service = RecallService(
+        provider_id=provider_id or "",
+        host=host,
+        enablements=state.enablements,
+        timeout=timeout,
+        current_sessions=current_sessions,
+    )
+    if provider_id is None:
+        service.provider_id = resolve_provider(
+            state, service, agent_id=agent_id, project_id=project_id
+        )
+    try:
+        request = operator_request(
+            state,
+            provider_id=service.provider_id,
+            agent_id=agent_id,
+            project_id=project_id,
+            terms=terms,
+            evidence_types=evidence_types,
+            limits=limits,
+            revision=revision,
+        )
+    except ContractError as exc:
+        raise OperatorRefused(f"invalid request: {exc}") from None
+    known = find_known(service.provider_id) is not None
+    if not known and find_recall_entry(service.plugin_host(), service.provider_id) is None:
+        raise OperatorRefused(
+            "unknown provider: `loopx-recall extension list --available` lists the known ones"
+        )
+    return service(request)
+
+
+def flag_situation(
+    state: State,
+    *,
+    provider_id: str,
+    proposed_command: str,
+    agent_id: str,
+    project_id: str,
+    trigger: str,
+    situation_id: str | None = None,
+    revision: str | None = None,
+    repository_root: str | None = None,
+    outcome: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """A ``loopx_replan_situation_v0`` from flags, its repository id from the enablement
+    (the situation id defaults to the one ``outcome`` answers)."""
+    answered = (outcome or {}).get("situation_id")
+    if situation_id is None and isinstance(answered, str):
+        situation_id = answered
+    situation: dict[str, Any] = {
+        "schema_version": "loopx_replan_situation_v0",
+        "situation_id": situation_id or "operator-" + uuid.uuid4().hex,
+        "agent_id": agent_id,
+        "project_id": project_id,
+        "repository_id": _repository_id(state, provider_id, agent_id, project_id),
+        "trigger": trigger,
+        "signals": FLAG_TRIGGERS[trigger],
+        "proposed_step": {"kind": "command", "command": proposed_command},
+    }
+    if revision:
+        situation["revision"] = {"current": revision}
+    if repository_root:
+        situation["repository_root"] = os.path.abspath(repository_root)
+    return situation
+
+
+def replan(
+    state: State,
+    host: Host,
+    *,
+    situation: Mapping[str, Any] | None,
+    flags: Mapping[str, Any] | None = None,
+    outcome: Mapping[str, Any] | None = None,
+    provider_id: str | None = None,
+    timeout: float = DEFAULT_TIMEOUT_S,
+    current_sessions: tuple[str, ...] = (),
+) -> ReplanReport:
+    """A Replan consultation for a situation record, or one built from ``flags`` (the
+    keyword arguments of :func:`flag_situation` but the state and provider).
+
+    A bad situation or outcome is :class:`OperatorRefused`; everything after admission is
+    a typed report (Replan goes on with current evidence).
+    """
+    service = RecallService(
+        provider_id=provider_id or "",
+        host=host,
+        enablements=state.enablements,
+        timeout=timeout,
+        current_sessions=current_sessions,
+    )
+    if provider_id is None:
+        named = flags if situation is None else situation
+        service.provider_id = resolve_provider(
+            state,
+            service,
+            agent_id=_text(named, "agent_id"),
+            project_id=_text(named, "project_id"),
+        )
+    if situation is None:
+        situation = flag_situation(
+            state, provider_id=service.provider_id, outcome=outcome, **(flags or {})
+        )
+    try:
+        return run_replan(
+            situation,
+            enablements=state.enablements,
+            provider_id=service.provider_id,
+            recall=service,
+            outcome=outcome,
+            # the owner's key: request ids in public output cannot confirm a guess
+            id_key=PrivateStore().receipt_key() if state.enablements else None,
+        )
+    except ContractError as exc:
+        raise OperatorRefused(str(exc)) from None
+
+
+def _text(record: Mapping[str, Any] | None, key: str) -> str | None:
+    value = (record or {}).get(key)
+    return value if isinstance(value, str) else None
