@@ -22,16 +22,15 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from loopx_recall_core._pip import PipFailed, pip_install, pip_uninstall
-from loopx_recall_core.hookspecs import ENTRY_POINT_GROUP, RecallProvider
+from loopx_recall_core.hookspecs import ENTRY_POINT_GROUP
 from loopx_recall_core.plugins import (
     LOAD_PLUGINS_ENV,
-    DeadlineExceeded,
     PluginHost,
-    call_with_deadline,
     load_host,
     normalize_dist_name,
+    recall_providers,
+    safe_readback,
 )
-from loopx_recall_core.providers_api import ProviderReadback
 from loopx_recall_core.state import StateError, StateStore
 
 if TYPE_CHECKING:
@@ -49,13 +48,10 @@ __all__ = [
     "check_install_spec",
     "extension_list",
     "find_known",
-    "find_recall_entry",
     "install",
     "installed_extensions",
     "installed_view",
-    "recall_providers",
     "requirement_name",
-    "safe_readback",
     "uninstall",
     "uninstall_target",
 ]
@@ -333,56 +329,6 @@ def extension_list(host: PluginHost, *, available: bool = False) -> dict[str, An
             for known in catalogue()
         ]
     return record
-
-
-def recall_providers(host: PluginHost) -> list[tuple[str, RecallProvider]]:
-    """``(plugin key, provider)`` for every loaded agent-turn-recall provider."""
-    return host.providers("loopx_recall_providers", lambda p: isinstance(p, RecallProvider))
-
-
-def find_recall_entry(host: PluginHost, provider_id: str) -> tuple[str, RecallProvider] | None:
-    """The first loaded recall provider with ``provider_id`` and its plugin key."""
-    for key, provider in recall_providers(host):
-        if getattr(provider, "provider_id", None) == provider_id:
-            return key, provider
-    return None
-
-
-#: A readback gets the same budget as a recall (20 s) plus the host's grace.
-READBACK_DEADLINE_S = 21.0
-
-
-def safe_readback(
-    host: PluginHost,
-    key: str,
-    provider: RecallProvider,
-    binding: Mapping[str, Any] | None,
-    *,
-    deadline: float = READBACK_DEADLINE_S,
-) -> ProviderReadback:
-    """A provider's readback within ``deadline`` seconds; a raising, malformed or hanging
-    one is contained and reported."""
-    provider_id = str(getattr(provider, "provider_id", "unknown"))
-    try:
-        readback = call_with_deadline(lambda: provider.readback(binding), deadline)
-        if not isinstance(readback, ProviderReadback):
-            raise TypeError("readback is not a ProviderReadback")
-    except DeadlineExceeded:
-        return ProviderReadback(
-            provider_id=provider_id if provider_id.strip() else "unknown",
-            version="unknown",
-            ready=False,
-            unavailable_reason="provider readback timed out",
-        )
-    except Exception as exc:  # noqa: BLE001 - a broken provider must not break status
-        host.mark_broken(key, "readback", exc)
-        return ProviderReadback(
-            provider_id=provider_id if provider_id.strip() else "unknown",
-            version="unknown",
-            ready=False,
-            unavailable_reason=f"provider readback failed ({type(exc).__name__})",
-        )
-    return readback
 
 
 def installed_view(host: PluginHost) -> list[dict[str, Any]]:

@@ -13,15 +13,18 @@ from __future__ import annotations
 import os
 import re
 import threading
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Literal, TypeVar
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import attrs
 import pluggy
 
 from loopx_recall_core import hookspecs
 from loopx_recall_core._entry_points import ProviderEntryPoint, entry_points
-from loopx_recall_core.hookspecs import ENTRY_POINT_GROUP, PROJECT_NAME
+from loopx_recall_core.hookspecs import ENTRY_POINT_GROUP, PROJECT_NAME, RecallProvider
+
+if TYPE_CHECKING:
+    from loopx_recall_core.providers_api import ProviderReadback
 
 __all__ = [
     "LOAD_PLUGINS_ENV",
@@ -31,7 +34,10 @@ __all__ = [
     "ProviderNotChosen",
     "call_with_deadline",
     "choose_provider",
+    "find_recall_entry",
     "normalize_dist_name",
+    "recall_providers",
+    "safe_readback",
 ]
 
 T = TypeVar("T")
@@ -256,3 +262,56 @@ def choose_provider(candidates: Iterable[str], *, none: str, several: str) -> st
     if not found:
         raise ProviderNotChosen(f"{none}: name one with --provider")
     raise ProviderNotChosen(f"{several} ({len(found)}): name one with --provider")
+
+
+def recall_providers(host: PluginHost) -> list[tuple[str, RecallProvider]]:
+    """``(plugin key, provider)`` for every loaded agent-turn-recall provider."""
+    return host.providers("loopx_recall_providers", lambda p: isinstance(p, RecallProvider))
+
+
+def find_recall_entry(host: PluginHost, provider_id: str) -> tuple[str, RecallProvider] | None:
+    """The first loaded recall provider with ``provider_id`` and its plugin key."""
+    for key, provider in recall_providers(host):
+        if getattr(provider, "provider_id", None) == provider_id:
+            return key, provider
+    return None
+
+
+#: A readback gets the same budget as a recall (20 s) plus the host's grace.
+READBACK_DEADLINE_S = 21.0
+
+
+def safe_readback(
+    host: PluginHost,
+    key: str,
+    provider: RecallProvider,
+    binding: Mapping[str, Any] | None,
+    *,
+    deadline: float = READBACK_DEADLINE_S,
+) -> ProviderReadback:
+    """A provider's readback within ``deadline`` seconds; a raising, malformed or hanging
+    one is contained and reported."""
+    # imported here: it loads the contracts, which start-up without a provider never needs
+    from loopx_recall_core.providers_api import ProviderReadback
+
+    provider_id = str(getattr(provider, "provider_id", "unknown"))
+    try:
+        readback = call_with_deadline(lambda: provider.readback(binding), deadline)
+        if not isinstance(readback, ProviderReadback):
+            raise TypeError("readback is not a ProviderReadback")
+    except DeadlineExceeded:
+        return ProviderReadback(
+            provider_id=provider_id if provider_id.strip() else "unknown",
+            version="unknown",
+            ready=False,
+            unavailable_reason="provider readback timed out",
+        )
+    except Exception as exc:  # noqa: BLE001 - a broken provider must not break status
+        host.mark_broken(key, "readback", exc)
+        return ProviderReadback(
+            provider_id=provider_id if provider_id.strip() else "unknown",
+            version="unknown",
+            ready=False,
+            unavailable_reason=f"provider readback failed ({type(exc).__name__})",
+        )
+    return readback

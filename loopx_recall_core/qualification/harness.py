@@ -34,8 +34,7 @@ from typing import Any
 
 import attrs
 
-from loopx_recall_core.extensions import recall_providers
-from loopx_recall_core.plugins import PluginHost, choose_provider, load_host
+from loopx_recall_core.plugins import PluginHost, choose_provider, load_host, recall_providers
 from loopx_recall_core.providers_api import CorpusScope, ProviderFailure, RuntimeIdentity
 from loopx_recall_core.qualification._env import environment
 from loopx_recall_core.qualification.arms import (

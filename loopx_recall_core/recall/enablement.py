@@ -11,9 +11,9 @@ from typing import Any
 import attrs
 
 from loopx_recall_core.contracts.converter import FieldInvalid
-from loopx_recall_core.extensions import find_known, find_recall_entry, safe_readback
+from loopx_recall_core.extensions import find_known
 from loopx_recall_core.hookspecs import RecallProvider
-from loopx_recall_core.plugins import PluginHost
+from loopx_recall_core.plugins import PluginHost, find_recall_entry, safe_readback
 from loopx_recall_core.providers_api import RuntimeIdentity
 from loopx_recall_core.state import Enablement, LimitCeilings, QualificationVerdict, StateStore
 

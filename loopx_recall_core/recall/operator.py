@@ -20,8 +20,14 @@ from loopx_recall_core.contracts import (
     HistoricalEvidenceRequestV0,
     structure,
 )
-from loopx_recall_core.extensions import find_known, find_recall_entry, recall_providers
-from loopx_recall_core.plugins import PluginHost, ProviderNotChosen, choose_provider
+from loopx_recall_core.extensions import find_known
+from loopx_recall_core.plugins import (
+    PluginHost,
+    ProviderNotChosen,
+    choose_provider,
+    find_recall_entry,
+    recall_providers,
+)
 from loopx_recall_core.recall.outcome import RecallOutcome
 from loopx_recall_core.recall.replan.flow import ReplanReport
 from loopx_recall_core.recall.replan.flow import replan as run_replan

@@ -23,9 +23,13 @@ from loopx_recall_core.contracts import (
     structure,
     unstructure,
 )
-from loopx_recall_core.extensions import find_recall_entry
 from loopx_recall_core.hookspecs import RecallProvider
-from loopx_recall_core.plugins import DeadlineExceeded, PluginHost, call_with_deadline
+from loopx_recall_core.plugins import (
+    DeadlineExceeded,
+    PluginHost,
+    call_with_deadline,
+    find_recall_entry,
+)
 from loopx_recall_core.providers_api import ProviderFailure
 from loopx_recall_core.recall.admission import STAGE_TRIGGERS, Admitted, admit
 from loopx_recall_core.recall.enablement import stage_two_verdict

@@ -17,8 +17,7 @@ from pathlib import Path
 
 from loopx_obelisk_session_evidence.provider import ObeliskSessionEvidence
 
-from loopx_recall_core.extensions import safe_readback
-from loopx_recall_core.plugins import PluginHost
+from loopx_recall_core.plugins import PluginHost, safe_readback
 from loopx_recall_core.providers_api import ProviderReadback
 
 from .hostile import answer, binding, configure, install_standin, request
