@@ -54,6 +54,13 @@ from loopx_recall_core.recall.replan.snippets import (
     one_line_command,
     shell_command,
 )
+from loopx_recall_core.transcript_rules import (
+    claude_project_folder,
+    epoch_ms,
+    exit_code,
+    under,
+    window_start_ms,
+)
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -74,11 +81,16 @@ __all__ = [
     "RecallProvider",
     "RuntimeIdentity",
     "ScopeApplied",
+    "claude_project_folder",
     "digest",
     "enabled_bindings",
+    "epoch_ms",
+    "exit_code",
     "format_tool_snippet",
     "hookimpl",
     "loads_json",
     "one_line_command",
     "shell_command",
+    "under",
+    "window_start_ms",
 ]

@@ -58,11 +58,12 @@ from __future__ import annotations
 import json
 import os
 import random
-import re
 import uuid
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+
+from loopx_recall_core.transcript_rules import claude_project_folder
 
 __all__ = ["Archive", "PlantedEvent", "Story", "append_session", "generate_archive"]
 
@@ -158,11 +159,6 @@ def _uuid(rng: random.Random) -> str:
 
 def _canary(rng: random.Random) -> str:
     return f"CANARY-SECRET-{rng.getrandbits(64):016x}"
-
-
-def _claude_dir_name(cwd: str) -> str:
-    # Claude Code names a project folder after the cwd with every non-alphanumeric turned into "-".
-    return re.sub(r"[^A-Za-z0-9]", "-", cwd)
 
 
 @dataclass
@@ -403,7 +399,7 @@ def _write_claude(s: _Session, home: Path) -> Path:
     s.lines.append({"type": "summary", "summary": c["summary"], "leafUuid": last["uuid"]})
     s.plant("summary", c["summary"], last["timestamp"])
 
-    path = home / ".claude" / "projects" / _claude_dir_name(cwd) / f"{s.session_id}.jsonl"
+    path = home / ".claude" / "projects" / claude_project_folder(cwd) / f"{s.session_id}.jsonl"
     return path
 
 
