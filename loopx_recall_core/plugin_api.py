@@ -57,6 +57,13 @@ if TYPE_CHECKING:
         one_line_command,
         shell_command,
     )
+    from loopx_recall_core.transcript_rules import (
+        claude_project_folder,
+        epoch_ms,
+        exit_code,
+        under,
+        window_start_ms,
+    )
 
 #: Where each name lives: a name is imported on first use (PEP 562), so a plugin that
 #: imports ``hookimpl`` at load time pays for the contracts only when it uses them
@@ -87,6 +94,11 @@ _SOURCES = {
     "format_tool_snippet": "loopx_recall_core.recall.replan.snippets",
     "one_line_command": "loopx_recall_core.recall.replan.snippets",
     "shell_command": "loopx_recall_core.recall.replan.snippets",
+    "claude_project_folder": "loopx_recall_core.transcript_rules",
+    "epoch_ms": "loopx_recall_core.transcript_rules",
+    "exit_code": "loopx_recall_core.transcript_rules",
+    "under": "loopx_recall_core.transcript_rules",
+    "window_start_ms": "loopx_recall_core.transcript_rules",
 }
 _RENAMED = {"loads_json": "loads"}
 
@@ -124,11 +136,16 @@ __all__ = [
     "RecallProvider",
     "RuntimeIdentity",
     "ScopeApplied",
+    "claude_project_folder",
     "digest",
     "enabled_bindings",
+    "epoch_ms",
+    "exit_code",
     "format_tool_snippet",
     "hookimpl",
     "loads_json",
     "one_line_command",
     "shell_command",
+    "under",
+    "window_start_ms",
 ]

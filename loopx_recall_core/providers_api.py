@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 import attrs
 
-from loopx_recall_core.contracts.converter import text
+from loopx_recall_core.contracts.fields import text
 from loopx_recall_core.provider_cache import ProviderCache, enabled_bindings
 
 __all__ = [

@@ -23,8 +23,9 @@ import attrs
 import platformdirs
 
 from loopx_recall_core.canonical import escape_lone_surrogates
-from loopx_recall_core.contracts.converter import ContractError, optional, structure, text
+from loopx_recall_core.contracts.converter import ContractError, structure
 from loopx_recall_core.contracts.converter import unstructure as _unstructure
+from loopx_recall_core.contracts.fields import optional, text
 from loopx_recall_core.contracts.historical import Limits
 from loopx_recall_core.jsonio import JsonInputError, loads
 from loopx_recall_core.private_files import (

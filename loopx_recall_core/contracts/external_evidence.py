@@ -2,6 +2,13 @@
 # SPDX-License-Identifier: Apache-2.0
 """External-evidence-research v0 records (wire contract: ``EXTERNAL_EVIDENCE_V0.md``).
 
+Why this module is over 400 lines: it is the wire document in code, one record class per
+record of ``EXTERNAL_EVIDENCE_V0.md`` in the document's order, plus the few field rules
+(trimming, provider ids, provenance URIs, unique providers and sources) that only these
+records use. Split, a reader checking one record against the spec would need two files;
+the generic field helpers already live in :mod:`loopx_recall_core.contracts.fields` and
+the wire rendering in the converter.
+
 A record checks what it can check on its own: JSON types, closed vocabularies, text
 bounds, provenance URIs, digest forms and invariants between its own fields. Rules that
 join records (a receipt bound to its plan, ids recomputed from content) live in
@@ -18,7 +25,9 @@ Absence: ``limitation``, ``publication_date`` and ``unavailable_reason`` may be 
 ``source_refs`` and ``search_terms`` are written only when given (``[]`` differs from
 absent for ``search_terms``). Unknown fields are rejected everywhere.
 
-``unstructure`` writes fields in declaration order, which is LoopX's key order.
+``unstructure`` writes fields in declaration order, which is LoopX's key order; what is
+omitted or always written is declared on the fields (``optional()`` / ``ALWAYS_WRITTEN``)
+and applied by the converter (:mod:`loopx_recall_core.contracts.converter`).
 """
 
 from __future__ import annotations
@@ -29,14 +38,18 @@ from typing import Any, Literal
 import attrs
 
 from loopx_recall_core.canonical import js_trim
-from loopx_recall_core.contracts.converter import (
+from loopx_recall_core.contracts.fields import (
+    ALWAYS_WRITTEN,
     FieldInvalid,
-    converter,
-    int_range,
+    digest_field,
+    int_field,
     optional,
     sha256_digest,
     text,
+    text_field,
     texts,
+    texts_field,
+    texts_schema,
 )
 
 __all__ = [
@@ -100,9 +113,6 @@ Basis = Literal["stated", "observed", "tested", "inferred"]
 Disposition = Literal["admit", "reject"]
 Blocker = Literal["no_ready_provider", "preferred_provider_not_ready"]
 
-# Written even when equal to the default (null / []): the wire form always has the key.
-_ALWAYS_WRITTEN = "loopx_external_evidence_always_written"
-
 _PROVIDER_ID = re.compile(r"[a-z][a-z0-9_.:-]{1,95}")
 _PROVENANCE = re.compile(r"(https?://|[a-z][a-z0-9+.-]*://|urn:)")
 
@@ -138,35 +148,20 @@ def _trim_each(value: Any) -> Any:
 
 
 def _text(max_units: int) -> Any:
-    return attrs.field(converter=_trim, validator=text(max_units))
+    return text_field(max_units, converter=_trim)
 
 
 def _nullable_text(max_units: int) -> Any:
-    return attrs.field(
-        default=None,
-        converter=_trim,
-        validator=text(max_units),
-        metadata={_ALWAYS_WRITTEN: True},
-    )
+    # Absent == null, and always written: the wire form always has the key.
+    return text_field(max_units, default=None, converter=_trim, metadata={ALWAYS_WRITTEN: True})
 
 
-def _texts(
-    *,
-    min_items: int,
-    max_items: int,
-    max_units: int,
-    unique: bool = False,
-    absent_is_empty: bool = False,
-) -> Any:
-    validators = texts(min_items=min_items, max_items=max_items, max_units=max_units, unique=unique)
-    if absent_is_empty:
-        return attrs.field(
-            factory=tuple,
-            converter=_trim_each,
-            validator=validators,
-            metadata={_ALWAYS_WRITTEN: True},
+def _texts(*, absent_is_empty: bool = False, **bounds: Any) -> Any:
+    if absent_is_empty:  # absent == [], and always written
+        return texts_field(
+            **bounds, factory=tuple, converter=_trim_each, metadata={ALWAYS_WRITTEN: True}
         )
-    return attrs.field(converter=_trim_each, validator=validators)
+    return texts_field(**bounds, converter=_trim_each)
 
 
 def _provider_id(_instance: Any, attribute: attrs.Attribute, value: Any) -> None:
@@ -179,7 +174,7 @@ def _trimmed_provider_id() -> Any:
 
 
 def _trimmed_digest() -> Any:
-    return attrs.field(converter=_trim, validator=sha256_digest)
+    return digest_field(converter=_trim)
 
 
 def _provenance(_instance: Any, attribute: attrs.Attribute, value: Any) -> None:
@@ -242,7 +237,9 @@ class ExternalEvidenceRequestV0:
         ],
     )
     search_terms: tuple[str, ...] | None = optional(
-        converter=_trim_each, validator=texts(min_items=0, max_items=8, max_units=256)
+        converter=_trim_each,
+        validator=texts(min_items=0, max_items=8, max_units=256),
+        schema=texts_schema(min_items=0, max_items=8, max_units=256),
     )
     request_id: str | None = optional(validator=attrs.validators.optional(sha256_digest))
 
@@ -279,11 +276,11 @@ class ExternalEvidenceProviderInventory:
 
 @attrs.frozen(kw_only=True)
 class DiscoverySummary:
-    provider_count: int = attrs.field(validator=int_range(0, MAX_PROVIDERS))
-    method_count: int = attrs.field(validator=int_range(0, MAX_PROVIDERS))
-    connector_count: int = attrs.field(validator=int_range(0, MAX_PROVIDERS))
-    ready_count: int = attrs.field(validator=int_range(0, MAX_PROVIDERS))
-    unavailable_count: int = attrs.field(validator=int_range(0, MAX_PROVIDERS))
+    provider_count: int = int_field(0, MAX_PROVIDERS)
+    method_count: int = int_field(0, MAX_PROVIDERS)
+    connector_count: int = int_field(0, MAX_PROVIDERS)
+    ready_count: int = int_field(0, MAX_PROVIDERS)
+    unavailable_count: int = int_field(0, MAX_PROVIDERS)
 
 
 @attrs.frozen(kw_only=True)
@@ -314,14 +311,14 @@ class ExternalEvidenceExecutionEnvelopeV0:
     """What the selected provider may do for this plan; compared exactly, never trimmed."""
 
     schema_version: Literal["loopx_external_evidence_execution_envelope_v0"]
-    request_id: str = attrs.field(validator=sha256_digest)
+    request_id: str = digest_field()
     provider_id: str = attrs.field(validator=_provider_id)
     provider_kind: ProviderKind
     protocol: Literal["external_evidence_research_v0"]
     authority: Literal["read_external_sources_only"]
     raw_content_persistence: Literal["provider_private"]
     result_contract: Literal["loopx_external_evidence_receipt_v0"]
-    plan_id: str = attrs.field(validator=sha256_digest)
+    plan_id: str = digest_field()
 
 
 @attrs.frozen(kw_only=True)
@@ -369,8 +366,8 @@ class ExternalEvidenceReceiptV0:
     """A caller-presented provider receipt; the ids it echoes are compared exactly."""
 
     schema_version: Literal["loopx_external_evidence_receipt_v0"]
-    plan_id: str = attrs.field(validator=sha256_digest)
-    request_id: str = attrs.field(validator=sha256_digest)
+    plan_id: str = digest_field()
+    request_id: str = digest_field()
     provider_id: str = attrs.field(validator=_provider_id)
     provider_kind: ProviderKind
     status: ReceiptStatus
@@ -404,9 +401,9 @@ class ReceiptTruthContract:
 @attrs.frozen(kw_only=True)
 class ExternalEvidenceReceiptObservationV0:
     schema_version: Literal["loopx_external_evidence_receipt_observation_v0"]
-    receipt_observation_id: str = attrs.field(validator=sha256_digest)
-    plan_id: str = attrs.field(validator=sha256_digest)
-    request_id: str = attrs.field(validator=sha256_digest)
+    receipt_observation_id: str = digest_field()
+    plan_id: str = digest_field()
+    request_id: str = digest_field()
     provider_id: str = attrs.field(validator=_provider_id)
     provider_kind: ProviderKind
     status: ReceiptStatus
@@ -445,8 +442,8 @@ class ExternalEvidenceProjectionV0:
     """What downstream consumers see: admitted sources' findings, never raw content."""
 
     schema_version: Literal["loopx_external_evidence_projection_v0"]
-    plan_id: str = attrs.field(validator=sha256_digest)
-    request_id: str = attrs.field(validator=sha256_digest)
+    plan_id: str = digest_field()
+    request_id: str = digest_field()
     objective: str = _text(4096)
     decision: str = _text(4096)
     disposition: Disposition
@@ -508,9 +505,9 @@ class DownstreamReadback:
 @attrs.frozen(kw_only=True)
 class ExternalEvidenceRetirementV0:
     schema_version: Literal["loopx_external_evidence_retirement_v0"]
-    admission_id: str = attrs.field(validator=sha256_digest)
-    plan_id: str = attrs.field(validator=sha256_digest)
-    request_id: str = attrs.field(validator=sha256_digest)
+    admission_id: str = digest_field()
+    plan_id: str = digest_field()
+    request_id: str = digest_field()
     status: Literal["retire_ready", "retained"]
     retire_ready: bool
     missing_downstream_source_refs: tuple[str, ...]
@@ -534,7 +531,7 @@ class ExternalEvidenceErrorV0:
     ok: Literal[False]
     schema_version: Literal["loopx_external_evidence_error_v0"]
     status: Literal["invalid_request"]
-    error: str = attrs.field(validator=text(65536))
+    error: str = text_field(65536)
 
 
 #: Top-level wire records by ``schema_version`` (JSON Schemas are generated from these).
@@ -558,45 +555,3 @@ INPUT_RECORDS: dict[str, type] = {
     "loopx_external_evidence_admission_decision_v0": AdmissionDecision,
     "loopx_external_evidence_downstream_readback_v0": DownstreamReadback,
 }
-
-
-def _wire(value: Any) -> Any:
-    if isinstance(value, tuple):
-        return [_wire(item) for item in value]
-    if attrs.has(type(value)):
-        return converter.unstructure(value)
-    return value
-
-
-def _register_unstructure(cls: type) -> None:
-    # The shared converter omits every field equal to its default; here only absent-able
-    # fields (``optional()``: default None, never null on the wire) are omitted, the
-    # rest are always written (null / []), in declaration order, which is LoopX's.
-    fields = attrs.fields(cls)
-    omissible = {
-        field.name
-        for field in fields
-        if field.default is None and not field.metadata.get(_ALWAYS_WRITTEN)
-    }
-
-    def unstructure_record(record: Any) -> dict[str, Any]:
-        wire: dict[str, Any] = {}
-        for field in fields:
-            value = getattr(record, field.name)
-            if value is None and field.name in omissible:
-                continue
-            wire[field.name] = _wire(value)
-        return wire
-
-    converter.register_unstructure_hook(cls, unstructure_record)
-
-
-for _cls in [
-    *RECORDS.values(),
-    *INPUT_RECORDS.values(),
-    ExternalEvidenceSource,
-    DiscoverySummary,
-    DiscoveryTruthContract,
-    ReceiptTruthContract,
-]:
-    _register_unstructure(_cls)

@@ -12,15 +12,17 @@ from typing import Literal
 
 import attrs
 
-from loopx_recall_core.contracts.converter import (
+from loopx_recall_core.contracts.fields import (
     MAX_SAFE_INTEGER,
     FieldInvalid,
-    int_range,
+    digest_field,
+    field,
+    int_field,
     optional,
-    sha256_digest,
-    text,
-    texts,
-    unique_items,
+    optional_text,
+    text_field,
+    texts_field,
+    unique_items_field,
 )
 
 __all__ = [
@@ -69,49 +71,47 @@ _MAX_TERMS = 8
 
 @attrs.frozen(kw_only=True)
 class Scope:
-    agent_id: str = attrs.field(validator=text(_ID_UNITS))
-    project_id: str = attrs.field(validator=text(_ID_UNITS))
-    repository_id: str = attrs.field(validator=text(_ID_UNITS))
+    agent_id: str = text_field(_ID_UNITS)
+    project_id: str = text_field(_ID_UNITS)
+    repository_id: str = text_field(_ID_UNITS)
     allow_cross_agent: Literal[False]
     allow_cross_project: Literal[False]
 
 
 @attrs.frozen(kw_only=True)
 class Revision:
-    current: str = attrs.field(validator=text(_ID_UNITS))
-    merge_base: str | None = optional(validator=text(_ID_UNITS))
+    current: str = text_field(_ID_UNITS)
+    merge_base: str | None = optional_text(_ID_UNITS)
 
 
 @attrs.frozen(kw_only=True)
 class Limits:
-    max_sessions: int = attrs.field(validator=int_range(1, LIMIT_CEILINGS["max_sessions"]))
-    max_items: int = attrs.field(validator=int_range(1, LIMIT_CEILINGS["max_items"]))
-    max_snippet_chars: int = attrs.field(
-        validator=int_range(1, LIMIT_CEILINGS["max_snippet_chars"])
-    )
-    max_total_chars: int = attrs.field(validator=int_range(1, LIMIT_CEILINGS["max_total_chars"]))
+    max_sessions: int = int_field(1, LIMIT_CEILINGS["max_sessions"])
+    max_items: int = int_field(1, LIMIT_CEILINGS["max_items"])
+    max_snippet_chars: int = int_field(1, LIMIT_CEILINGS["max_snippet_chars"])
+    max_total_chars: int = int_field(1, LIMIT_CEILINGS["max_total_chars"])
 
 
 @attrs.frozen(kw_only=True)
 class HistoricalEvidenceRequestV0:
     schema_version: Literal["historical_evidence_request_v0"]
-    request_id: str = attrs.field(validator=text(_ID_UNITS))
-    situation_id: str = attrs.field(validator=text(_ID_UNITS))
+    request_id: str = text_field(_ID_UNITS)
+    situation_id: str = text_field(_ID_UNITS)
     trigger: Trigger
     scope: Scope
     revision: Revision | None = optional()
-    evidence_types: tuple[EvidenceType, ...] = attrs.field(validator=unique_items)
-    query_terms: tuple[str, ...] = attrs.field(
-        validator=texts(min_items=1, max_items=_MAX_TERMS, max_units=_TERM_UNITS)
+    evidence_types: tuple[EvidenceType, ...] = unique_items_field()
+    query_terms: tuple[str, ...] = texts_field(
+        min_items=1, max_items=_MAX_TERMS, max_units=_TERM_UNITS
     )
     limits: Limits
 
 
 @attrs.frozen(kw_only=True)
 class ScopeApplied:
-    agent_id: str = attrs.field(validator=text(_ID_UNITS))
-    project_id: str = attrs.field(validator=text(_ID_UNITS))
-    repository_id: str = attrs.field(validator=text(_ID_UNITS))
+    agent_id: str = text_field(_ID_UNITS)
+    project_id: str = text_field(_ID_UNITS)
+    repository_id: str = text_field(_ID_UNITS)
     #: The seed RFC fixes this to ``false``. It is a fact the host sets: ``true`` only for an
     #: enablement whose agent identity is the runtime (``--agent-sessions runtime``), where
     #: other agents' sessions on that runtime and repository may be among the items.
@@ -120,12 +120,12 @@ class ScopeApplied:
 
 @attrs.frozen(kw_only=True)
 class EvidenceItem:
-    session_ref: str = attrs.field(validator=text(512))
-    message_ref: str | None = optional(validator=text(512))
+    session_ref: str = text_field(512)
+    message_ref: str | None = optional_text(512)
     evidence_type: EvidenceType
-    observed_at: str | None = optional(validator=text(64))
-    revision_ref: str | None = optional(validator=text(_ID_UNITS))
-    snippet: str = attrs.field(validator=text(LIMIT_CEILINGS["max_snippet_chars"], blank_ok=True))
+    observed_at: str | None = optional_text(64)
+    revision_ref: str | None = optional_text(_ID_UNITS)
+    snippet: str = text_field(LIMIT_CEILINGS["max_snippet_chars"], blank_ok=True)
 
 
 def _items_within_ceilings(
@@ -140,15 +140,15 @@ def _items_within_ceilings(
 @attrs.frozen(kw_only=True)
 class HistoricalEvidenceResultV0:
     schema_version: Literal["historical_evidence_result_v0"]
-    request_id: str = attrs.field(validator=text(_ID_UNITS))
+    request_id: str = text_field(_ID_UNITS)
     provider_id: ProviderId
-    provider_version: str = attrs.field(validator=text(64))
-    index_revision: str = attrs.field(validator=text(_ID_UNITS))
+    provider_version: str = text_field(64)
+    index_revision: str = text_field(_ID_UNITS)
     scope_applied: ScopeApplied
     freshness: Freshness
     items: tuple[EvidenceItem, ...] = attrs.field(validator=_items_within_ceilings)
     truncated: bool
-    omitted_count: int = attrs.field(validator=int_range(0, MAX_SAFE_INTEGER))
+    omitted_count: int = int_field(0, MAX_SAFE_INTEGER)
 
     def __attrs_post_init__(self) -> None:
         if self.omitted_count > 0 and not self.truncated:
@@ -164,7 +164,7 @@ def _counts_valid(_instance: object, attribute: attrs.Attribute, value: dict[str
             raise FieldInvalid(f".{attribute.name}[{key!r}]", f"must be 0..{ceiling}")
 
 
-_counts_valid.json_schema = {  # type: ignore[attr-defined]  # read by contracts.schema
+_COUNTS_SCHEMA = {
     "propertyNames": {"enum": list(EVIDENCE_TYPES)},
     "additionalProperties": {
         "type": "integer",
@@ -177,18 +177,18 @@ _counts_valid.json_schema = {  # type: ignore[attr-defined]  # read by contracts
 @attrs.frozen(kw_only=True)
 class HistoricalEvidenceReceiptV0:
     schema_version: Literal["historical_evidence_receipt_v0"]
-    request_id: str = attrs.field(validator=text(_ID_UNITS))
+    request_id: str = text_field(_ID_UNITS)
     provider_id: ProviderId
-    provider_version: str = attrs.field(validator=text(64))
-    index_revision_digest: str = attrs.field(validator=sha256_digest)
-    scope_digest: str = attrs.field(validator=sha256_digest)
-    query_digest: str = attrs.field(validator=sha256_digest)
-    result_digest: str = attrs.field(validator=sha256_digest)
-    result_count: int = attrs.field(validator=int_range(0, LIMIT_CEILINGS["max_items"]))
-    evidence_type_counts: dict[str, int] = attrs.field(validator=_counts_valid)
+    provider_version: str = text_field(64)
+    index_revision_digest: str = digest_field()
+    scope_digest: str = digest_field()
+    query_digest: str = digest_field()
+    result_digest: str = digest_field()
+    result_count: int = int_field(0, LIMIT_CEILINGS["max_items"])
+    evidence_type_counts: dict[str, int] = field(validator=_counts_valid, schema=_COUNTS_SCHEMA)
     freshness: Freshness
     truncated: bool
-    omitted_count: int = attrs.field(validator=int_range(0, MAX_SAFE_INTEGER))
+    omitted_count: int = int_field(0, MAX_SAFE_INTEGER)
     grants_new_action_authority: Literal[False]
     external_writes_performed: Literal[False]
     raw_content_captured: Literal[False]

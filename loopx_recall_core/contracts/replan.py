@@ -22,12 +22,20 @@ from __future__ import annotations
 
 import re
 import typing
-from collections.abc import Callable
 from typing import Any, Literal
 
 import attrs
 
-from loopx_recall_core.contracts.converter import FieldInvalid, optional, text, texts
+from loopx_recall_core.contracts.fields import (
+    FieldInvalid,
+    field,
+    optional,
+    optional_text,
+    text,
+    text_field,
+    texts,
+    texts_schema,
+)
 from loopx_recall_core.contracts.historical import Revision, Trigger
 
 __all__ = [
@@ -87,21 +95,17 @@ RATIONALE_KINDS: tuple[str, ...] = typing.get_args(RationaleKind)
 _NOT_RELATIVE = re.compile(r"\A(?:/|~|[A-Za-z]:[\\/]|\\\\)|(?:\A|/)\.\.(?:/|\Z)")
 
 
-def _schema(check: Callable[..., None], **keywords: Any) -> Callable[..., None]:
-    check.json_schema = keywords  # type: ignore[attr-defined]  # read by contracts.schema
-    return check
-
-
-def _at_most(count: int) -> Callable[..., None]:
+def _at_most(count: int, **kwargs: Any) -> Any:
     def check(_instance: Any, attribute: attrs.Attribute, value: tuple[Any, ...]) -> None:
         if len(value) > count:
             raise FieldInvalid(f".{attribute.name}", f"more than {count} items")
 
-    return _schema(check, maxItems=count)
+    return field(validator=check, schema={"maxItems": count}, **kwargs)
 
 
-def _relative_paths(*, max_items: int) -> Callable[..., None]:
-    bounded = texts(min_items=0, max_items=max_items, max_units=_PATH_UNITS)
+def _relative_paths(*, max_items: int, **kwargs: Any) -> Any:
+    bounds = {"min_items": 0, "max_items": max_items, "max_units": _PATH_UNITS}
+    bounded = texts(**bounds)
 
     def check(instance: Any, attribute: attrs.Attribute, value: tuple[str, ...]) -> None:
         bounded(instance, attribute, value)
@@ -109,7 +113,7 @@ def _relative_paths(*, max_items: int) -> Callable[..., None]:
             if _NOT_RELATIVE.search(path):
                 raise FieldInvalid(f".{attribute.name}[{index}]", "must be repository-relative")
 
-    return _schema(check, **bounded.json_schema)  # type: ignore[attr-defined]
+    return field(validator=check, schema=texts_schema(**bounds), **kwargs)
 
 
 def _absolute_root(instance: Any, attribute: attrs.Attribute, value: str | None) -> None:
@@ -120,11 +124,7 @@ def _absolute_root(instance: Any, attribute: attrs.Attribute, value: str | None)
         raise FieldInvalid(f".{attribute.name}", "must be an absolute POSIX path")
 
 
-_absolute_root.json_schema = {  # type: ignore[attr-defined]
-    "minLength": 1,
-    "maxLength": _PATH_UNITS,
-    "pattern": "^/",
-}
+_ABSOLUTE_ROOT_SCHEMA = {"minLength": 1, "maxLength": _PATH_UNITS, "pattern": "^/"}
 
 
 @attrs.frozen(kw_only=True)
@@ -134,11 +134,9 @@ class Step:
     targets; for a command they are context, for an edit they are the route."""
 
     kind: StepKind
-    command: str | None = optional(validator=text(_COMMAND_UNITS))
-    file_paths: tuple[str, ...] = attrs.field(
-        default=(), validator=_relative_paths(max_items=_MAX_PATHS)
-    )
-    hypothesis: str | None = optional(validator=text(_HYPOTHESIS_UNITS))
+    command: str | None = optional_text(_COMMAND_UNITS)
+    file_paths: tuple[str, ...] = _relative_paths(max_items=_MAX_PATHS, default=())
+    hypothesis: str | None = optional_text(_HYPOTHESIS_UNITS)
 
     def __attrs_post_init__(self) -> None:
         if self.kind in ("command", "probe") and self.command is None:
@@ -155,12 +153,12 @@ class Attempt:
 
     step: Step
     outcome: AttemptOutcome
-    error_signature: str | None = optional(validator=text(_SIGNATURE_UNITS))
+    error_signature: str | None = optional_text(_SIGNATURE_UNITS)
 
 
 @attrs.frozen(kw_only=True)
 class Hypothesis:
-    text: str = attrs.field(validator=text(_HYPOTHESIS_UNITS))
+    text: str = text_field(_HYPOTHESIS_UNITS)
     exhausted: bool
 
 
@@ -169,18 +167,15 @@ def _unique_missing(_instance: Any, attribute: attrs.Attribute, value: tuple[str
         raise FieldInvalid(f".{attribute.name}", "duplicate item")
 
 
-_unique_missing.json_schema = {"uniqueItems": True}  # type: ignore[attr-defined]
-
-
 @attrs.frozen(kw_only=True)
 class Handoff:
     """A resume or handoff: who wrote the durable state, who continues, what is missing."""
 
-    source_agent_id: str = attrs.field(validator=text(_ID_UNITS))
-    receiving_agent_id: str = attrs.field(validator=text(_ID_UNITS))
+    source_agent_id: str = text_field(_ID_UNITS)
+    receiving_agent_id: str = text_field(_ID_UNITS)
     durable_state_identifies_work: bool
-    missing_evidence: tuple[MissingEvidence, ...] = attrs.field(
-        default=(), validator=_unique_missing
+    missing_evidence: tuple[MissingEvidence, ...] = field(
+        default=(), validator=_unique_missing, schema={"uniqueItems": True}
     )
 
 
@@ -188,11 +183,9 @@ class Handoff:
 class TriggerSignals:
     """What justifies a trigger. Every default is the 'no signal' value."""
 
-    attempts: tuple[Attempt, ...] = attrs.field(default=(), validator=_at_most(_MAX_ATTEMPTS))
+    attempts: tuple[Attempt, ...] = _at_most(_MAX_ATTEMPTS, default=())
     repeated_route: bool = False
-    hypotheses: tuple[Hypothesis, ...] = attrs.field(
-        default=(), validator=_at_most(_MAX_HYPOTHESES)
-    )
+    hypotheses: tuple[Hypothesis, ...] = _at_most(_MAX_HYPOTHESES, default=())
     prior_coverage: Literal["known", "unknown"] = "unknown"
     handoff: Handoff | None = optional()
     operator_requested: bool = False
@@ -201,12 +194,12 @@ class TriggerSignals:
 @attrs.frozen(kw_only=True)
 class ReplanSituationV0:
     schema_version: Literal["loopx_replan_situation_v0"]
-    situation_id: str = attrs.field(validator=text(_ID_UNITS))
-    agent_id: str = attrs.field(validator=text(_ID_UNITS))
-    project_id: str = attrs.field(validator=text(_ID_UNITS))
-    repository_id: str = attrs.field(validator=text(_ID_UNITS))
+    situation_id: str = text_field(_ID_UNITS)
+    agent_id: str = text_field(_ID_UNITS)
+    project_id: str = text_field(_ID_UNITS)
+    repository_id: str = text_field(_ID_UNITS)
     revision: Revision | None = optional()
-    repository_root: str | None = optional(validator=_absolute_root)
+    repository_root: str | None = optional(validator=_absolute_root, schema=_ABSOLUTE_ROOT_SCHEMA)
     trigger: Trigger
     signals: TriggerSignals
     proposed_step: Step
@@ -224,15 +217,13 @@ class RationaleRef:
     """
 
     kind: RationaleKind
-    ref: str = attrs.field(validator=text(_REF_UNITS))
+    ref: str = text_field(_REF_UNITS)
 
 
 def _refs_bounded(_instance: Any, attribute: attrs.Attribute, value: tuple[Any, ...]) -> None:
     if not 1 <= len(value) <= _MAX_REFS:
         raise FieldInvalid(f".{attribute.name}", f"must hold 1..{_MAX_REFS} items")
 
-
-_refs_bounded.json_schema = {"minItems": 1, "maxItems": _MAX_REFS}  # type: ignore[attr-defined]
 
 _STEP_KINDS_FOR: dict[str, tuple[str, ...]] = {
     "new_hypothesis": ("hypothesis",),
@@ -248,9 +239,11 @@ class ReplanOutcomeV0:
     none (no follow-up); ``new_surface`` and ``newly_evidenced_blocker`` may carry one."""
 
     schema_version: Literal["loopx_replan_outcome_v0"]
-    situation_id: str = attrs.field(validator=text(_ID_UNITS))
+    situation_id: str = text_field(_ID_UNITS)
     kind: OutcomeKind
-    rationale_refs: tuple[RationaleRef, ...] = attrs.field(validator=_refs_bounded)
+    rationale_refs: tuple[RationaleRef, ...] = field(
+        validator=_refs_bounded, schema={"minItems": 1, "maxItems": _MAX_REFS}
+    )
     step: Step | None = optional()
 
     def __attrs_post_init__(self) -> None:

@@ -5,6 +5,10 @@
 The checked-in files under ``loopx_recall_core/schemas/`` (package data, readable with
 ``importlib.resources``) are produced by
 ``scripts/generate-schemas``; a test fails when they drift from the classes.
+
+A field's type gives its schema; the keywords a field helper puts in
+``attrs.field(metadata={JSON_SCHEMA: ...})`` (:mod:`loopx_recall_core.contracts.fields`)
+narrow it. Validators carry no schema of their own.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from typing import Any, Literal
 
 import attrs
 
-from loopx_recall_core.contracts.converter import _ABSENT_NOT_NULL
+from loopx_recall_core.contracts.fields import ABSENT_NOT_NULL, JSON_SCHEMA
 
 __all__ = ["json_schema", "schema_files", "top_level_records"]
 
@@ -42,9 +46,9 @@ def _record(cls: type, defs: dict[str, Any]) -> dict[str, Any]:
         nullable = False
         if typing.get_origin(annotation) in (typing.Union, types.UnionType):
             (annotation,) = [a for a in typing.get_args(annotation) if a is not type(None)]
-            nullable = not field.metadata.get(_ABSENT_NOT_NULL)
+            nullable = not field.metadata.get(ABSENT_NOT_NULL)
         prop = _type(annotation, defs)
-        keywords = getattr(field.validator, "json_schema", None)
+        keywords = field.metadata.get(JSON_SCHEMA)
         if keywords:
             prop = _merge(prop, keywords)
         if nullable:

@@ -27,11 +27,12 @@ import attrs
 from loopx_recall_core.contracts import HistoricalEvidenceRequestV0, structure
 from loopx_recall_core.contracts.replan import ReplanSituationV0
 from loopx_recall_core.qualification.materialize import CaseView
-from loopx_recall_core.qualification.native import read_transcripts, under, window_start
+from loopx_recall_core.qualification.native import read_transcripts
 from loopx_recall_core.recall.outcome import RecallOutcome
 from loopx_recall_core.recall.replan.flow import replan
 from loopx_recall_core.recall.replan.routes import command_route, same_route, step_route
 from loopx_recall_core.state import Enablement
+from loopx_recall_core.transcript_rules import under, window_start
 
 __all__ = ["ARMS", "CaseRecord", "current_context", "native_history", "provider_arm"]
 

@@ -22,7 +22,6 @@ from typing import Any
 import attrs
 
 from loopx_recall_core.qualification.corpus import Case, Family, SessionSpec
-from loopx_recall_core.qualification.native import window_start
 from loopx_recall_core.qualification.templates import ROOT
 from loopx_recall_core.qualification.transcripts import (
     Archive,
@@ -30,6 +29,7 @@ from loopx_recall_core.qualification.transcripts import (
     append_session,
     generate_archive,
 )
+from loopx_recall_core.transcript_rules import window_start
 
 __all__ = ["CaseView", "FamilyArchive", "write_family"]
 

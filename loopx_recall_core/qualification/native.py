@@ -19,19 +19,16 @@ would have to read and look for the proposed route among earlier failures.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator, Sequence
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import attrs
 
 from loopx_recall_core.recall.replan.snippets import SHELL_TOOLS, shell_command
+from loopx_recall_core.transcript_rules import exit_code
 
-__all__ = ["NativeCall", "NativeTranscript", "read_transcripts", "under", "window_start"]
-
-_EXIT = re.compile(r"\AExit code:? (-?\d+)")
+__all__ = ["NativeCall", "NativeTranscript", "read_transcripts"]
 
 
 @attrs.frozen(kw_only=True)
@@ -50,16 +47,6 @@ class NativeTranscript:
     calls: tuple[NativeCall, ...]
 
 
-def window_start(days: int) -> str:
-    """The oldest in-window timestamp, in the transcripts' own ISO form (compares as text)."""
-    return (datetime.now(UTC) - timedelta(days=days)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
-
-
-def under(path: str | None, roots: Sequence[str]) -> bool:
-    """``path`` is a root or below one, on a ``/`` boundary."""
-    return bool(path) and any(path == r or path.startswith(r.rstrip("/") + "/") for r in roots)
-
-
 def _lines(text: str) -> Iterator[dict[str, Any]]:
     for raw in text.splitlines():
         try:
@@ -71,8 +58,8 @@ def _lines(text: str) -> Iterator[dict[str, Any]]:
 
 
 def _failed(output: str, is_error: object) -> bool:
-    match = _EXIT.match(output)
-    return is_error is True or (match is not None and int(match.group(1)) != 0)
+    code = exit_code(output)
+    return is_error is True or (code is not None and code != 0)
 
 
 def _text(content: object) -> str:

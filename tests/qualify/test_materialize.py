@@ -13,8 +13,9 @@ from pathlib import Path
 from loopx_recall_core.qualification import transcripts
 from loopx_recall_core.qualification.corpus import build_corpus
 from loopx_recall_core.qualification.materialize import write_family
-from loopx_recall_core.qualification.native import read_transcripts, under
+from loopx_recall_core.qualification.native import read_transcripts
 from loopx_recall_core.qualification.templates import ROOT
+from loopx_recall_core.transcript_rules import under
 
 CORPUS = build_corpus(cases=40)
 NOW = datetime.now(UTC).replace(microsecond=0)

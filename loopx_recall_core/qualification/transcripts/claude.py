@@ -9,9 +9,9 @@ from pathlib import Path
 from loopx_recall_core.qualification.transcripts.session import (
     CLAUDE_MODEL,
     Session,
-    claude_dir_name,
     new_uuid,
 )
+from loopx_recall_core.transcript_rules import claude_project_folder
 
 __all__ = ["write_claude"]
 
@@ -147,6 +147,6 @@ def write_claude(s: Session, home: Path) -> Path:
     s.lines.append({"type": "summary", "summary": c["summary"], "leafUuid": last["uuid"]})
     s.plant("summary", c["summary"], last["timestamp"])
 
-    path = home / ".claude" / "projects" / claude_dir_name(cwd) / f"{s.session_id}.jsonl"
+    path = home / ".claude" / "projects" / claude_project_folder(cwd) / f"{s.session_id}.jsonl"
     return path
 

@@ -8,7 +8,6 @@ session's lines, planted events and canaries, shared by the per-runtime writers
 from __future__ import annotations
 
 import random
-import re
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -27,7 +26,6 @@ __all__ = [
     "PlantedEvent",
     "Session",
     "Story",
-    "claude_dir_name",
     "iso",
     "new_canary",
     "new_uuid",
@@ -125,11 +123,6 @@ def new_uuid(rng: random.Random) -> str:
 
 def new_canary(rng: random.Random) -> str:
     return f"CANARY-SECRET-{rng.getrandbits(64):016x}"
-
-
-def claude_dir_name(cwd: str) -> str:
-    # Claude Code names a project folder after the cwd with every non-alphanumeric turned into "-".
-    return re.sub(r"[^A-Za-z0-9]", "-", cwd)
 
 
 @dataclass

@@ -24,6 +24,8 @@ from loopx_recall_core.plugin_api import (
     SHELL_TOOLS,
     ProviderCache,
     ProviderFailure,
+    claude_project_folder,
+    exit_code,
     format_tool_snippet,
     one_line_command,
     shell_command,
@@ -62,7 +64,6 @@ def verify_rows(
                 raise ProviderFailure(problem)
 
 
-_EXIT_CODE = re.compile(r"\AExit code:? (-?\d+)")
 _PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (.+)$", re.MULTILINE)
 
 
@@ -96,24 +97,18 @@ def snippet_for(evidence_type: str, row: Mapping[str, Any], max_chars: int) -> s
         summary = " ".join(shlex.quote(p) for p in _paths_of(row, data))
     output = str(row.get("output") or "")
     outcome = None
-    exit_code = None
+    code = None
     if evidence_type in ("prior_failure", "tool_outcome"):
         failed = row.get("failed")
         outcome = None if failed is None else not failed
         if evidence_type == "prior_failure":
             outcome = False
-        match = _EXIT_CODE.match(output)
-        exit_code = int(match.group(1)) if match else None
+        code = exit_code(output)
         if outcome is None:
-            outcome = True if not output else exit_code in (None, 0)
+            outcome = True if not output else code in (None, 0)
     return format_tool_snippet(
-        tool, summary, outcome=outcome, exit_code=exit_code, output=output, max_chars=max_chars
+        tool, summary, outcome=outcome, exit_code=code, output=output, max_chars=max_chars
     )
-
-
-def _claude_dir_name(root: str) -> str:
-    # Claude Code names a project folder after its cwd, every non-alphanumeric -> "-".
-    return re.sub(r"[^A-Za-z0-9]", "-", root)
 
 
 def in_scope_transcripts(
@@ -204,7 +199,7 @@ def _transcripts(
     roots, resolved = roots_of(binding["private"])
     if "claude" in binding["history_sources"]:
         projects = home / ".claude" / "projects"
-        names = [_claude_dir_name(r) for r in {*roots, *resolved}]
+        names = [claude_project_folder(r) for r in {*roots, *resolved}]
         for folder in _entries(projects):
             if any(folder.name == n or folder.name.startswith(n + "-") for n in names):
                 yield from (path for path, _ in _regular_files(Path(folder.path), ".jsonl"))

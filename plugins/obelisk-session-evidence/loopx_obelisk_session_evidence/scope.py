@@ -31,6 +31,8 @@ from typing import Any
 
 import attrs
 
+from loopx_recall_core.plugin_api import epoch_ms, under, window_start_ms
+
 __all__ = [
     "FUTURE_SKEW",
     "Window",
@@ -85,7 +87,8 @@ def instant_ms(text: object) -> int | None:
 
 @attrs.frozen
 class Window:
-    """``[now - days, now + FUTURE_SKEW]`` in epoch milliseconds."""
+    """``[now - days, now + FUTURE_SKEW]`` in epoch milliseconds; the start is the host's
+    ``window_start_ms`` (the same instant the host's Stage 0 bench starts a window at)."""
 
     since_ms: int
     until_ms: int
@@ -93,8 +96,7 @@ class Window:
     @classmethod
     def last_days(cls, days: int, now: datetime | None = None) -> Window:
         now = now or datetime.now(UTC)
-        to_ms = lambda moment: int(moment.timestamp() * 1000)  # noqa: E731
-        return cls(to_ms(now - timedelta(days=days)), to_ms(now + FUTURE_SKEW))
+        return cls(window_start_ms(days, now), epoch_ms(now + FUTURE_SKEW))
 
     def contains(self, text: object) -> bool:
         millis = instant_ms(text)
@@ -107,10 +109,6 @@ def _normalized_absolute(path: str) -> bool:
     return path.startswith("/") and "//" not in path and posixpath.normpath(path) == path
 
 
-def _under(path: str, roots: Iterable[str]) -> bool:
-    return any(path == r or path.startswith(r.rstrip("/") + "/") for r in roots)
-
-
 def resolved_roots(roots: Sequence[str]) -> list[str]:
     """The bound roots with symlinks resolved (stored at enable time beside the given ones)."""
     return sorted({os.path.realpath(root) for root in roots})
@@ -121,13 +119,13 @@ def path_in_scope(path: object, roots: Sequence[str], resolved: Sequence[str] = 
     if not isinstance(path, str) or not _normalized_absolute(path):
         return False
     allowed = [*roots, *resolved]
-    if not _under(path, allowed):
+    if not under(path, allowed):
         return False
     try:
         real = os.path.realpath(path)
     except (OSError, ValueError):  # NUL byte, symlink loop on some platforms
         return False
-    return _under(real, allowed)
+    return under(real, allowed)
 
 
 def session_aliases(session_ids: Iterable[str], sources: Iterable[str]) -> list[str]:

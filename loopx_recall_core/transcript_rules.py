@@ -1,0 +1,75 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""Rules about agent-runtime transcripts on disk that the host and its providers must apply
+identically, so each has one owner here (providers get them through ``plugin_api``):
+
+* :func:`under`: path containment, on a ``/`` boundary;
+* :func:`window_start_ms` / :func:`window_start`: where a ``window_days`` window begins,
+  exact to the millisecond (one computation, as epoch milliseconds or as the transcripts'
+  own ISO text, which compares as text);
+* :data:`EXIT_CODE` / :func:`exit_code`: the ``Exit code: N`` head of a shell tool's
+  output;
+* :func:`claude_project_folder`: the folder Claude Code keeps a cwd's sessions in,
+  ``~/.claude/projects/<name>``.
+
+Standard library only: imported by provider plugins on their hot path.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from datetime import UTC, datetime, timedelta
+
+__all__ = [
+    "EXIT_CODE",
+    "claude_project_folder",
+    "epoch_ms",
+    "exit_code",
+    "under",
+    "window_start",
+    "window_start_ms",
+]
+
+#: ``Exit code: N`` (or ``Exit code N``) at the very start of a shell tool's output.
+EXIT_CODE = re.compile(r"\AExit code:? (-?\d+)")
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_ONE_MS = timedelta(milliseconds=1)
+
+
+def under(path: str | None, roots: Iterable[str]) -> bool:
+    """``path`` is a root or below one, on a ``/`` boundary (``/a/bc`` is not under ``/a/b``)."""
+    return bool(path) and any(
+        path == root or path.startswith(root.rstrip("/") + "/") for root in roots
+    )
+
+
+def epoch_ms(moment: datetime) -> int:
+    """Milliseconds since the epoch of an aware ``moment``, floored (integer arithmetic)."""
+    return (moment - _EPOCH) // _ONE_MS
+
+
+def window_start_ms(days: int, now: datetime | None = None) -> int:
+    """The oldest in-window instant, ``now - days``, in epoch milliseconds."""
+    return epoch_ms((now or datetime.now(UTC)) - timedelta(days=days))
+
+
+def window_start(days: int, now: datetime | None = None) -> str:
+    """:func:`window_start_ms` as ``YYYY-MM-DDTHH:MM:SS.mmmZ``, the transcripts' ISO form."""
+    millis = window_start_ms(days, now)
+    moment = _EPOCH + millis * _ONE_MS
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{millis % 1000:03d}Z"
+
+
+def exit_code(output: str) -> int | None:
+    """The exit status a shell tool's output starts with (``Exit code: N``), if any."""
+    match = EXIT_CODE.match(output)
+    return int(match.group(1)) if match else None
+
+
+def claude_project_folder(cwd: str) -> str:
+    """The name Claude Code gives the folder of a cwd's sessions under
+    ``~/.claude/projects/``: the cwd with every character but ``A-Za-z0-9`` turned into
+    ``-`` (so ``/a/b.c`` -> ``-a-b-c``; distinct cwds may share a folder)."""
+    return re.sub(r"[^A-Za-z0-9]", "-", cwd)
