@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """External-evidence-research v0 records (wire contract: ``EXTERNAL_EVIDENCE_V0.md``).
 
-Why this module is over 400 lines: it is the wire document in code, one record class per
+Long because: it is the wire document in code, one record class per
 record of ``EXTERNAL_EVIDENCE_V0.md`` in the document's order, plus the few field rules
 (trimming, provider ids, provenance URIs, unique providers and sources) that only these
 records use. Split, a reader checking one record against the spec would need two files;
