@@ -44,7 +44,7 @@ T = TypeVar("T")
 
 LOAD_PLUGINS_ENV = "LOOPX_RECALL_LOAD_PLUGINS"
 
-Phase = Literal["import", "registration", "hook", "readback", "retrieve"]
+Phase = Literal["import", "registration", "validation", "hook", "readback", "retrieve"]
 
 
 def normalize_dist_name(name: str) -> str:
@@ -188,6 +188,20 @@ class PluginHost:
                 status="broken",
                 error_class=type(exc).__name__,
                 error=_describe_failure("registration", exc),
+            )
+            return
+        try:
+            # A hook implementation that matches no specification (a misspelt hook name)
+            # would never be called: the plugin is broken, not silently half-loaded.
+            # Plugins registered before passed this check, so a failure is this one's.
+            self.manager.check_pending()
+        except pluggy.PluginValidationError as exc:
+            self.manager.unregister(name=name)
+            self._records[key] = PluginRecord(
+                **base,
+                status="broken",
+                error_class=type(exc).__name__,
+                error=_describe_failure("validation", exc),
             )
             return
         self._plugin_names[key] = name or key

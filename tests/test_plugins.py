@@ -144,6 +144,33 @@ def test_registration_failure_is_recorded():
     assert record.error_class == "PluginValidationError"
 
 
+def test_a_hook_matching_no_specification_is_broken_and_unregistered():
+    host = PluginHost()
+    good = _module("good_after_misspelt_mod")
+
+    @hookimpl(specname="loopx_recall_providers")
+    def loopx_recall_providers():
+        return []
+
+    good.loopx_recall_providers = loopx_recall_providers
+    misspelt = _module("misspelt_hook_mod")
+
+    @hookimpl
+    def loopx_recall_provider():  # one letter short of the specification's name
+        return []
+
+    misspelt.loopx_recall_provider = loopx_recall_provider
+    host.register(misspelt, distribution="misspelt", version="1")
+    host.register(good, distribution="good", version="1")
+    records = {r.distribution: r for r in host.records}
+    assert records["misspelt"].status == "broken"
+    assert records["misspelt"].error_class == "PluginValidationError"
+    assert records["misspelt"].error == "failed during validation: raised PluginValidationError"
+    # the broken plugin is gone from the manager; the next one is checked on its own
+    assert records["good"].status == "loaded"
+    assert not host.manager.is_registered(misspelt)
+
+
 @pytest.mark.parametrize(
     ("env", "loaded"),
     [
