@@ -110,3 +110,35 @@ def test_quickstart_with_an_old_python_says_so(tmp_path):
         "(or set PYTHON=/path/to/python3.11)"
     ]
     assert not (clone / ".cache").exists()
+
+
+def _python_heredocs(script: Path) -> list[str]:
+    """The Python a shell script feeds to the interpreter (``<<'PY' ... PY`` blocks)."""
+    blocks, current = [], None
+    for line in script.read_text(encoding="utf-8").splitlines():
+        if current is None and line.rstrip().endswith("<<'PY'"):
+            current = []
+        elif current is not None and line.strip() == "PY":
+            blocks.append("\n".join(current))
+            current = None
+        elif current is not None:
+            current.append(line)
+    return blocks
+
+
+def test_the_scripts_python_imports_exist():
+    # The quickstart's Python runs only after a minute of installs: a moved module must
+    # fail here, not in a newcomer's first run.
+    import ast
+    import importlib
+
+    checked = 0
+    for script in sorted((ROOT / "scripts").iterdir()):
+        for block in _python_heredocs(script):
+            for node in ast.walk(ast.parse(block)):
+                if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("loopx_"):
+                    module = importlib.import_module(node.module)
+                    for alias in node.names:
+                        assert hasattr(module, alias.name), (script.name, node.module, alias.name)
+                    checked += 1
+    assert checked >= 1
