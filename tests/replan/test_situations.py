@@ -677,3 +677,11 @@ def test_invalid_outcome_raises_before_any_recall():
 
 def test_no_outcome_means_no_legality():
     assert run(situation()).legality is None
+
+
+def test_the_documented_entry_point_is_the_flow():
+    import loopx_recall_core.recall.replan as package
+    from loopx_recall_core.recall.replan import flow
+
+    assert package.replan is flow.replan
+    assert package.ReplanReport is flow.ReplanReport

@@ -10,6 +10,18 @@ Modules: :mod:`.admission` (trigger conditions, stage gate via the host admissio
 :mod:`.terms` (query terms), :mod:`.routes` (normalization), :mod:`.snippets` (the
 snippet convention providers follow), :mod:`.comparison` (verdicts), :mod:`.legality`.
 
-:mod:`.flow` holds :func:`replan`; nothing is imported here on purpose, so a sub-module
-loads without the contracts.
+:mod:`.flow` holds :func:`replan`, also reachable here: it is imported on first use, so a
+sub-module (e.g. :mod:`.shell`) loads without the contracts.
 """
+
+from typing import Any
+
+
+def __getattr__(name: str) -> Any:
+    # ``loopx_recall_core.recall.replan.replan`` stays the documented entry point; it is
+    # imported on first use (PEP 562), so importing a sub-module stays cheap.
+    if name in {"replan", "ReplanReport"}:
+        from loopx_recall_core.recall.replan import flow
+
+        return getattr(flow, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
