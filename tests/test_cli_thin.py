@@ -3,8 +3,9 @@
 """Issue 12: ``cli/`` parses, calls one library function and renders.
 
 Its failures are click exceptions with fixed exit codes and one-line messages; the
-provider is never Obelisk by default (the one enabled or installed is used, none or
-several is one line and exit 1); the library never imports ``cli/``.
+provider is never Obelisk by default (the one enabled is used; several is one line and
+exit 1; none enabled is the typed ``not_enabled`` refusal); the library never imports
+``cli/``.
 """
 
 from __future__ import annotations
@@ -138,12 +139,17 @@ def _history(monkeypatch, host: PluginHost, enabled: tuple[str, ...] = ()):
     return CliRunner().invoke(cli, HISTORY)
 
 
-def test_history_with_no_provider_at_all_is_one_line_exit_1(monkeypatch, loopx_home):
-    result = _history(monkeypatch, PluginHost())
-    assert result.exit_code == 1
-    assert result.stderr == (
-        "error: no recall provider is enabled or installed: name one with --provider\n"
-    )
+def _refused_not_enabled(result) -> None:
+    # nothing enabled here: a typed refusal (exit 0) whatever is installed, as before a
+    # provider had to be chosen; the receipt names the v0 wire's provider id
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["status"], data["reason"]) == ("refused", "not_enabled")
+    assert data["receipt"]["provider_id"] == "obelisk-session-evidence"
+
+
+def test_history_with_no_provider_at_all_is_a_typed_refusal(monkeypatch, loopx_home):
+    _refused_not_enabled(_history(monkeypatch, PluginHost()))
 
 
 def test_history_uses_the_one_installed_provider_when_none_is_enabled(monkeypatch, loopx_home):
@@ -154,13 +160,12 @@ def test_history_uses_the_one_installed_provider_when_none_is_enabled(monkeypatc
     assert (data["status"], data["reason"]) == ("refused", "not_enabled")
 
 
-def test_history_with_several_installed_and_none_enabled_is_exit_1(monkeypatch, loopx_home):
-    result = _history(monkeypatch, _host(_fake("provider-one"), _fake("provider-two")))
-    assert result.exit_code == 1
-    assert result.stderr == (
-        "error: no recall provider is enabled here and several are installed (2): name one "
-        "with --provider\n"
-    )
+def test_history_with_several_installed_and_none_enabled_is_a_typed_refusal(
+    monkeypatch, loopx_home
+):
+    one, two = _fake("provider-one"), _fake("provider-two")
+    _refused_not_enabled(_history(monkeypatch, _host(one, two)))
+    assert (one.calls, two.calls) == (0, 0)
 
 
 def test_history_uses_the_one_enabled_provider_among_several(monkeypatch, loopx_home):
@@ -185,8 +190,8 @@ def test_replan_resolves_the_provider_the_same_way(monkeypatch, loopx_home):
     args = ["recall", "replan", "--proposed-command", "make", "--agent-id", "agent-a",
             "--project-id", "proj-j"]  # fmt: skip
     result = CliRunner().invoke(cli, args)
-    assert result.exit_code == 1
-    assert "no recall provider is enabled or installed" in result.stderr
+    assert result.exit_code == 0, result.output
+    assert "refused (not_enabled)" in result.stdout
 
 
 class _Qualifiable(FakeProvider):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, get_args
 
 from loopx_recall_core.contracts import (
     EVIDENCE_TYPES,
@@ -20,11 +20,10 @@ from loopx_recall_core.contracts import (
     HistoricalEvidenceRequestV0,
     structure,
 )
+from loopx_recall_core.contracts.historical import ProviderId
 from loopx_recall_core.extensions import find_known
 from loopx_recall_core.plugins import (
     PluginHost,
-    ProviderNotChosen,
-    choose_provider,
     find_recall_entry,
     recall_providers,
 )
@@ -62,28 +61,32 @@ class OperatorRefused(Exception):
 def resolve_provider(
     state: State, service: RecallService, *, agent_id: str | None, project_id: str | None
 ) -> str:
-    """The provider to use when none is named: the one enabled for this agent and project,
-    else (nothing enabled: admission then refuses, typed) the one installed recall
-    provider. None or several: :class:`OperatorRefused`."""
+    """The provider to use when none is named: the one enabled for this agent and project
+    (several: :class:`OperatorRefused`).
+
+    With nothing enabled there, admission refuses whichever provider is asked (a typed
+    ``not_enabled`` refusal, exit 0: a runtime caller's work goes on), so no choice is
+    demanded: the one installed recall provider, else the v0 contract's provider id (the
+    only one its wire allows).
+    """
     enabled = {
         e.provider_id
         for e in state.enablements
         if (agent_id is None or e.agent_id == agent_id)
         and (project_id is None or e.project_id == project_id)
     }
-    try:
-        if enabled:
-            return choose_provider(
-                enabled, none="", several="several recall providers are enabled here"
-            )
-        host = service.plugin_host()
-        return choose_provider(
-            (str(p.provider_id) for _key, p in recall_providers(host)),
-            none="no recall provider is enabled or installed",
-            several="no recall provider is enabled here and several are installed",
+    if len(enabled) > 1:
+        raise OperatorRefused(
+            f"several recall providers are enabled here ({len(enabled)}): "
+            "name one with --provider"
         )
-    except ProviderNotChosen as exc:
-        raise OperatorRefused(str(exc)) from None
+    if enabled:
+        return enabled.pop()
+    installed = {str(p.provider_id) for _key, p in recall_providers(service.plugin_host())}
+    if len(installed) == 1:
+        return installed.pop()
+    (v0_provider_id,) = get_args(ProviderId)
+    return v0_provider_id
 
 
 def _repository_id(state: State, provider_id: str, agent_id: str, project_id: str) -> str:
