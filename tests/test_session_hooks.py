@@ -197,6 +197,19 @@ def test_unusable_state_folder_still_exits_0(hook, loopx_home):
     assert result.stderr == b""
 
 
+@pytest.mark.parametrize("where", ["relative", "a-file"])
+@pytest.mark.parametrize("runtime", ["claude", "codex"])
+def test_a_state_folder_that_cannot_be_used_at_all_still_exits_0(hook, tmp_path, where, runtime):
+    # a relative LOOPX_RECALL_HOME, or one that is a file: no private folder to log to
+    home = "relative-state"
+    if where == "a-file":
+        (tmp_path / "state-file").write_text("")
+        home = str(tmp_path / "state-file")
+    result = hook(runtime, stdin=json.dumps(CLAUDE_SESSION_START),
+                  env={"LOOPX_RECALL_HOME": home})  # fmt: skip
+    assert result.stderr == b""
+
+
 # -- install ---------------------------------------------------------------------------
 
 

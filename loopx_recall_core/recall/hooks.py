@@ -155,7 +155,11 @@ def run_hook(
 ) -> str:
     """Claim the session a runtime hook reports; returns the outcome code. Never raises:
     every outcome (problems included) is one line in the private hook log."""
-    root = root or state_root()
+    if root is None:
+        try:
+            root = state_root()
+        except StateError:
+            return "state_unusable"  # no private folder to log to; the turn goes on
     try:
         outcome = _claim(runtime, agent_id, project_id, argv_payload, stdin, root)
     except _Skip as skip:
