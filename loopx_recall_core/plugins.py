@@ -264,7 +264,12 @@ def load_host(only: Iterable[str] | None = None) -> PluginHost:
 
 
 class ProviderNotChosen(Exception):
-    """No provider was named and there is not exactly one to use; safe to print."""
+    """No provider was named and there is not exactly one to use; safe to print.
+    ``found`` is how many there were (0: none to use, more: ambiguous)."""
+
+    def __init__(self, message: str, found: int) -> None:
+        super().__init__(message)
+        self.found = found
 
 
 def choose_provider(candidates: Iterable[str], *, none: str, several: str) -> str:
@@ -274,8 +279,8 @@ def choose_provider(candidates: Iterable[str], *, none: str, several: str) -> st
     if len(found) == 1:
         return found[0]
     if not found:
-        raise ProviderNotChosen(f"{none}: name one with --provider")
-    raise ProviderNotChosen(f"{several} ({len(found)}): name one with --provider")
+        raise ProviderNotChosen(f"{none}: name one with --provider", 0)
+    raise ProviderNotChosen(f"{several} ({len(found)}): name one with --provider", len(found))
 
 
 def recall_providers(host: PluginHost) -> list[tuple[str, RecallProvider]]:

@@ -211,10 +211,11 @@ def test_qualify_picks_the_one_provider_that_offers_qualification():
         qualification_provider(_host(able, other))
 
 
-def test_qualify_without_a_qualifiable_provider_is_one_line_exit_1(monkeypatch, loopx_home):
+def test_qualify_without_a_qualifiable_provider_is_one_line_exit_2(monkeypatch, loopx_home):
+    # nothing to qualify is a missing provider: exit 2, as the command's help says
     monkeypatch.setenv("LOOPX_RECALL_LOAD_PLUGINS", "")
     result = CliRunner().invoke(cli, ["recall", "qualify", "--report", str(loopx_home / "r")])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.stderr == (
         "error: no installed recall provider offers qualification: name one with --provider\n"
     )

@@ -86,7 +86,7 @@ def qualify(
     failing gates are named), 2 when the provider is missing or not ready. The corpus is
     synthetic and public-safe; the report holds counts, rates, codes and digests only.
     """
-    from loopx_recall_core.plugins import ProviderNotChosen, load_host
+    from loopx_recall_core.plugins import ProviderNotChosen, find_recall_entry, load_host
     from loopx_recall_core.qualification.harness import (
         QualificationError,
         qualification_provider,
@@ -100,10 +100,14 @@ def qualify(
     # The verdict is recorded at the end: find an unusable state folder before the run.
     StateStore().check_writable()
     host = load_host()
-    try:
-        provider_id = provider_id or qualification_provider(host)
-    except ProviderNotChosen as exc:
-        raise Rejected(str(exc)) from None
+    if provider_id is None:
+        try:
+            provider_id = qualification_provider(host)
+        except ProviderNotChosen as exc:
+            # none to qualify is a missing provider (2); several is a choice to make (1)
+            raise (Rejected if exc.found else EnvironmentProblem)(str(exc)) from None
+    elif find_recall_entry(host, provider_id) is None:
+        raise EnvironmentProblem(f"provider {provider_id!r} is not installed")
     try:
         with _progress(total_steps(cases), cases) as update:
             result = run_qualification(

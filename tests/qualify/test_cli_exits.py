@@ -59,8 +59,18 @@ def test_a_missing_provider_is_an_environment_problem(tmp_path, monkeypatch):
     )
     assert result.exit_code == 2
     assert "not installed" in result.stderr
+    assert "qualifying:" not in result.stderr  # refused before any progress is shown
     assert not folder.exists()
     assert not (tmp_path / "home" / "state.json").exists()
+
+
+def test_an_empty_provider_name_is_not_taken_for_no_name(tmp_path, monkeypatch):
+    monkeypatch.setenv("LOOPX_RECALL_HOME", str(tmp_path / "home"))
+    result = CliRunner().invoke(
+        cli, ["recall", "qualify", "--provider", "", "--report", str(tmp_path / "report")]
+    )
+    assert result.exit_code == 2
+    assert result.stderr == "error: provider '' is not installed\n"
 
 
 @pytest.mark.parametrize("cases", ["9", "2001", "x"])
