@@ -17,10 +17,20 @@ environment and on planted folders):
 - a distribution's entry points are the rows of its ``entry_points.txt`` (``[group]``
   headers, ``name = value`` rows, ``#`` comments);
 - its name and version are the first ``Name:`` and ``Version:`` header fields of its
-  ``METADATA`` (or ``PKG-INFO``), with the email parser's folding rules and
+  ``METADATA`` (or ``PKG-INFO``), with the email parser's rules (folding, a Unix
+  ``From`` line or a line without a header name skipped, not the end of the headers) and
   ``importlib.metadata``'s re-indenting of a folded value;
 - ``load()`` imports ``module`` and walks ``:attr.path`` exactly as
   ``EntryPoint.load`` does (a malformed value fails the same way, as that one row).
+
+One rule differs on purpose. ``importlib.metadata`` fails the whole listing (a
+``TypeError`` on Python 3.11, a ``ValueError`` on others) when any ``entry_points.txt``
+row anywhere lacks ``=`` (an unrelated distribution's ``[console_scripts]`` included).
+Here rows of other groups are never parsed, and such a row in the group asked for is
+listed as a :class:`ProviderEntryPoint` with ``malformed`` set, named ``<malformed row
+N>`` (its line; the text is not repeated), whose ``load()`` raises
+:class:`MalformedEntryPoint`: the plugin host records that one entry point as broken,
+and every other one still loads.
 
 Reading the files directly was chosen over a cache of ``importlib.metadata``'s answer: no
 file to keep fresh, nothing written, and the rules above are short. Whatever this walk
@@ -36,7 +46,7 @@ import os
 import re
 import sys
 
-__all__ = ["ProviderEntryPoint", "entry_points"]
+__all__ = ["MalformedEntryPoint", "ProviderEntryPoint", "entry_points", "group_rows"]
 
 #: ``importlib.metadata.EntryPoint.pattern``
 _PATTERN = re.compile(
@@ -49,22 +59,38 @@ _HEADER = re.compile(r"[\041-\071\073-\176]*:")
 _LINE_END = re.compile(r"(\r\n|\r|\n)")
 
 
+class MalformedEntryPoint(ValueError):
+    """An ``entry_points.txt`` row of the group has no ``=``: there is nothing to load."""
+
+
 class ProviderEntryPoint:
     """One ``name = value`` row of a group, with its distribution's name and version."""
 
-    __slots__ = ("distribution", "group", "name", "value", "version")
+    __slots__ = ("distribution", "group", "malformed", "name", "value", "version")
 
     def __init__(
-        self, name: str, value: str, group: str, distribution: str | None, version: str | None
+        self,
+        name: str,
+        value: str,
+        group: str,
+        distribution: str | None,
+        version: str | None,
+        *,
+        malformed: bool = False,
     ) -> None:
         self.name = name
         self.value = value
         self.group = group
         self.distribution = distribution
         self.version = version
+        #: a row without ``=`` (``name`` is then ``<malformed row N>``, ``value`` empty)
+        self.malformed = malformed
 
     def load(self) -> object:
-        """What ``importlib.metadata.EntryPoint.load`` returns (and raises)."""
+        """What ``importlib.metadata.EntryPoint.load`` returns (and raises); a malformed
+        row raises :class:`MalformedEntryPoint`."""
+        if self.malformed:
+            raise MalformedEntryPoint("malformed entry_points.txt row")
         match = _PATTERN.match(self.value)
         module = importlib.import_module(match.group("module"))  # type: ignore[union-attr]
         attributes = filter(None, (match.group("attr") or "").split("."))  # type: ignore[union-attr]
@@ -98,16 +124,23 @@ def _header_fields(text: str, wanted: tuple[str, ...]) -> dict[str, str]:
         parts[i] + (parts[i + 1] if i + 1 < len(parts) else "") for i in range(0, len(parts), 2)
     ]
     fields: list[tuple[str, list[str]]] = []
-    for number, line in enumerate(lines):
-        if number == 0 and line.startswith("From "):
-            continue  # the Unix "From " line
+    for line in lines:
         if line[:1] in (" ", "\t"):
-            if current is not None:
+            if current is not None:  # a continuation of nothing is dropped
                 current.append(line)
             continue
-        if not line or _LINE_END.fullmatch(line) or not _HEADER.match(line):
+        if (
+            not line
+            or _LINE_END.fullmatch(line)
+            or not (line.startswith("From ") or _HEADER.match(line))
+        ):
             break  # end of the headers
+        current = None
+        if line.startswith("From "):
+            continue  # the Unix "From " line, or a misplaced one: skipped, not the end
         name, _sep, value = line.partition(":")
+        if not name:
+            continue  # ": value" has no header name: skipped, not the end
         current = [value.lstrip(" \t")]
         fields.append((name.lower(), current))
     for name, value_lines in fields:
@@ -131,21 +164,38 @@ def _metadata_fields(folder: str) -> dict[str, str]:
     return _header_fields(text, ("name", "version"))
 
 
-def _entry_point_rows(text: str) -> list[tuple[str, str, str]]:
-    """``(group, name, value)`` rows, as ``importlib.metadata``'s ``Sectioned`` reads them."""
-    rows = []
-    group = None
-    for line in map(str.strip, text.splitlines()):
+def group_rows(text: str, group: str) -> list[tuple[str, str | None]]:
+    """``(name, value)`` rows of ``group`` in an ``entry_points.txt`` text, as
+    ``importlib.metadata``'s ``Sectioned`` reads them; other groups' rows are not parsed.
+
+    A row without ``=`` (``importlib.metadata`` fails the whole listing there) is
+    ``("<malformed row N>", None)``, N its line in the file.
+    """
+    rows: list[tuple[str, str | None]] = []
+    current = None
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
         if not line or line.startswith("#"):
             continue
         if line.startswith("[") and line.endswith("]"):
-            group = line.strip("[]")
+            current = line.strip("[]")
             continue
-        if group is None:
+        if current != group:
             continue
-        name, value = line.split("=", 1)  # a row without "=" fails as it does there
-        rows.append((group, name.strip(), value.strip()))
+        name, sep, value = line.partition("=")
+        if not sep:
+            rows.append((f"<malformed row {number}>", None))
+            continue
+        rows.append((name.strip(), value.strip()))
     return rows
+
+
+def _entry_point(
+    name: str, value: str | None, group: str, distribution: str | None, version: str | None
+) -> ProviderEntryPoint:
+    if value is None:
+        return ProviderEntryPoint(name, "", group, distribution, version, malformed=True)
+    return ProviderEntryPoint(name, value, group, distribution, version)
 
 
 def _folders(root: str) -> list[str]:
@@ -188,8 +238,12 @@ def _walkable() -> bool:
 def _from_importlib(group: str) -> list[ProviderEntryPoint]:
     from importlib import metadata
 
+    try:
+        listed = metadata.entry_points(group=group)
+    except (TypeError, ValueError):  # a row without "=" somewhere: read each one's rows
+        return _from_importlib_rows(group)
     found = []
-    for entry_point in metadata.entry_points(group=group):
+    for entry_point in listed:
         dist = entry_point.dist
         found.append(
             ProviderEntryPoint(
@@ -199,6 +253,28 @@ def _from_importlib(group: str) -> list[ProviderEntryPoint]:
                 dist.name if dist is not None else None,
                 dist.version if dist is not None else None,
             )
+        )
+    return found
+
+
+def _from_importlib_rows(group: str) -> list[ProviderEntryPoint]:
+    """The group's rows of every distribution ``importlib.metadata`` finds (the first of
+    each name), read with :func:`group_rows`."""
+    from importlib import metadata
+
+    found: list[ProviderEntryPoint] = []
+    seen: set[str] = set()
+    for dist in metadata.distributions():
+        name = dist.metadata["Name"]
+        key = _normalize(name) if name else None
+        if key is not None and key in seen:
+            continue
+        if key is not None:
+            seen.add(key)
+        text = dist.read_text("entry_points.txt") or ""
+        found.extend(
+            _entry_point(row_name, value, group, name, dist.version)
+            for row_name, value in group_rows(text, group)
         )
     return found
 
@@ -220,12 +296,12 @@ def entry_points(group: str) -> list[ProviderEntryPoint]:
                 continue
             seen.add(key)
             text = _read_text(os.path.join(folder, "entry_points.txt"))
-            rows = [row for row in _entry_point_rows(text or "") if row[0] == group]
+            rows = group_rows(text or "", group)
             if not rows:
                 continue
             fields = _metadata_fields(folder)
             found.extend(
-                ProviderEntryPoint(name, value, group, fields.get("name"), fields.get("version"))
-                for _group, name, value in rows
+                _entry_point(name, value, group, fields.get("name"), fields.get("version"))
+                for name, value in rows
             )
     return found

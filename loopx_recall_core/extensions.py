@@ -21,17 +21,20 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from loopx_recall_core._entry_points import group_rows
 from loopx_recall_core._pip import PipFailed, pip_install, pip_uninstall
 from loopx_recall_core.hookspecs import ENTRY_POINT_GROUP
 from loopx_recall_core.plugins import (
     LOAD_PLUGINS_ENV,
     PluginHost,
+    call_with_deadline,
     load_host,
     normalize_dist_name,
     recall_providers,
     safe_readback,
 )
 from loopx_recall_core.state import StateError, StateStore
+from loopx_recall_core.stopping import UNCONTAINED
 
 if TYPE_CHECKING:
     # imported where used: `capability status` reads the catalogue, not the installed set
@@ -121,8 +124,10 @@ class InstalledExtension:
 
 
 def _entry_point_names(dist: metadata.Distribution) -> tuple[str, ...]:
-    # entry_points.txt only: reading it imports nothing of the plugin
-    return tuple(sorted(ep.name for ep in dist.entry_points.select(group=ENTRY_POINT_GROUP)))
+    # entry_points.txt only: reading it imports nothing of the plugin. Not
+    # dist.entry_points: one row without "=" in any group makes that raise.
+    text = dist.read_text("entry_points.txt") or ""
+    return tuple(sorted(name for name, _value in group_rows(text, ENTRY_POINT_GROUP)))
 
 
 def _fingerprint(dist: metadata.Distribution) -> str:
@@ -232,22 +237,26 @@ def uninstall_target(name: str) -> UninstallTarget:
     return UninstallTarget(distribution=display, entry_points=entry_points)
 
 
-def _provided_ids(target: UninstallTarget) -> frozenset[str]:
-    """The recall provider ids ``target``'s plugins contribute.
+#: How long ``uninstall`` waits for the extension's plugins to name their provider ids.
+PROVIDED_IDS_DEADLINE_S = 5.0
 
-    Only this distribution's plugins are loaded, each isolated (a broken one is recorded,
-    never raised), and none when ``$LOOPX_RECALL_LOAD_PLUGINS`` leaves it out. An entry
-    point that did not load or answer counts by its own name.
-    """
-    allowed = os.environ.get(LOAD_PLUGINS_ENV)
+
+def _fallback_ids(target: UninstallTarget) -> frozenset[str]:
+    """What ``target`` is taken to provide when its plugins cannot say: its entry-point
+    names and the catalogue names of its distribution."""
     wanted = normalize_dist_name(target.distribution)
-    if allowed is not None and wanted not in {
-        normalize_dist_name(n.strip()) for n in allowed.split(",") if n.strip()
-    }:
-        return frozenset(target.entry_points)
+    known = {k.name for k in catalogue() if normalize_dist_name(k.distribution) == wanted}
+    return frozenset(target.entry_points) | known
+
+
+def _loaded_ids(target: UninstallTarget) -> frozenset[str]:
+    # Only this distribution's plugins are loaded, each isolated (a broken one is
+    # recorded, never raised); an entry point that did not load or answer makes the
+    # answer partial, so the fallback names count too.
+    wanted = normalize_dist_name(target.distribution)
     host = load_host([target.distribution])
     ids = {
-        str(provider.provider_id)
+        provider.provider_id  # a non-blank str: recall_providers() returns no other
         for key, provider in recall_providers(host)
         if normalize_dist_name(host.record(key).distribution) == wanted  # type: ignore[union-attr]
     }
@@ -256,7 +265,34 @@ def _provided_ids(target: UninstallTarget) -> frozenset[str]:
         for _key, record in host.keyed_records()
         if record.status == "loaded" and normalize_dist_name(record.distribution) == wanted
     }
-    return frozenset(ids | {name for name in target.entry_points if name not in answered})
+    if any(name not in answered for name in target.entry_points):
+        return frozenset(ids) | _fallback_ids(target)
+    return frozenset(ids)
+
+
+def _provided_ids(target: UninstallTarget) -> frozenset[str]:
+    """The recall provider ids ``target``'s plugins contribute.
+
+    The plugins are imported to ask them (an entry point's name is not a provider id),
+    but a broken one can always be removed: the question runs in a daemon thread for
+    :data:`PROVIDED_IDS_DEADLINE_S` seconds at most (a plugin whose import hangs is left
+    behind), anything it raises is contained (never printed), and then, as when
+    ``$LOOPX_RECALL_LOAD_PLUGINS`` leaves the distribution out, the answer is
+    :func:`_fallback_ids`. A stop signal (Ctrl-C, SIGTERM) while it runs stops the
+    command before pip does.
+    """
+    allowed = os.environ.get(LOAD_PLUGINS_ENV)
+    wanted = normalize_dist_name(target.distribution)
+    if allowed is not None and wanted not in {
+        normalize_dist_name(n.strip()) for n in allowed.split(",") if n.strip()
+    }:
+        return _fallback_ids(target)
+    try:
+        return call_with_deadline(lambda: _loaded_ids(target), PROVIDED_IDS_DEADLINE_S)
+    except BaseException as exc:  # DeadlineExceeded, or whatever the plugin raised
+        if isinstance(exc, UNCONTAINED):
+            raise
+        return _fallback_ids(target)
 
 
 def uninstall(target: UninstallTarget, store: StateStore | None = None) -> int:

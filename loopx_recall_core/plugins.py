@@ -4,7 +4,9 @@
 
 A plugin that fails to import, or raises while registering or answering a hook, is
 recorded as broken (entry point, distribution, version, error class and a fixed one-line
-message) and skipped. Exception text is never kept: it may hold private paths or data.
+message) and skipped, even when it calls ``sys.exit()``; a stop signal while plugin code
+runs (:class:`~loopx_recall_core.stopping.Stopped`, Ctrl-C) is never contained. Exception
+text is never kept: it may hold private paths or data.
 Plugins never import this module.
 """
 
@@ -13,15 +15,16 @@ from __future__ import annotations
 import os
 import re
 import threading
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import attrs
 import pluggy
 
 from loopx_recall_core import hookspecs
-from loopx_recall_core._entry_points import ProviderEntryPoint, entry_points
+from loopx_recall_core._entry_points import MalformedEntryPoint, ProviderEntryPoint, entry_points
 from loopx_recall_core.hookspecs import ENTRY_POINT_GROUP, PROJECT_NAME, RecallProvider
+from loopx_recall_core.stopping import UNCONTAINED
 
 if TYPE_CHECKING:
     from loopx_recall_core.providers_api import ProviderReadback
@@ -94,6 +97,8 @@ def call_with_deadline(function: Callable[[], T], seconds: float) -> T:
 
 def _describe_failure(phase: Phase, exc: BaseException) -> str:
     # Only facts that cannot carry private data: the phase, the class, a module name.
+    if isinstance(exc, MalformedEntryPoint):
+        return f"failed during {phase}: its entry_points.txt row has no '='"
     if isinstance(exc, ImportError) and exc.name:
         return f"failed during {phase}: cannot import module {exc.name!r}"
     return f"failed during {phase}: raised {type(exc).__name__}"
@@ -151,7 +156,7 @@ class PluginHost:
         try:
             plugin = entry_point.load()
         except BaseException as exc:
-            if isinstance(exc, KeyboardInterrupt):
+            if isinstance(exc, UNCONTAINED):
                 raise
             self._records[key] = PluginRecord(
                 **base,
@@ -181,7 +186,7 @@ class PluginHost:
         try:
             name = self.manager.register(plugin, name=key)
         except BaseException as exc:
-            if isinstance(exc, KeyboardInterrupt):
+            if isinstance(exc, UNCONTAINED):
                 raise
             self._records[key] = PluginRecord(
                 **base,
@@ -230,8 +235,8 @@ class PluginHost:
             key = impl.plugin_name
             try:
                 value = impl.function()
-            except BaseException as exc:  # even SystemExit is contained; re-raised below
-                if isinstance(exc, KeyboardInterrupt):
+            except BaseException as exc:  # even a plugin's sys.exit() is contained
+                if isinstance(exc, UNCONTAINED):  # a stop signal or Ctrl-C is not
                     raise
                 self.mark_broken(key, "hook", exc)
                 continue
@@ -242,14 +247,23 @@ class PluginHost:
         """Flatten provider objects contributed through ``hook_name``.
 
         A plugin returning something that is not a sequence of acceptable providers is
-        marked broken and contributes nothing.
+        marked broken and contributes nothing; so is one whose providers make ``accept``
+        raise (a property that raises when read: a runtime-checkable Protocol's
+        ``isinstance`` reads them).
         """
         collected: list[tuple[str, Any]] = []
         for key, value in self.call_each(hook_name):
             if value is None:
                 continue
-            items: Sequence[Any] = value if isinstance(value, list | tuple) else [value]
-            if not all(accept(item) for item in items):
+            try:
+                items: list[Any] = list(value) if isinstance(value, list | tuple) else [value]
+                acceptable = all(accept(item) for item in items)
+            except BaseException as exc:  # what the plugin's objects raise is theirs
+                if isinstance(exc, UNCONTAINED):
+                    raise
+                self.mark_broken(key, "hook", exc)
+                continue
+            if not acceptable:
                 self.mark_broken(key, "hook", TypeError("not a provider"))
                 continue
             collected.extend((key, item) for item in items)
@@ -283,9 +297,24 @@ def choose_provider(candidates: Iterable[str], *, none: str, several: str) -> st
     raise ProviderNotChosen(f"{several} ({len(found)}): name one with --provider", len(found))
 
 
+def _is_recall_provider(candidate: object) -> bool:
+    # isinstance reads the Protocol's members (a raising property raises here, and the
+    # host marks the plugin broken); the id must be a plain, non-blank str so that every
+    # caller can read and print it without containing anything itself
+    if not isinstance(candidate, RecallProvider):
+        return False
+    provider_id = candidate.provider_id
+    return type(provider_id) is str and bool(provider_id.strip())
+
+
 def recall_providers(host: PluginHost) -> list[tuple[str, RecallProvider]]:
-    """``(plugin key, provider)`` for every loaded agent-turn-recall provider."""
-    return host.providers("loopx_recall_providers", lambda p: isinstance(p, RecallProvider))
+    """``(plugin key, provider)`` for every loaded agent-turn-recall provider.
+
+    Only providers whose ``provider_id`` reads as a non-blank ``str`` are returned; a
+    plugin contributing any other (or one whose members raise when read) is marked broken
+    (phase ``hook``) and contributes none.
+    """
+    return host.providers("loopx_recall_providers", _is_recall_provider)
 
 
 def find_recall_entry(host: PluginHost, provider_id: str) -> tuple[str, RecallProvider] | None:

@@ -118,3 +118,46 @@ def test_a_zip_on_sys_path_is_left_to_importlib(tmp_path, monkeypatch):
     monkeypatch.setattr(sys, "path", [str(archive), *sys.path])
     assert not _entry_points._walkable()
     assert _ours(ENTRY_POINT_GROUP) == _theirs(ENTRY_POINT_GROUP)
+
+
+def test_a_malformed_row_elsewhere_does_not_break_the_listing(tmp_path, monkeypatch):
+    """importlib.metadata fails the whole listing here; we list our group,
+    and a row without "=" in it is one malformed entry point (its text not repeated)."""
+    site = tmp_path / "site"
+    _dist(site, "tool-1.dist-info", "Name: tool\nVersion: 1\n", "[console_scripts]\nbroken-row\n")
+    _dist(
+        site,
+        "plug-2.dist-info",
+        "Name: plug\nVersion: 2\n",
+        GROUP_TEXT + "good = plug_mod\nsecret /home/secret/CANARY\n",
+    )
+    monkeypatch.setattr(sys, "path", [str(site), *sys.path])
+    with pytest.raises((TypeError, ValueError)):
+        metadata.entry_points(group=ENTRY_POINT_GROUP)
+    for listing in (entry_points, _entry_points._from_importlib):
+        ours = [e for e in listing(ENTRY_POINT_GROUP) if e.distribution == "plug"]
+        assert [(e.name, e.value, e.malformed) for e in ours] == [
+            ("good", "plug_mod", False),
+            ("<malformed row 3>", "", True),
+        ]
+        with pytest.raises(_entry_points.MalformedEntryPoint):
+            ours[1].load()
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        "Metadata-Version: 2.1\nFrom somewhere else\nName: lambda\nVersion: 7\n",
+        "Metadata-Version: 2.1\n: no name\n continued\nName: lambda\nVersion: 7\n",
+        "From the start\n continued\nName: lambda\nVersion: 7\nFrom the end\n",
+        "Name: lambda\nFrom inside\n folded\nVersion: 7\n\nVersion: 8\n",
+    ],
+)
+def test_misplaced_header_lines_are_skipped_as_the_email_parser_does(
+    tmp_path, monkeypatch, headers
+):
+    site = tmp_path / "site"
+    _dist(site, "lambda-7.dist-info", headers, GROUP_TEXT + "l = l_mod\n")
+    monkeypatch.setattr(sys, "path", [str(site), *sys.path])
+    assert _ours(ENTRY_POINT_GROUP) == _theirs(ENTRY_POINT_GROUP)
+    assert ("l", "l_mod", ENTRY_POINT_GROUP, "lambda", "7") in _ours(ENTRY_POINT_GROUP)

@@ -19,6 +19,8 @@ import signal
 import sys
 from typing import Any
 
+from loopx_recall_core.stopping import Stopped
+
 __all__ = ["cli", "main"]
 
 _GROUPS = {
@@ -51,8 +53,10 @@ GROUP_HELP = {
 def _stop(signum: int, _frame: object) -> None:
     # Unwind instead of dying on the spot: `finally` blocks and atexit handlers then kill
     # provider process groups and remove private scratch files (a bare SIGTERM would not).
+    # Stopped, not a plain SystemExit: plugin containment (which keeps a plugin's own
+    # sys.exit() from ending the command) re-raises it, so the stop is never swallowed.
     sys.stderr.write(f"loopx-recall: stopped by {signal.Signals(signum).name}\n")
-    raise SystemExit(128 + signum)
+    raise Stopped(128 + signum)
 
 
 def __getattr__(name: str) -> Any:
@@ -66,7 +70,9 @@ def __getattr__(name: str) -> Any:
 
 def main(prog_name: str = "loopx-recall") -> None:
     for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-        signal.signal(signum, _stop)
+        # an inherited SIG_IGN (nohup, a background job's SIGINT) stays: ignored is ignored
+        if signal.getsignal(signum) is not signal.SIG_IGN:
+            signal.signal(signum, _stop)
     from loopx_recall_core.cli import _fast
 
     status = _fast.run(sys.argv[1:], prog_name)

@@ -106,7 +106,9 @@ def uninstall(name: str, yes: bool) -> None:
     click or loopx-recall-core itself are refused before pip runs). Never deletes a
     provider's index or any provider data, and keeps enablements (status then shows the
     provider as not installed). Only the extension's own plugins are imported (to count
-    its enablements), each isolated, so a broken one can always be removed.
+    its enablements), isolated and for a few seconds at most: a plugin that fails or
+    hangs is counted by its entry-point and catalogue names, so a broken one can always be
+    removed.
     """
     try:
         target = extensions.uninstall_target(name)

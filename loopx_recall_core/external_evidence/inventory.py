@@ -44,6 +44,7 @@ from loopx_recall_core.contracts.external_evidence import (
 from loopx_recall_core.external_evidence._input import EvidenceRejected, reject, structure_at
 from loopx_recall_core.hookspecs import ExternalEvidenceProvider as ProviderProtocol
 from loopx_recall_core.plugins import PluginHost
+from loopx_recall_core.stopping import UNCONTAINED
 
 __all__ = [
     "CONNECTOR_REGISTRY_SCHEMA",
@@ -96,10 +97,16 @@ def plugin_rows(host: PluginHost) -> list[Row]:
     rows: list[Row] = []
     seen: set[str] = set()
     for key, provider in host.providers(HOOK_NAME, _accept):
-        provider_id = provider.provider_id
-        provider_kind = provider.provider_kind
-        if isinstance(provider_id, str):
-            provider_id = js_trim(provider_id)
+        try:
+            provider_id = provider.provider_id
+            provider_kind = provider.provider_kind
+            if isinstance(provider_id, str):
+                provider_id = js_trim(provider_id)
+        except BaseException as exc:  # a property that raises when read
+            if isinstance(exc, UNCONTAINED):
+                raise
+            host.mark_broken(key, "hook", exc)
+            continue
         if (
             not is_provider_id(provider_id)
             or provider_kind not in ("method", "connector")
@@ -111,7 +118,7 @@ def plugin_rows(host: PluginHost) -> list[Row]:
         try:
             readback = provider.readback()
         except BaseException as exc:  # a provider never breaks discovery
-            if isinstance(exc, KeyboardInterrupt):
+            if isinstance(exc, UNCONTAINED):  # a stop signal does
                 raise
             host.mark_broken(key, "readback", exc)
             reason = f"provider_readback_failed:{type(exc).__name__}"
