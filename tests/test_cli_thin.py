@@ -31,6 +31,7 @@ from loopx_recall_core.plugins import PluginHost, ProviderNotChosen
 from loopx_recall_core.private_files import StateError
 from loopx_recall_core.qualification.harness import qualification_provider
 from loopx_recall_core.state import DEFAULT_CEILINGS, Enablement, LimitCeilings, StateStore
+from tests.state_builders import enablement, seed
 
 from .fake_provider import FakeProvider, host_with
 
@@ -89,16 +90,8 @@ def test_an_external_evidence_command_turns_an_input_rejection_into_the_record()
 
 
 def _enablement(provider_id: str) -> Enablement:
-    return Enablement(
-        capability="agent-turn-recall",
-        provider_id=provider_id,
-        surface="replan-history",
-        agent_id="agent-a",
-        project_id="proj-j",
-        repository_id="repo-r",
-        stage=1,
-        limits=LimitCeilings(**DEFAULT_CEILINGS),
-        binding={"repository_id": "repo-r", "history_sources": ["codex"]},
+    return enablement(
+        provider_id, binding={"repository_id": "repo-r", "history_sources": ["codex"]}
     )
 
 
@@ -131,11 +124,7 @@ HISTORY = ["recall", "history", "--agent-id", "agent-a", "--project-id", "proj-j
 def _history(monkeypatch, host: PluginHost, enabled: tuple[str, ...] = ()):
     monkeypatch.setattr(recall_cli, "load_host", lambda *a, **k: host)
     if enabled:
-        with StateStore().update() as box:
-            box[0] = type(box[0])(
-                schema_version="loopx_state_v0",
-                enablements=tuple(_enablement(p) for p in enabled),
-            )
+        seed(*(_enablement(p) for p in enabled))
     return CliRunner().invoke(cli, HISTORY)
 
 

@@ -35,8 +35,8 @@ from loopx_recall_core.extensions import installed_extensions, installed_view, u
 from loopx_recall_core.hookspecs import ENTRY_POINT_GROUP
 from loopx_recall_core.plugins import PluginHost, recall_providers
 from loopx_recall_core.providers_api import ProviderReadback
-from loopx_recall_core.state import Enablement, LimitCeilings, StateStore
 from loopx_recall_core.stopping import Stopped
+from tests.state_builders import enablement, seed
 
 CANARY = "/home/secret/CANARY"
 #: the catalogue's one extension: a planted copy first on sys.path shadows the real one
@@ -124,27 +124,8 @@ def _provider_source(provider_id: str = '"fake-good"', hook_body: str = "pass") 
     return PROVIDER.format(provider_id=provider_id, hook_body=hook_body)
 
 
-def _enablement(provider_id: str, agent_id: str) -> Enablement:
-    return Enablement(
-        capability="agent-turn-recall",
-        provider_id=provider_id,
-        surface="replan-history",
-        agent_id=agent_id,
-        project_id="proj-j",
-        repository_id="repo-r",
-        stage=1,
-        limits=LimitCeilings(
-            max_sessions=5, max_items=8, max_snippet_chars=400, max_total_chars=4000
-        ),
-    )
-
-
 def _seed(*provider_ids: str) -> None:
-    with StateStore().update() as box:
-        box[0] = type(box[0])(
-            schema_version="loopx_state_v0",
-            enablements=tuple(_enablement(p, f"agent-{i}") for i, p in enumerate(provider_ids)),
-        )
+    seed(*(enablement(p, f"agent-{i}") for i, p in enumerate(provider_ids)))
 
 
 @pytest.fixture

@@ -31,7 +31,7 @@ from click.testing import CliRunner
 
 from loopx_recall_core import _pip, extensions
 from loopx_recall_core.cli import cli
-from loopx_recall_core.state import Enablement, LimitCeilings, StateStore
+from tests.state_builders import enablement, seed
 
 GROUP = "loopx_recall_core.providers"
 CANARY = "CANARY-TERM-77"
@@ -121,35 +121,15 @@ def test_uninstall_refuses_the_host_and_unknown_names(pip_calls):
     assert pip_calls == []
 
 
-def _enablement(provider_id: str, agent_id: str) -> Enablement:
-    return Enablement(
-        capability="agent-turn-recall",
-        provider_id=provider_id,
-        surface="replan-history",
-        agent_id=agent_id,
-        project_id="proj-j",
-        repository_id="repo-r",
-        stage=1,
-        limits=LimitCeilings(
-            max_sessions=5, max_items=8, max_snippet_chars=400, max_total_chars=4000
-        ),
-    )
-
-
 def test_uninstall_an_extension_counts_only_its_own_enablements(pip_calls, tmp_path, monkeypatch):
     site = tmp_path / "site"
     _write_dist(site, "loopx-fake-ext", "1.0", EXTENSION_EP)
     monkeypatch.syspath_prepend(str(site))
-    store = StateStore()
-    with store.update() as box:
-        box[0] = type(box[0])(
-            schema_version="loopx_state_v0",
-            enablements=(
-                _enablement("fake-provider", "agent-a"),
-                _enablement("obelisk-session-evidence", "agent-b"),
-                _enablement("obelisk-session-evidence", "agent-c"),
-            ),
-        )
+    store = seed(
+        enablement("fake-provider", "agent-a"),
+        enablement("obelisk-session-evidence", "agent-b"),
+        enablement("obelisk-session-evidence", "agent-c"),
+    )
     result = _invoke("extension", "uninstall", "loopx_fake_ext", "--yes")
     assert result.exit_code == 0, result.output
     assert pip_calls == [("uninstall", "loopx-fake-ext")]
@@ -197,17 +177,12 @@ def test_uninstall_counts_the_enablements_of_the_providers_the_extension_offers(
     (site / "loopx_fake_plugin.py").write_text(PLUGIN_MODULE, encoding="utf-8")
     monkeypatch.syspath_prepend(str(site))
     monkeypatch.setenv("LOOPX_RECALL_LOAD_PLUGINS", "loopx-fake-ext")
-    store = StateStore()
-    with store.update() as box:
-        box[0] = type(box[0])(
-            schema_version="loopx_state_v0",
-            enablements=(
-                _enablement("fake-provider", "agent-a"),
-                _enablement("fake-provider", "agent-b"),
-                _enablement("fake-plugin", "agent-c"),
-                _enablement("obelisk-session-evidence", "agent-d"),
-            ),
-        )
+    store = seed(
+        enablement("fake-provider", "agent-a"),
+        enablement("fake-provider", "agent-b"),
+        enablement("fake-plugin", "agent-c"),
+        enablement("obelisk-session-evidence", "agent-d"),
+    )
     result = _invoke("extension", "uninstall", "loopx-fake-ext", "--yes")
     assert result.exit_code == 0, result.output
     assert pip_calls == [("uninstall", "loopx-fake-ext")]
