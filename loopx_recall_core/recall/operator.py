@@ -89,6 +89,31 @@ def resolve_provider(
     return v0_provider_id
 
 
+def _service(
+    state: State,
+    host: Host,
+    provider_id: str | None,
+    agent_id: str | None,
+    project_id: str | None,
+    timeout: float,
+    current_sessions: tuple[str, ...],
+) -> RecallService:
+    """The recall service for one operator command; an unnamed provider is resolved
+    (:func:`resolve_provider`) for the agent and project asked about."""
+    service = RecallService(
+        provider_id=provider_id or "",
+        host=host,
+        enablements=state.enablements,
+        timeout=timeout,
+        current_sessions=current_sessions,
+    )
+    if provider_id is None:
+        service.provider_id = resolve_provider(
+            state, service, agent_id=agent_id, project_id=project_id
+        )
+    return service
+
+
 def _repository_id(state: State, provider_id: str, agent_id: str, project_id: str) -> str:
     matching = state.find(provider_id=provider_id, agent_id=agent_id, project_id=project_id)
     # The enabled repository; with no enablement admission refuses (not_enabled) anyway.
@@ -145,17 +170,9 @@ def history(
 ) -> RecallOutcome:
     """One operator-requested lookup: a typed outcome whatever the provider did;
     :class:`OperatorRefused` only for input that makes no request."""
-    service = RecallService(
-        provider_id=provider_id or "",
-        host=host,
-        enablements=state.enablements,
-        timeout=timeout,
-        current_sessions=current_sessions,
+    service = _service(
+        state, host, provider_id, agent_id, project_id, timeout, current_sessions
     )
-    if provider_id is None:
-        service.provider_id = resolve_provider(
-            state, service, agent_id=agent_id, project_id=project_id
-        )
     try:
         request = operator_request(
             state,
@@ -229,21 +246,16 @@ def replan(
     A bad situation or outcome is :class:`OperatorRefused`; everything after admission is
     a typed report (Replan goes on with current evidence).
     """
-    service = RecallService(
-        provider_id=provider_id or "",
-        host=host,
-        enablements=state.enablements,
-        timeout=timeout,
-        current_sessions=current_sessions,
+    named = flags if situation is None else situation
+    service = _service(
+        state,
+        host,
+        provider_id,
+        _text(named, "agent_id"),
+        _text(named, "project_id"),
+        timeout,
+        current_sessions,
     )
-    if provider_id is None:
-        named = flags if situation is None else situation
-        service.provider_id = resolve_provider(
-            state,
-            service,
-            agent_id=_text(named, "agent_id"),
-            project_id=_text(named, "project_id"),
-        )
     if situation is None:
         situation = flag_situation(
             state, provider_id=service.provider_id, outcome=outcome, **(flags or {})
