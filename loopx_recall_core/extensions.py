@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import importlib
 import json
-import os
 import re
 from collections.abc import Mapping
 from functools import cache
@@ -25,13 +24,13 @@ from loopx_recall_core._entry_points import group_rows
 from loopx_recall_core._pip import PipFailed, pip_install, pip_uninstall
 from loopx_recall_core.hookspecs import ENTRY_POINT_GROUP
 from loopx_recall_core.plugins import (
-    LOAD_PLUGINS_ENV,
     PluginHost,
     call_with_deadline,
     load_host,
     normalize_dist_name,
     recall_providers,
     safe_readback,
+    selected_distributions,
 )
 from loopx_recall_core.state import StateError, StateStore
 from loopx_recall_core.stopping import UNCONTAINED
@@ -281,11 +280,8 @@ def _provided_ids(target: UninstallTarget) -> frozenset[str]:
     :func:`_fallback_ids`. A stop signal (Ctrl-C, SIGTERM) while it runs stops the
     command before pip does.
     """
-    allowed = os.environ.get(LOAD_PLUGINS_ENV)
-    wanted = normalize_dist_name(target.distribution)
-    if allowed is not None and wanted not in {
-        normalize_dist_name(n.strip()) for n in allowed.split(",") if n.strip()
-    }:
+    selected = selected_distributions()
+    if selected is not None and normalize_dist_name(target.distribution) not in selected:
         return _fallback_ids(target)
     try:
         return call_with_deadline(lambda: _loaded_ids(target), PROVIDED_IDS_DEADLINE_S)

@@ -41,6 +41,7 @@ __all__ = [
     "normalize_dist_name",
     "recall_providers",
     "safe_readback",
+    "selected_distributions",
 ]
 
 T = TypeVar("T")
@@ -53,6 +54,19 @@ Phase = Literal["import", "registration", "validation", "hook", "readback", "ret
 def normalize_dist_name(name: str) -> str:
     """PEP 503 normalization, so ``Foo_Bar`` and ``foo-bar`` name the same distribution."""
     return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def selected_distributions(only: Iterable[str] | None = None) -> frozenset[str] | None:
+    """The normalized names of the distributions whose plugins load, or None for all.
+
+    ``only`` defaults to ``$LOOPX_RECALL_LOAD_PLUGINS`` (comma-separated distribution
+    names; an empty string selects none); unset means all.
+    """
+    if only is None and LOAD_PLUGINS_ENV in os.environ:
+        only = os.environ[LOAD_PLUGINS_ENV].split(",")
+    if only is None:
+        return None
+    return frozenset(normalize_dist_name(n.strip()) for n in only if n.strip())
 
 
 @attrs.frozen(kw_only=True)
@@ -132,9 +146,7 @@ class PluginHost:
         :mod:`loopx_recall_core._entry_points` (importlib.metadata's rules, without its
         import cost).
         """
-        if only is None and LOAD_PLUGINS_ENV in os.environ:
-            only = [p for p in os.environ[LOAD_PLUGINS_ENV].split(",") if p.strip()]
-        wanted = None if only is None else {normalize_dist_name(n.strip()) for n in only}
+        wanted = selected_distributions(only)
         for entry_point in entry_points(ENTRY_POINT_GROUP):
             dist_name = entry_point.distribution or "unknown"
             version = entry_point.version or "unknown"
