@@ -86,10 +86,10 @@ def qualify(
     failing gates are named), 2 when the provider is missing or not ready. The corpus is
     synthetic and public-safe; the report holds counts, rates, codes and digests only.
     """
-    from loopx_recall_core.plugins import ProviderNotChosen, find_recall_entry, load_host
+    from loopx_recall_core.plugins import ProviderNotChosen, load_host
     from loopx_recall_core.qualification.harness import (
         QualificationError,
-        qualification_provider,
+        qualifiable_provider,
         record_verdict,
         run_qualification,
         total_steps,
@@ -100,14 +100,14 @@ def qualify(
     # The verdict is recorded at the end: find an unusable state folder before the run.
     StateStore().check_writable()
     host = load_host()
-    if provider_id is None:
-        try:
-            provider_id = qualification_provider(host)
-        except ProviderNotChosen as exc:
-            # none to qualify is a missing provider (2); several is a choice to make (1)
-            raise (Rejected if exc.found else EnvironmentProblem)(str(exc)) from None
-    elif find_recall_entry(host, provider_id) is None:
-        raise EnvironmentProblem(f"provider {provider_id!r} is not installed")
+    try:
+        # refused before the run starts: no progress line for a provider that is not there
+        provider_id, _provider = qualifiable_provider(host, provider_id)
+    except ProviderNotChosen as exc:
+        # none to qualify is a missing provider (2); several is a choice to make (1)
+        raise (Rejected if exc.found else EnvironmentProblem)(str(exc)) from None
+    except QualificationError as exc:
+        raise EnvironmentProblem(str(exc)) from None
     try:
         with _progress(total_steps(cases), cases) as update:
             result = run_qualification(

@@ -74,6 +74,7 @@ __all__ = [
     "REPORT_SCHEMA",
     "QualificationError",
     "QualificationResult",
+    "qualifiable_provider",
     "qualification_provider",
     "record_verdict",
     "run_qualification",
@@ -303,6 +304,22 @@ def qualification_provider(host: PluginHost) -> str:
     )
 
 
+def qualifiable_provider(host: PluginHost, provider_id: str | None) -> tuple[str, Any]:
+    """``(provider_id, provider)`` for the named provider, or for
+    :func:`qualification_provider`'s choice when none is named (None; an empty name is a
+    name). :class:`QualificationError` when it is not installed or offers no
+    qualification runtime; :class:`~loopx_recall_core.plugins.ProviderNotChosen` when
+    there is no single one to choose."""
+    if provider_id is None:
+        provider_id = qualification_provider(host)
+    provider = find_recall_provider(host, provider_id)
+    if provider is None:
+        raise QualificationError(f"provider {provider_id!r} is not installed")
+    if not callable(getattr(provider, "qualification_runtime", None)):
+        raise QualificationError(f"provider {provider_id!r} offers no qualification runtime")
+    return provider_id, provider
+
+
 def run_qualification(
     *,
     provider_id: str | None = None,
@@ -313,16 +330,12 @@ def run_qualification(
 ) -> QualificationResult:
     """Build the corpus, run it, and return the report (nothing is written).
 
-    ``provider_id`` defaults to :func:`qualification_provider`'s choice.
+    ``provider_id`` defaults to :func:`qualification_provider`'s choice; see
+    :func:`qualifiable_provider` for what is refused before the run.
     """
     corpus = build_corpus(seed=seed, cases=cases)
     host = host or load_host()
-    provider_id = provider_id or qualification_provider(host)
-    provider = find_recall_provider(host, provider_id)
-    if provider is None:
-        raise QualificationError(f"provider {provider_id!r} is not installed")
-    if not callable(getattr(provider, "qualification_runtime", None)):
-        raise QualificationError(f"provider {provider_id!r} offers no qualification runtime")
+    provider_id, provider = qualifiable_provider(host, provider_id)
     try:
         readback = provider.readback(None)
     except Exception as exc:  # noqa: BLE001 - a provider's failure, reported by class only
