@@ -163,7 +163,7 @@ def _status(options: dict[str, object]) -> int:
             show_private=bool(options["show_private"]),
         )
     except StateError as exc:
-        _echo(f"error: {exc}", err=True)  # as cli/_common.handle_failures
+        _echo(f"error: {exc}", err=True)  # as cli/_common.Command: one line, exit 2
         return 2
     _echo(status_output(record, str(options["output_format"])))
     return 0
