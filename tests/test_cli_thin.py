@@ -29,7 +29,7 @@ from loopx_recall_core.cli._common import (
 )
 from loopx_recall_core.plugins import PluginHost, ProviderNotChosen
 from loopx_recall_core.private_files import StateError
-from loopx_recall_core.qualification.harness import qualification_provider
+from loopx_recall_core.qualification.harness import qualifiable_provider
 from loopx_recall_core.state import DEFAULT_CEILINGS, Enablement, LimitCeilings, StateStore
 from tests.state_builders import enablement, seed
 
@@ -191,13 +191,13 @@ class _Qualifiable(FakeProvider):
 def test_qualify_picks_the_one_provider_that_offers_qualification():
     plain, able = _fake("plain-provider"), _Qualifiable()
     able.provider_id = "able-provider"
-    assert qualification_provider(_host(plain, able)) == "able-provider"
+    assert qualifiable_provider(_host(plain, able))[0] == "able-provider"
     with pytest.raises(ProviderNotChosen, match="no installed recall provider offers"):
-        qualification_provider(_host(plain))
+        qualifiable_provider(_host(plain))
     other = _Qualifiable()
     other.provider_id = "other-provider"
     with pytest.raises(ProviderNotChosen, match=r"several .* \(2\): name one with --provider"):
-        qualification_provider(_host(able, other))
+        qualifiable_provider(_host(able, other))
 
 
 def test_qualify_without_a_qualifiable_provider_is_one_line_exit_2(monkeypatch, loopx_home):

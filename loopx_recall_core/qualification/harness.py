@@ -75,7 +75,6 @@ __all__ = [
     "QualificationError",
     "QualificationResult",
     "qualifiable_provider",
-    "qualification_provider",
     "record_verdict",
     "run_qualification",
     "total_steps",
@@ -290,32 +289,26 @@ def _staged(stage: Callable[[], Any] | None) -> Iterator[Callable[[Any], Any]]:
         yield rewrite
 
 
-def qualification_provider(host: PluginHost) -> str:
-    """The id of the one installed recall provider that offers qualification, or
-    :class:`~loopx_recall_core.plugins.ProviderNotChosen` when there are none or several."""
-    return choose_provider(
-        (
-            str(provider.provider_id)
-            for _key, provider in recall_providers(host)
-            if callable(getattr(provider, "qualification_runtime", None))
-        ),
-        none="no installed recall provider offers qualification",
-        several="several installed recall providers offer qualification",
-    )
+def _offers_qualification(provider: object) -> bool:
+    return callable(getattr(provider, "qualification_runtime", None))
 
 
-def qualifiable_provider(host: PluginHost, provider_id: str | None) -> tuple[str, Any]:
-    """``(provider_id, provider)`` for the named provider, or for
-    :func:`qualification_provider`'s choice when none is named (None; an empty name is a
-    name). :class:`QualificationError` when it is not installed or offers no
-    qualification runtime; :class:`~loopx_recall_core.plugins.ProviderNotChosen` when
-    there is no single one to choose."""
+def qualifiable_provider(host: PluginHost, provider_id: str | None = None) -> tuple[str, Any]:
+    """``(provider_id, provider)`` to qualify: the named one (an empty name is a name),
+    else the one installed recall provider that offers qualification
+    (:class:`~loopx_recall_core.plugins.ProviderNotChosen` when none or several do).
+    :class:`QualificationError` when the named one is not installed or offers no
+    qualification runtime."""
     if provider_id is None:
-        provider_id = qualification_provider(host)
+        provider_id = choose_provider(
+            (p.provider_id for _key, p in recall_providers(host) if _offers_qualification(p)),
+            none="no installed recall provider offers qualification",
+            several="several installed recall providers offer qualification",
+        )
     provider = find_recall_provider(host, provider_id)
     if provider is None:
         raise QualificationError(f"provider {provider_id!r} is not installed")
-    if not callable(getattr(provider, "qualification_runtime", None)):
+    if not _offers_qualification(provider):
         raise QualificationError(f"provider {provider_id!r} offers no qualification runtime")
     return provider_id, provider
 
@@ -330,8 +323,7 @@ def run_qualification(
 ) -> QualificationResult:
     """Build the corpus, run it, and return the report (nothing is written).
 
-    ``provider_id`` defaults to :func:`qualification_provider`'s choice; see
-    :func:`qualifiable_provider` for what is refused before the run.
+    ``provider_id`` is resolved and checked by :func:`qualifiable_provider`.
     """
     corpus = build_corpus(seed=seed, cases=cases)
     host = host or load_host()
