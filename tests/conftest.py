@@ -1,24 +1,17 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Shared fixtures: valid v0 records to mutate, an isolated LOOPX_RECALL_HOME, and one
-wheelhouse for the whole run.
-
-The suite runs in parallel (pytest-xdist, one process per worker): every test gets its own
-state folder (``XDG_STATE_HOME``, where the state root is when ``LOOPX_RECALL_HOME`` is
-unset), and the wheelhouse is built once per run, not once per worker.
+"""The host's fixtures: valid v0 records to mutate, an isolated LOOPX_RECALL_HOME, and one
+wheelhouse for the whole run (built once per run, not once per worker). Each test's own HOME
+and state folder and ``once_per_run`` come from the repository root's conftest.py.
 """
 
 from __future__ import annotations
 
 import copy
-import fcntl
-import json
-import os
 import shutil
 import subprocess
 import sys
 import textwrap
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -83,12 +76,6 @@ def result_data() -> dict[str, Any]:
     return copy.deepcopy(RESULT)
 
 
-@pytest.fixture(autouse=True)
-def _own_state_folder(tmp_path_factory, monkeypatch):
-    """No test reads or writes the real user's state folder, nor another test's."""
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("xdg-state")))
-
-
 @pytest.fixture
 def loopx_home(tmp_path, monkeypatch):
     home = tmp_path / "loopx-home"
@@ -102,37 +89,6 @@ def _build(source: Path, outdir: Path) -> None:
         check=True,
         capture_output=True,
     )
-
-
-@pytest.fixture(scope="session")
-def once_per_run(tmp_path_factory) -> Callable[[str, Callable[[Path], None]], Path]:
-    """``once_per_run(name, make)``: a folder that ``make(folder)`` filled once per test run.
-
-    Under xdist the first worker that asks runs ``make`` in the run's shared temporary
-    folder while holding a lock; the others wait on that lock (not on a clock) and reuse
-    the folder. A ``make`` that raises (or skips) is not recorded as done: the next worker
-    tries again and reports its own outcome. Without xdist it simply runs ``make`` once.
-    """
-
-    def run(name: str, make: Callable[[Path], None]) -> Path:
-        worker = os.environ.get("PYTEST_XDIST_WORKER")
-        if worker is None:  # not distributed; the session fixture caches the folder
-            folder = tmp_path_factory.mktemp(name)
-            make(folder)
-            return folder
-        shared = tmp_path_factory.getbasetemp().parent / f"once-{name}"
-        shared.mkdir(exist_ok=True)
-        folder, done = shared / "out", shared / "done.json"
-        with (shared / "lock").open("w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            if not done.exists():
-                shutil.rmtree(folder, ignore_errors=True)  # what a failed attempt left
-                folder.mkdir()
-                make(folder)
-                done.write_text(json.dumps({"made_by": worker}))
-        return folder
-
-    return run
 
 
 @pytest.fixture(scope="session")

@@ -1,24 +1,20 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
 """The plugin's test fixtures: the Obelisk protocol double's (obelisk_double/fixtures.py), a
-``loopx`` runner whose environment points at the double and a generated sample archive, and
-the host suite's state isolation and ``once_per_run`` (tests/conftest.py of the repository
-root is not a parent of this folder, so the plugin's tests carry their own copy)."""
+``loopx`` runner whose environment points at the double and a generated sample archive. Each
+test's own HOME and state folder and ``once_per_run`` come from the repository root's
+conftest.py (reached with ``--confcutdir`` when these tests run from this folder)."""
 
-import fcntl
-import json
 import os
-import shutil
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from .obelisk_double.fixtures import archive_home, archive_now, double_settings, obelisk_bin
 
-__all__ = ["archive_home", "archive_now", "enable_alpha", "loopx", "obelisk_bin", "once_per_run"]
+__all__ = ["archive_home", "archive_now", "enable_alpha", "loopx", "obelisk_bin"]
 
 LOOPX = str(Path(sys.executable).parent / "loopx-recall")
 CAPABILITY = ["agent-turn-recall", "--provider", "obelisk-session-evidence"]
@@ -105,35 +101,3 @@ def processes_with_home(home) -> list[int]:
 def leftovers(archive_home):
     """``leftovers()``: processes still running with the sample archive as HOME."""
     return lambda: processes_with_home(archive_home.home)
-
-
-@pytest.fixture(autouse=True)
-def _own_state_folder(tmp_path_factory, monkeypatch):
-    """No test reads or writes the real user's state folder, nor another test's."""
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("xdg-state")))
-
-
-@pytest.fixture(scope="session")
-def once_per_run(tmp_path_factory) -> Callable[[str, Callable[[Path], None]], Path]:
-    """``once_per_run(name, make)``: a folder that ``make(folder)`` filled once per test run,
-    also across xdist workers (the same as the host's tests/conftest.py)."""
-
-    def run(name: str, make: Callable[[Path], None]) -> Path:
-        worker = os.environ.get("PYTEST_XDIST_WORKER")
-        if worker is None:  # not distributed; the session fixture caches the folder
-            folder = tmp_path_factory.mktemp(name)
-            make(folder)
-            return folder
-        shared = tmp_path_factory.getbasetemp().parent / f"once-plugin-{name}"
-        shared.mkdir(exist_ok=True)
-        folder, done = shared / "out", shared / "done.json"
-        with (shared / "lock").open("w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            if not done.exists():
-                shutil.rmtree(folder, ignore_errors=True)  # what a failed attempt left
-                folder.mkdir()
-                make(folder)
-                done.write_text(json.dumps({"made_by": worker}))
-        return folder
-
-    return run
