@@ -24,7 +24,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DOUBLE = ROOT / "plugins" / "obelisk-session-evidence" / "tests" / "obelisk_double" / "obelisk"
-LOOPX = Path(sys.executable).parent / "loopx"
+LOOPX = Path(sys.executable).parent / "loopx-recall"
 
 _FLOOD_CHILD = textwrap.dedent(
     """

@@ -177,10 +177,10 @@ def test_fast_path_answers_as_click_does(homes, prog, args, extra, fast):
         assert out.strip()
 
 
-@pytest.mark.parametrize("prog", ["loopx-recall", "loopx"])
 @pytest.mark.parametrize("args", [["--help"], []])
-def test_root_help_of_the_loopx_shim_too(homes, prog, args):
+def test_root_help_bare_and_asked_for(homes, args):
     env = _environment(homes, {})
+    prog = "loopx-recall"
     out, err, code = _run(FAST, args, prog, env)
     assert err.rpartition("\nCLICK=")[2] == "False"
     assert (out, err.rpartition("\nCLICK=")[0], code) == _run(CLICK, args, prog, env)
@@ -190,10 +190,9 @@ def test_root_help_text_is_clicks_rendering():
     # ROOT_HELP must drift with nothing: a new group, option or help text changes click's
     # rendering, and this fails until ROOT_HELP is regenerated (print the output below).
     # A terminal of 80 columns or more gives click's formatter 78 (80 at most, minus 2).
-    for prog in ("loopx-recall", "loopx"):
-        rendered = CliRunner().invoke(cli, ["--help"], prog_name=prog, terminal_width=78)
-        assert rendered.exit_code == 0
-        assert rendered.output == ROOT_HELP.format(prog=prog) + "\n", rendered.output
+    rendered = CliRunner().invoke(cli, ["--help"], prog_name="loopx-recall", terminal_width=78)
+    assert rendered.exit_code == 0
+    assert rendered.output == ROOT_HELP.format(prog="loopx-recall") + "\n", rendered.output
 
 
 def test_fast_path_refuses_streams_click_would_rewrap(homes):

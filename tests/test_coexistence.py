@@ -1,8 +1,8 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
 """Living beside the real LoopX (PyPI ``loopx`` 2.1.1) in one environment, in both install
-orders: ``loopx`` stays LoopX's command, ``loopx-recall`` is ours, and pip's shared-script
-caveat has the documented way back."""
+orders: ``loopx`` is LoopX's command and only LoopX's (we ship no ``loopx`` script), so
+installing and uninstalling ours leaves every file LoopX installed byte-identical."""
 
 from __future__ import annotations
 
@@ -78,59 +78,67 @@ def _run(venv: Path, tmp_path: Path, *argv: str) -> subprocess.CompletedProcess[
     )
 
 
+def _files_of(venv: Path, distribution: str) -> dict[str, bytes]:
+    """Every file ``distribution`` installed in ``venv`` (its RECORD), with its bytes."""
+    python = str(venv / "bin" / "python")
+    listed = subprocess.run(
+        [python, "-c", _LIST_FILES, distribution], capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    return {name: Path(name).read_bytes() for name in listed if not name.endswith(".pyc")}
+
+
+_LIST_FILES = (
+    "import os, sys; from importlib.metadata import distribution as d; "
+    "[print(os.path.normpath(f.locate())) for f in d(sys.argv[1]).files or ()]"
+)
+
+
 def _assert_loopx_is_loopx(venv: Path, tmp_path: Path) -> None:
     version = _run(venv, tmp_path, "loopx", "--version")
     assert version.returncode == 0, version.stderr
     assert version.stdout.strip() == f"loopx {LOOPX_RELEASE}"
-    ours = _run(venv, tmp_path, "loopx-recall", "--version")
-    assert ours.stdout.startswith("loopx-recall, version ")
-    # LoopX has no `capability enable`: its argparse refuses it; ours would have run it.
-    enable = _run(
-        venv,
-        tmp_path,
-        "loopx",
-        "capability",
-        "enable",
-        "agent-turn-recall",
-        "--provider",
-        "obelisk-session-evidence",
-    )
+    # LoopX has no `capability enable`: its argparse refuses it.
+    enable = _run(venv, tmp_path, "loopx", "capability", "enable", "agent-turn-recall")
     assert enable.returncode == 2
-    assert "usage: loopx capability" in enable.stderr
     assert "invalid choice: 'enable'" in enable.stderr
     assert not (tmp_path / "state").exists()
 
 
 @pytest.mark.parametrize("order", ["loopx-first", "ours-first"])
-def test_loopx_keeps_its_command_in_either_install_order(wheelhouse, loopx_wheel, tmp_path, order):
+def test_installing_and_uninstalling_ours_leaves_loopx_byte_identical(
+    wheelhouse, loopx_wheel, tmp_path, order
+):
     venv = _venv(tmp_path)
-    host = str(next(wheelhouse.glob("loopx_recall_core-*.whl")))
-    for wheel in [str(loopx_wheel), host] if order == "loopx-first" else [host, str(loopx_wheel)]:
-        _pip(venv, "install", wheel)
+    ours = [str(p) for p in sorted(wheelhouse.glob("loopx_*.whl"))]  # host and plugin
+    assert len(ours) == 2
+    if order == "loopx-first":
+        _pip(venv, "install", str(loopx_wheel))
+        loopx_files = _files_of(venv, "loopx")
+        assert loopx_files[str(venv / "bin" / "loopx")]  # LoopX's own script is there
+        _pip(venv, "install", *ours)
+    else:
+        _pip(venv, "install", *ours)
+        assert not (venv / "bin" / "loopx").exists()  # no `loopx` of ours
+        _pip(venv, "install", str(loopx_wheel))
+        loopx_files = _files_of(venv, "loopx")
+    assert _files_of(venv, "loopx") == loopx_files
     _assert_loopx_is_loopx(venv, tmp_path)
-    recall = _run(venv, tmp_path, "loopx-recall", "capability", "--help")
-    assert recall.returncode == 0
-    assert "enable" in recall.stdout
+    recall = _run(venv, tmp_path, "loopx-recall", "--version")
+    assert recall.stdout.startswith("loopx-recall, version ")
+    # None of our distributions lists a file LoopX lists.
+    for distribution in ("loopx-recall-core", "loopx-obelisk-session-evidence"):
+        assert not _files_of(venv, distribution).keys() & loopx_files.keys()
+
+    _pip(venv, "uninstall", "-y", "loopx-obelisk-session-evidence", "loopx-recall-core")
+    assert _files_of(venv, "loopx") == loopx_files
+    _assert_loopx_is_loopx(venv, tmp_path)
+    assert not (venv / "bin" / "loopx-recall").exists()
 
 
-def test_the_documented_way_back_after_uninstalling_us(wheelhouse, loopx_wheel, tmp_path):
-    venv = _venv(tmp_path)
-    _pip(venv, "install", str(loopx_wheel), str(next(wheelhouse.glob("loopx_recall_core-*.whl"))))
-    _pip(venv, "uninstall", "-y", "loopx-recall-core")
-    # pip removed the shared bin/loopx with our RECORD: the caveat the README states ...
-    assert not (venv / "bin" / "loopx").exists()
-    # ... and its documented remedy.
-    _pip(venv, "install", "--force-reinstall", "--no-deps", str(loopx_wheel))
-    version = _run(venv, tmp_path, "loopx", "--version")
-    assert version.stdout.strip() == f"loopx {LOOPX_RELEASE}"
-
-
-def test_without_loopx_the_loopx_script_is_ours(wheelhouse, tmp_path):
+def test_without_loopx_there_is_no_loopx_command(wheelhouse, tmp_path):
     venv = _venv(tmp_path)
     _pip(venv, "install", str(next(wheelhouse.glob("loopx_recall_core-*.whl"))))
-    help_text = _run(venv, tmp_path, "loopx", "capability", "--help")
-    assert help_text.returncode == 0
-    assert "Usage: loopx capability" in help_text.stdout
+    assert not (venv / "bin" / "loopx").exists()
     module = subprocess.run(
         [str(venv / "bin" / "python"), "-m", "loopx_recall_core", "--version"],
         capture_output=True,

@@ -55,7 +55,7 @@ Commands:
   state              Where loopx-recall keeps enablements, verdicts,..."""
 
 #: Program names whose usage line fits ROOT_HELP's (a longer one may wrap in click).
-_PROGRAMS = ("loopx-recall", "loopx")
+_PROGRAMS = ("loopx-recall",)
 
 #: ``capability status`` options that take a value, and the flag.
 _STATUS_OPTIONS = {
