@@ -297,8 +297,8 @@ def qualifiable_provider(host: PluginHost, provider_id: str | None = None) -> tu
     """``(provider_id, provider)`` to qualify: the named one (an empty name is a name),
     else the one installed recall provider that offers qualification
     (:class:`~loopx_recall_core.plugins.ProviderNotChosen` when none or several do).
-    :class:`QualificationError` when the named one is not installed or offers no
-    qualification runtime."""
+    :class:`QualificationError` when the named one is not installed, offers no
+    qualification runtime, or its runtime is not ready."""
     if provider_id is None:
         provider_id = choose_provider(
             (p.provider_id for _key, p in recall_providers(host) if _offers_qualification(p)),
@@ -310,7 +310,22 @@ def qualifiable_provider(host: PluginHost, provider_id: str | None = None) -> tu
         raise QualificationError(f"provider {provider_id!r} is not installed")
     if not _offers_qualification(provider):
         raise QualificationError(f"provider {provider_id!r} offers no qualification runtime")
+    _ready_runtime(provider_id, provider)
     return provider_id, provider
+
+
+def _ready_runtime(provider_id: str, provider: Any) -> dict[str, Any]:
+    """The provider's runtime facts, or :class:`QualificationError` when its runtime cannot
+    be reached: a run against an absent runtime would only measure failures."""
+    try:
+        readback = provider.readback(None)
+    except Exception as exc:  # noqa: BLE001 - a provider's failure, reported by class only
+        raise _provider_error(provider_id, "readback", exc) from None
+    if not readback.ready:
+        raise QualificationError(
+            f"provider {provider_id!r} is not ready: {readback.unavailable_reason}"
+        )
+    return dict(readback.runtime)
 
 
 def run_qualification(
@@ -328,15 +343,7 @@ def run_qualification(
     corpus = build_corpus(seed=seed, cases=cases)
     host = host or load_host()
     provider_id, provider = qualifiable_provider(host, provider_id)
-    try:
-        readback = provider.readback(None)
-    except Exception as exc:  # noqa: BLE001 - a provider's failure, reported by class only
-        raise _provider_error(provider_id, "readback", exc) from None
-    if not readback.ready:
-        raise QualificationError(
-            f"provider {provider_id!r} is not ready: {readback.unavailable_reason}"
-        )
-    facts = dict(readback.runtime)
+    facts = _ready_runtime(provider_id, provider)
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="loopx-qualify-") as folder:
         root = Path(folder)

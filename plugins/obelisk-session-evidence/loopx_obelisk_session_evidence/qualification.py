@@ -143,10 +143,14 @@ class ObeliskQualification:
         self.db: str | None = None
 
     def bind_options(self, scope: CorpusScope) -> dict[str, Any]:
+        # The executable resolved once, before the host points HOME at the archive, goes
+        # into every case's binding: resolving it again per case would read the state of
+        # the archive's HOME, where no enablement names the user's --obelisk-bin.
         return {
             "history_source": list(scope.runtimes),
             "repository_root": list(scope.roots),
             "window_days": scope.window_days,
+            "obelisk_bin": self._real(),
         }
 
     def _real(self) -> str:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 from types import SimpleNamespace
@@ -22,6 +24,7 @@ from loopx_recall_core.state import StateStore
 
 CASES, SEED = 30, 7
 FILES = ("report.json", "report.md", "report.svg")
+LOOPX = str(Path(sys.executable).parent / "loopx-recall")
 
 
 @pytest.fixture(scope="session")
@@ -160,3 +163,56 @@ def test_the_report_is_public_safe(qualified):
         for needle in forbidden:
             assert needle not in text, (name, needle)
         assert session_id.search(text) is None, name
+
+
+def _user_without_the_binary_on_path(tmp_path: Path, obelisk_bin: Path) -> dict[str, str]:
+    """A user whose Obelisk is named only by an enablement's ``--obelisk-bin``: not on PATH,
+    no LOOPX_RECALL_OBELISK_BIN, and the state folder found through HOME (no
+    LOOPX_RECALL_HOME, no XDG_STATE_HOME), as on a machine set up by the README."""
+    home = tmp_path / "home"
+    (tmp_path / "repo").mkdir()
+    home.mkdir()
+    return {
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(home),
+        "LOOPX_RECALL_NODE22": os.environ["LOOPX_RECALL_NODE22"],  # what the double needs
+        "LOOPX_RECALL_LOAD_PLUGINS": "loopx-obelisk-session-evidence",
+    }
+
+
+def _cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [LOOPX, *args], env=env, capture_output=True, text=True, check=False, timeout=300
+    )
+
+
+def test_qualify_runs_every_case_on_the_enablements_binary(obelisk_bin, tmp_path):
+    env = _user_without_the_binary_on_path(tmp_path, obelisk_bin)
+    enable = ["capability", "enable", "agent-turn-recall", "--provider"]
+    enable += ["obelisk-session-evidence", "--agent-id", "agent-a", "--project-id", "proj-j"]
+    enable += ["--repository-id", "repo-r", "--history-source", "claude"]
+    enable += ["--repository-root", str(tmp_path / "repo"), "--obelisk-bin", str(obelisk_bin)]
+    assert _cli(env, *enable).returncode == 0
+    folder = tmp_path / "report"
+    result = _cli(env, "recall", "qualify", "--cases", "10", "--report", str(folder))
+    assert "Traceback" not in result.stderr
+    report = json.loads((folder / "report.json").read_text(encoding="utf-8"))
+    # Before: the cases re-resolved the binary with HOME at the archive, found none and
+    # answered provider_unavailable in 20-50 ms each.
+    assert report["arms"]["b"]["reasons"] == {}
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert report["verdict"] == {"passed": True, "failed_gates": []}
+
+
+def test_qualify_with_no_reachable_runtime_stops_before_the_run(obelisk_bin, tmp_path):
+    env = _user_without_the_binary_on_path(tmp_path, obelisk_bin)
+    result = _cli(env, "recall", "qualify", "--cases", "10", "--report", str(tmp_path / "r"))
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.splitlines() == [
+        "error: provider 'obelisk-session-evidence' is not ready: obelisk executable not found"
+    ]
+    assert not (tmp_path / "r").exists()
+    status = _cli(env, "capability", "status", "agent-turn-recall", "--provider",
+                  "obelisk-session-evidence", "--format", "json")
+    assert json.loads(status.stdout)["qualification"]["verdict"] is None
