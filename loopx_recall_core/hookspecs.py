@@ -143,16 +143,20 @@ class QualifiableRecallProvider(RecallProvider, Protocol):
     ``provider_version`` is what verdicts are recorded for, together with the runtime
     identity. ``qualification_runtime(home)`` returns the provider's
     :class:`QualificationRuntime` for a synthetic archive under ``home``;
-    ``runtime_identity(binding)`` names the runtime a binding resolves to NOW (None when
-    there is none): ``capability enable --stage 2`` needs a passing verdict for it.
-    Both must be cheap and must not raise.
+    ``runtime_identity(binding, timeout=...)`` names the runtime a binding resolves to NOW
+    (None when there is none, or when finding out takes longer than ``timeout`` seconds:
+    a probe it starts is killed by then): ``capability enable --stage 2`` and every
+    stage-2 request need a passing verdict for it, and it runs inside the request's own
+    deadline. Both must be cheap and must not raise.
     """
 
     provider_version: str
 
     def qualification_runtime(self, home: Path) -> QualificationRuntime: ...
 
-    def runtime_identity(self, binding: Mapping[str, Any] | None) -> RuntimeIdentity | None: ...
+    def runtime_identity(
+        self, binding: Mapping[str, Any] | None, *, timeout: float
+    ) -> RuntimeIdentity | None: ...
 
 
 @runtime_checkable

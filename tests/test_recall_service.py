@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 import time
 
 import attrs
@@ -200,8 +201,17 @@ class _Runtime(FakeProvider):
 
     digest = "sha256:" + "1" * 64
 
-    def runtime_identity(self, binding):
+    def __init__(self, hang: threading.Event | None = None) -> None:
+        super().__init__()
+        self.hang = hang
+        self.identity_timeouts: list[float] = []
+
+    def runtime_identity(self, binding, *, timeout):
         from loopx_recall_core.providers_api import RuntimeIdentity
+
+        self.identity_timeouts.append(timeout)
+        if self.hang is not None:
+            self.hang.wait()
 
         return RuntimeIdentity(runtime_version="0.2.4", binary_digest=self.digest)
 
@@ -231,3 +241,20 @@ def test_stage_two_needs_a_verdict_for_the_runtime_it_resolves_to_now(request_da
     outcome, _ = _run(structure(request_data, HistoricalEvidenceRequestV0), provider, tmp_path,
                       enablements)  # fmt: skip
     assert outcome.status == "succeeded"
+
+
+def test_the_stage_two_check_runs_inside_the_requests_deadline(request_data, tmp_path):
+    # A runtime whose identity probe never answers (a `--version` that hangs): the request
+    # ends as a provider_timeout at its own deadline, and the provider was told that bound.
+    release = threading.Event()
+    provider = _Runtime(hang=release)
+    replan = structure({**request_data, "trigger": "replan_repetition"},
+                       HistoricalEvidenceRequestV0)  # fmt: skip
+    try:
+        outcome, _ = _run(replan, provider, tmp_path, [_enablement(stage=2)], timeout=0.2)
+    finally:
+        release.set()
+    assert (outcome.status, outcome.reason) == ("failed", "provider_timeout")
+    assert len(provider.identity_timeouts) == 1
+    assert 0 < provider.identity_timeouts[0] <= 0.2
+    assert provider.calls == 0  # the provider was never asked to retrieve

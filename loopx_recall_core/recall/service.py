@@ -8,6 +8,7 @@ typed empty outcome with a receipt, and the work lane continues.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -64,12 +65,17 @@ def _claimed_refs(claims: Sequence[Claim]) -> frozenset[str]:
 
 
 def _still_qualified(
-    store: PrivateStore, provider_id: str, provider: RecallProvider, enablement: Enablement
+    store: PrivateStore,
+    provider_id: str,
+    provider: RecallProvider,
+    enablement: Enablement,
+    timeout: float,
 ) -> bool:
     """Whether a passing Stage 0 verdict exists for the runtime the enablement resolves to
-    now (checked at every stage-2 request, not only when stage 2 was enabled)."""
+    now (checked at every stage-2 request, not only when stage 2 was enabled), asking the
+    provider for its runtime within ``timeout`` seconds (the request's own deadline)."""
     _, _, verdict = stage_two_verdict(
-        StateStore(store.root), provider_id, provider, enablement.binding
+        StateStore(store.root), provider_id, provider, enablement.binding, timeout
     )
     return bool(verdict and verdict.passed)
 
@@ -136,6 +142,7 @@ def recall(
     :class:`~loopx_recall_core.state.StateError`: they are the owner's environment, not
     the provider's, and are checked before the provider runs.
     """
+    deadline = time.monotonic() + timeout  # one deadline for the whole request
     store = store or PrivateStore()
     key = store.receipt_key()
     decision = admit(request, enablements, provider_id=provider_id, surface=surface)
@@ -149,16 +156,19 @@ def recall(
         )
     version = str(getattr(provider, "provider_version", "unknown") or "unknown")
     enablement = decision.enablement
-    if (
-        require_verdict
-        and request.trigger not in STAGE_TRIGGERS[1]
-        and not _still_qualified(store, provider_id, provider, enablement)
-    ):
+    if require_verdict and request.trigger not in STAGE_TRIGGERS[1]:
         # Stage 2 was granted for the runtime qualified at enable time; the binding may
         # resolve to another binary now (an update, another PATH): no verdict, no stage 2.
-        return _finish(
-            request, provider_id, version, "refused", "trigger_not_admitted_at_stage", store, key
+        qualified = _still_qualified(
+            store, provider_id, provider, enablement, deadline - time.monotonic()
         )
+        if time.monotonic() >= deadline:
+            return _finish(request, provider_id, version, "failed", "provider_timeout", store, key)
+        if not qualified:
+            return _finish(
+                request, provider_id, version, "refused", "trigger_not_admitted_at_stage",
+                store, key,
+            )  # fmt: skip
     binding = dict(enablement.binding)
     mode = enablement.session_mode
     binding["agent_sessions"] = mode
@@ -171,12 +181,13 @@ def recall(
             {"runtime": c.runtime, "session_id": c.session_id} for c in claims
         ]
         claimed = _claimed_refs(claims)
+    remaining = deadline - time.monotonic()
     try:
         returned = call_with_deadline(
             lambda: provider.retrieve(
-                request, binding, timeout=timeout, exclude_sessions=tuple(current_sessions)
+                request, binding, timeout=remaining, exclude_sessions=tuple(current_sessions)
             ),
-            timeout + _HOST_GRACE_S,
+            remaining + _HOST_GRACE_S,
         )
     except DeadlineExceeded:
         return _finish(request, provider_id, version, "failed", "provider_timeout", store, key)

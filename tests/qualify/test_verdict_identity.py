@@ -5,6 +5,8 @@ the enablement resolves to now."""
 
 from __future__ import annotations
 
+import threading
+
 from loopx_recall_core.providers_api import RuntimeIdentity
 from loopx_recall_core.qualification.harness import QualificationResult, record_verdict
 from loopx_recall_core.recall.enablement import applicable_verdict, runtime_identity
@@ -53,12 +55,25 @@ def test_a_provider_that_names_no_runtime_or_fails_has_none():
         pass
 
     class Broken:
-        def runtime_identity(self, _binding):
+        def runtime_identity(self, _binding, *, timeout):
             raise RuntimeError("boom")
 
     class Odd:
-        def runtime_identity(self, _binding):
+        def runtime_identity(self, _binding, *, timeout):
             return {"runtime_version": "1"}
 
     for provider in (Silent(), Broken(), Odd()):
         assert runtime_identity(provider, None) is None
+
+
+def test_a_provider_that_does_not_answer_in_time_has_none():
+    release = threading.Event()
+
+    class Hanging:
+        def runtime_identity(self, _binding, *, timeout):
+            release.wait()  # ignores its timeout, as a misbehaving provider would
+
+    try:
+        assert runtime_identity(Hanging(), None, timeout=0.05) is None
+    finally:
+        release.set()

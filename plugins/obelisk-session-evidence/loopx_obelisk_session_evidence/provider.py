@@ -164,13 +164,15 @@ class ObeliskSessionEvidence:
     def qualification_runtime(self, home: Path) -> ObeliskQualification:
         return ObeliskQualification(home)
 
-    def runtime_identity(self, binding: Mapping[str, Any] | None) -> RuntimeIdentity | None:
+    def runtime_identity(
+        self, binding: Mapping[str, Any] | None, *, timeout: float
+    ) -> RuntimeIdentity | None:
         configured = (binding or {}).get("private", {}).get("obelisk_bin")
         executable = find_obelisk(configured)
         if executable is None:
             return None
         try:
-            return identity_of(executable)
+            return identity_of(executable, timeout)
         except ProviderFailure:
             return None
 

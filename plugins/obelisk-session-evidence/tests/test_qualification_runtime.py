@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 from loopx_obelisk_session_evidence.provider import ObeliskSessionEvidence
@@ -42,7 +43,7 @@ def test_prepare_indexes_with_the_configured_binary_and_names_it(runtime, obelis
     identity = qualification.prepare(timeout=60)
     assert identity.runtime_version == "0.2.4"
     assert identity.binary_digest == binary_digest(str(obelisk_bin))
-    assert provider.runtime_identity(None) == identity
+    assert provider.runtime_identity(None, timeout=30) == identity
     assert (archive.home / ".obelisk" / "index.db").exists()  # HOME's index, not OBELISK_HOME's
     assert qualification.bare_call(timeout=30) > 0
 
@@ -101,3 +102,21 @@ def test_the_stale_stage_keeps_the_index_behind(runtime):
     assert staged.freshness in ("stale", "incomplete")
     # Without the stage the real binary refreshes its index (build grace 0 here).
     assert provider.retrieve(_request(["e"]), _binding(archive), timeout=30).freshness == "fresh"
+
+
+def test_runtime_identity_of_a_hanging_binary_is_none_within_its_bound(tmp_path):
+    # A binary whose `--version` never answers: the identity probe (stage 2's gate) ends at
+    # the bound it is given and leaves no process behind.
+    hanging = tmp_path / "obelisk-hangs"
+    hanging.write_text("#!/bin/sh\nwhile :; do sleep 1; done\n")
+    hanging.chmod(0o755)
+    binding = {"private": {"obelisk_bin": str(hanging)}}
+    assert ObeliskSessionEvidence().runtime_identity(binding, timeout=0.3) is None
+    running = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if str(hanging).encode() in (entry / "cmdline").read_bytes():
+                running.append(entry.name)
+        except OSError:
+            continue
+    assert running == []
