@@ -226,14 +226,25 @@ def uninstall_target(name: str) -> UninstallTarget:
         dist = metadata.distribution(distribution)
     except (metadata.PackageNotFoundError, ValueError):
         raise ExtensionRefused(f"{distribution} is not installed") from None
-    display = dist.metadata["Name"] or distribution
+    # importlib finds the distribution by its folder's name, pip removes it by the name
+    # its METADATA gives: the two must be one name, and that name is what pip is told.
+    wanted = normalize_dist_name(distribution)
+    try:
+        named = normalize_dist_name(dist.metadata["Name"] or "")
+    except (OSError, UnicodeDecodeError, ValueError):
+        named = ""
+    if named != wanted:
+        raise ExtensionRefused(
+            f"{distribution}'s installed metadata names another distribution; refusing to "
+            "uninstall it"
+        )
     entry_points = _entry_point_names(dist)
     if not entry_points:
         raise ExtensionRefused(
-            f"{display} is not a loopx-recall extension (it registers no {ENTRY_POINT_GROUP} "
+            f"{wanted} is not a loopx-recall extension (it registers no {ENTRY_POINT_GROUP} "
             "entry point); refusing to uninstall it"
         )
-    return UninstallTarget(distribution=display, entry_points=entry_points)
+    return UninstallTarget(distribution=wanted, entry_points=entry_points)
 
 
 #: How long ``uninstall`` waits for the extension's plugins to name their provider ids.

@@ -13,11 +13,9 @@ with the user's configured runtime (``prepare``) and says which runtime that is 
 verdict is recorded for it); the ``stale`` family then writes its late transcripts and runs
 with the provider's ``stale`` staging, so the index stays behind. Within one family the
 cases run on a small thread pool (:data:`WORKERS`): a runtime whose query costs seconds
-still qualifies in minutes. Your own transcripts and index are never read or written.
-Only :func:`record_verdict` writes state.
-
-The harness knows nothing of a provider's options, index or faults: all of that is behind
-the provider's qualification runtime (``hookspecs.QualificationRuntime``).
+still qualifies in minutes. Your own transcripts and index are never read or written;
+only :func:`record_verdict` writes state. A provider's options, index and faults are all
+behind its qualification runtime (``hookspecs.QualificationRuntime``).
 """
 
 from __future__ import annotations
@@ -294,11 +292,10 @@ def _offers_qualification(provider: object) -> bool:
 
 
 def qualifiable_provider(host: PluginHost, provider_id: str | None = None) -> tuple[str, Any]:
-    """``(provider_id, provider)`` to qualify: the named one (an empty name is a name),
-    else the one installed recall provider that offers qualification
-    (:class:`~loopx_recall_core.plugins.ProviderNotChosen` when none or several do).
-    :class:`QualificationError` when the named one is not installed, offers no
-    qualification runtime, or its runtime is not ready."""
+    """``(provider_id, provider)`` to qualify: the named one (an empty name is a name), else
+    the one installed that offers qualification (``ProviderNotChosen``: none or several).
+    :class:`QualificationError` when it is not installed, offers no qualification runtime,
+    or its runtime is not ready."""
     if provider_id is None:
         provider_id = choose_provider(
             (p.provider_id for _key, p in recall_providers(host) if _offers_qualification(p)),
@@ -315,16 +312,14 @@ def qualifiable_provider(host: PluginHost, provider_id: str | None = None) -> tu
 
 
 def _ready_runtime(provider_id: str, provider: Any) -> dict[str, Any]:
-    """The provider's runtime facts, or :class:`QualificationError` when its runtime cannot
-    be reached: a run against an absent runtime would only measure failures."""
+    """The runtime's facts; a runtime that cannot be reached would only measure failures."""
     try:
         readback = provider.readback(None)
     except Exception as exc:  # noqa: BLE001 - a provider's failure, reported by class only
         raise _provider_error(provider_id, "readback", exc) from None
     if not readback.ready:
-        raise QualificationError(
-            f"provider {provider_id!r} is not ready: {readback.unavailable_reason}"
-        )
+        reason = readback.unavailable_reason
+        raise QualificationError(f"provider {provider_id!r} is not ready: {reason}")
     return dict(readback.runtime)
 
 

@@ -111,6 +111,33 @@ def test_uninstall_refuses_a_distribution_with_other_entry_points(pip_calls, tmp
     assert pip_calls == []
 
 
+def test_uninstall_refuses_a_folder_whose_metadata_names_another_distribution(
+    pip_calls, tmp_path, monkeypatch
+):
+    # An `evilext-1.0.dist-info` folder whose METADATA says `Name: click` and registers our
+    # group: before, the check passed on the folder and pip was then told to remove click.
+    site = tmp_path / "site"
+    info = _write_dist(site, "evilext", "1.0", f"[{GROUP}]\nevil = evil_module\n")
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: click\nVersion: 1.0\n")
+    monkeypatch.syspath_prepend(str(site))
+    result = _invoke("extension", "uninstall", "evilext", "--yes")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        "error: evilext's installed metadata names another distribution; refusing to "
+        "uninstall it"
+    ]
+    assert pip_calls == []
+
+
+def test_uninstall_removes_the_name_it_checked(pip_calls, tmp_path, monkeypatch):
+    site = tmp_path / "site"
+    _write_dist(site, "loopx-Fake_Ext", "1.0", f"[{GROUP}]\nfake = fake_module\n")
+    monkeypatch.syspath_prepend(str(site))
+    result = _invoke("extension", "uninstall", "LOOPX.fake-ext", "--yes")
+    assert result.exit_code == 0, result.output
+    assert pip_calls == [("uninstall", "loopx-fake-ext")]
+
+
 def test_uninstall_refuses_the_host_and_unknown_names(pip_calls):
     host = _invoke("extension", "uninstall", "loopx_recall_core", "--yes")
     assert host.exit_code == 1

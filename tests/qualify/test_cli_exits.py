@@ -23,6 +23,7 @@ FILES = ("report.json", "report.md", "report.svg")
 def test_a_failing_verdict_exits_1_names_the_gate_and_is_recorded(tmp_path, monkeypatch):
     monkeypatch.setenv("LOOPX_RECALL_HOME", str(tmp_path / "home"))
     canned = QualificationResult(report=synthetic_report(passing=False))
+    monkeypatch.setattr(harness, "_ready_runtime", lambda *_args: {})
     monkeypatch.setattr(harness, "run_qualification", lambda **_kw: canned)
     folder = tmp_path / "report"
     result = CliRunner().invoke(
@@ -42,6 +43,7 @@ def test_a_failing_verdict_exits_1_names_the_gate_and_is_recorded(tmp_path, monk
 
 def test_a_pass_replaces_the_earlier_verdict_of_that_version(tmp_path, monkeypatch):
     monkeypatch.setenv("LOOPX_RECALL_HOME", str(tmp_path / "home"))
+    monkeypatch.setattr(harness, "_ready_runtime", lambda *_args: {})
     for passing in (False, True):
         canned = QualificationResult(report=synthetic_report(passing=passing))
         monkeypatch.setattr(harness, "run_qualification", lambda c=canned, **_kw: c)
