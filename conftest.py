@@ -30,7 +30,10 @@ ROOT = Path(__file__).resolve().parent
 #: Big tool installs under HOME whose files are not stat-ed one by one: their folders still
 #: are, so a file created, removed or renamed anywhere in them is seen (0.6 s for the whole
 #: HOME instead of 4 s).
-_FOLDERS_ONLY = frozenset({".pyenv", ".rustup", ".cargo", ".m2", ".npm"})
+_FOLDERS_ONLY = frozenset({".pyenv", ".rustup", ".cargo", ".m2"})
+#: Package managers' download caches, not watched at all: any npm or pip the developer runs
+#: meanwhile writes there, while one the suite starts writes under the test HOME.
+_CACHES = frozenset({".npm", ".cache/pip"})
 _GUARD = pytest.StashKey[tuple[Path, dict[str, tuple[int, ...]]]]()
 _CHANGED = pytest.StashKey[list[str]]()
 
@@ -61,6 +64,8 @@ def snapshot(home: Path) -> dict[str, tuple[int, ...]]:
         except OSError:
             return
         for entry in entries:
+            if os.path.relpath(entry.path, home) in _CACHES:
+                continue
             try:
                 stat = entry.stat(follow_symlinks=False)
                 is_dir = entry.is_dir(follow_symlinks=False)

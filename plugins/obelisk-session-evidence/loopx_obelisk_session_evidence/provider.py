@@ -37,6 +37,7 @@ from loopx_obelisk_session_evidence.scope import (
     instant_ms,
     roots_of,
     session_aliases,
+    turn_owner,
 )
 from loopx_recall_core.plugin_api import (
     BindingOption,
@@ -293,7 +294,8 @@ class ObeliskSessionEvidence:
         total = 0
         for evidence_type, row in rows:
             snippet = snippet_for(evidence_type, row, limits.max_snippet_chars)
-            new_session = row["session_id"] not in sessions
+            owner = turn_owner(row)
+            new_session = owner not in sessions
             if (
                 len(items) >= limits.max_items
                 or total + len(snippet) > limits.max_total_chars
@@ -301,12 +303,12 @@ class ObeliskSessionEvidence:
             ):
                 omitted += 1
                 continue
-            sessions.add(row["session_id"])
+            sessions.add(owner)
             total += len(snippet)
             ref = row.get("message_uuid") or row.get("summary_id")
             items.append(
                 EvidenceItem(
-                    session_ref=str(row["session_id"]),
+                    session_ref=owner,
                     message_ref=str(ref) if ref else None,
                     evidence_type=evidence_type,
                     observed_at=row["timestamp"],

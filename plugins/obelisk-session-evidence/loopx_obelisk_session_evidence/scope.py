@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """What one binding puts in scope: sessions, paths and instants, each by ONE rule.
 
-The query template applies the same rules in SQL (``templates/session_evidence.v4.js``)
+The query template applies the same rules in SQL (``templates/session_evidence.v5.js``)
 so that nothing out of scope is selected; :func:`row_problem` applies them again to every
 row that comes back, because the host trusts no provider output. Text is never compared
 as text where it means something else:
@@ -17,7 +17,11 @@ as text where it means something else:
   (the Codex thread id, Claude's ``sessionId``): exclusion accepts both;
 * with claimed agent sessions (``binding["agent_sessions"] == "claimed"``), a session is
   in scope only when it is one of ``binding["claimed_sessions"]`` (runtime-native ids the
-  host read from its session ledger), named as the index names it.
+  host read from its session ledger), named as the index names it;
+* a turn belongs to the thread that made it (:func:`turn_owner`): the index stores a
+  forked or sub-agent Codex thread under its PARENT's session id with its own thread
+  (``codex:<thread id>``) as ``agent_id``, so such a turn is claimed, excluded and
+  reported as its own thread, never as the parent's session.
 """
 
 from __future__ import annotations
@@ -43,6 +47,7 @@ __all__ = [
     "roots_of",
     "row_problem",
     "session_aliases",
+    "turn_owner",
 ]
 
 #: How far past now an instant may be (clock skew between the runtime and this host).
@@ -198,8 +203,17 @@ def row_problem(
     )
     if in_scope and binding.get("agent_sessions") == "claimed":
         allowed = claimed if claimed is not None else claimed_index_ids(binding)
-        in_scope = session in (allowed or ())
+        in_scope = turn_owner(row) in (allowed or ())
     return None if in_scope else "scope_violation"
+
+
+def turn_owner(row: Mapping[str, Any]) -> str:
+    """The session a row's turn belongs to: its own Codex thread (``agent_id``) when the
+    index stored it under a parent's session, else the row's session."""
+    agent = row.get("agent_id")
+    if row.get("source") == "codex" and isinstance(agent, str) and agent:
+        return agent
+    return str(row["session_id"])
 
 
 def roots_of(private: Mapping[str, Any]) -> tuple[list[str], list[str]]:

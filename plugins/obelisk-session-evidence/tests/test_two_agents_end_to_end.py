@@ -151,3 +151,47 @@ def test_replan_of_agent_b_never_sees_agent_a_failures(world, tmp_path):
     assert verdicts["agent-a"] == "repeats_prior_failure"
     assert verdicts["agent-b"] == "no_prior_match"
     assert verdicts["agent-r"] == "repeats_prior_failure"
+
+
+THREAD_FORK = "CANARY-thread-fork-of-a-31c9"
+CMD_FORK = "pytest tests/test_fork_only.py"
+
+
+@pytest.fixture
+def forked(world, archive_home):
+    """agent-b forks agent-a's thread and claims the fork (the index stores the fork's
+    turns under agent-a's session id, with the fork's own thread as agent_id)."""
+    loopx, state = world
+    home = archive_home.home
+    repo = home / "src" / "CANARY-shared-repo"
+    stamp = now_iso(-timedelta(hours=1))
+    codex_transcript(home, THREAD_FORK, cwd=str(repo), timestamp=stamp, command=CMD_FORK,
+                     output="Exit code: 1\nCANARY-fork-output", forked_from=THREAD_A)
+    env = {"PATH": os.environ["PATH"], "HOME": str(home), "LOOPX_RECALL_HOME": str(state),
+           "LOOPX_RECALL_AGENT_ID": "agent-b", "LOOPX_RECALL_PROJECT_ID": "proj-j"}
+    start = {"session_id": THREAD_FORK, "transcript_path": None, "cwd": str(repo),
+             "hook_event_name": "SessionStart", "source": "startup"}
+    done = subprocess.run([LOOPX, "hook", "codex"], input=json.dumps(start).encode(), env=env,
+                          capture_output=True, timeout=60, check=False)
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+    return loopx
+
+
+def test_a_fork_claimed_by_another_agent_stays_that_agents(forked):
+    # Before: agent-a's recall returned agent-b's fork turns (stored under agent-a's
+    # session id) and agent-b's recall of its own fork returned nothing.
+    a, a_text = _history(forked, "agent-a", "--show-private")
+    assert a["status"] == "succeeded", a
+    assert {i["session_ref"] for i in a["items"]} == {f"codex:{THREAD_A}"}
+    assert "CANARY-fork-output" not in a_text
+    assert "test_fork_only" not in a_text
+    b, b_text = _history(forked, "agent-b", "--show-private")
+    assert b["status"] == "succeeded", b
+    assert {i["session_ref"] for i in b["items"]} == {f"codex:{THREAD_B}", f"codex:{THREAD_FORK}"}
+    assert "CANARY-fork-output" in b_text
+    assert all("test_alpha_feature" not in i["snippet"] for i in b["items"])
+
+
+def test_the_running_fork_is_not_its_own_history(forked):
+    b, _ = _history(forked, "agent-b", "--show-private", "--current-session", THREAD_FORK)
+    assert {i["session_ref"] for i in b["items"]} == {f"codex:{THREAD_B}"}

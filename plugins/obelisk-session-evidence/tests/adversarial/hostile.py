@@ -162,8 +162,10 @@ def codex_transcript(
     call_id: str = "call_1",
     command: str = "pytest tests/test_api.py",
     output: str = "Exit code: 1\nFAILED tests/test_api.py",
+    forked_from: str | None = None,
 ) -> Path:
-    """One Codex session with one failed shell call, every line stamped ``timestamp``."""
+    """One Codex session with one failed shell call, every line stamped ``timestamp``
+    (``forked_from``: the thread is a fork of that one, ``session_meta.forked_from_id``)."""
     folder = home / ".codex" / "sessions" / "2026" / "11" / "30"
     folder.mkdir(parents=True, exist_ok=True)
     lines = [
@@ -175,6 +177,7 @@ def codex_transcript(
                 "cwd": cwd,
                 "cli_version": "0.50.0",
                 "git": {"branch": "main"},
+                **({"forked_from_id": forked_from} if forked_from else {}),
             },
         ),
         ("turn_context", {"cwd": cwd, "model": "gpt-5-codex"}),

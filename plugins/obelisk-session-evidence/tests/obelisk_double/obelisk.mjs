@@ -512,7 +512,15 @@ function parseCodex(file) {
   // contributes no rows (its index_state row still records that it was read).
   if (!meta) return parsed;
   const threadId = String(meta.payload.id).replace(/^codex:/, '');
-  const sessionId = `codex:${threadId}`;
+  // A forked or sub-agent thread is stored under its PARENT's session id; its own thread
+  // names its turns (agent_id, message uuids, call ids) and it gets no sessions row.
+  const spawn = meta.payload.source && typeof meta.payload.source === 'object' ? meta.payload.source.subagent : null;
+  const parentRaw = (spawn && spawn.thread_spawn && spawn.thread_spawn.parent_thread_id)
+    || meta.payload.forked_from_id || (spawn && spawn.parent_thread_id) || null;
+  const parentId = parentRaw ? String(parentRaw).replace(/^codex:/, '') : null;
+  const sessionId = `codex:${parentId ?? threadId}`;
+  const agentId = parentId ? `codex:${threadId}` : null;
+  parsed.childAgent = agentId;
   // Call ids are only unique within a thread, so they are namespaced by it; a call_id
   // that already carries the prefix is not prefixed twice.
   const callId = (raw) => `codex:${threadId}:${String(raw).replace(/^codex:/, '')}`;
@@ -524,10 +532,10 @@ function parseCodex(file) {
 
   const addMessage = (line, i, fields) => {
     // 1-based ordinal of the non-empty line, zero-padded to six digits.
-    const uuid = `${sessionId}:${String(i + 1).padStart(6, '0')}`;
+    const uuid = `codex:${threadId}:${String(i + 1).padStart(6, '0')}`;
     parsed.messages.push({
       uuid, session_id: sessionId, type: line.type, parent_uuid: null, timestamp: line.timestamp ?? null,
-      is_meta: 0, visibility: visibilityOf(line), model, is_sidechain: 0, agent_id: null,
+      is_meta: 0, visibility: visibilityOf(line), model, is_sidechain: agentId ? 1 : 0, agent_id: agentId,
       input_tokens: null, output_tokens: null, cwd, skill: null, turn_duration_ms: null, source: 'codex',
       ...fields,
     });
@@ -630,10 +638,25 @@ function forgetFile(db, file) {
   db.prepare('DELETE FROM index_state WHERE jsonl_path = ?').run(file);
 }
 
+// A child thread has no sessions row to forget it by: its rows are found by its own thread.
+function forgetChild(db, agentId) {
+  const prefix = `${agentId}:`;
+  db.prepare('DELETE FROM tool_results WHERE substr(tool_use_id, 1, length(?)) = ?').run(prefix, prefix);
+  db.prepare('DELETE FROM tool_calls WHERE substr(id, 1, length(?)) = ?').run(prefix, prefix);
+  db.prepare('DELETE FROM messages_fts WHERE substr(uuid, 1, length(?)) = ?').run(prefix, prefix);
+  db.prepare('DELETE FROM messages WHERE agent_id = ?').run(agentId);
+}
+
 function indexFile(db, f) {
   forgetFile(db, f.path);
   const parsed = f.runtime === 'claude' ? parseClaude(f.path) : parseCodex(f.path);
-  if (parsed.messages.length || parsed.summaries.length) {
+  if (parsed.childAgent) forgetChild(db, parsed.childAgent);
+  if (parsed.childAgent && parsed.messages.length) {
+    insertAll(db, 'messages', parsed.messages);
+    insertAll(db, 'tool_calls', parsed.toolCalls);
+    insertAll(db, 'tool_results', parsed.toolResults);
+    insertFts(db, parsed.messages);
+  } else if (parsed.messages.length || parsed.summaries.length) {
     insertAll(db, 'sessions', [parsed.session]);
     insertAll(db, 'messages', parsed.messages);
     insertAll(db, 'tool_calls', parsed.toolCalls);

@@ -590,13 +590,17 @@ def _write_jsonl(path: Path, lines: list[dict]) -> None:
     path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
 
 
-def _codex_session(home: Path, thread: str, cwd: str, stamp: str, output: str) -> None:
-    """A Codex rollout with one shell call ``call_same`` (the id Codex reuses) and its output."""
+def _codex_session(
+    home: Path, thread: str, cwd: str, stamp: str, output: str, meta: dict | None = None
+) -> None:
+    """A Codex rollout with one shell call ``call_same`` (the id Codex reuses) and its output
+    (``meta``: more ``session_meta`` payload, e.g. ``forked_from_id``)."""
     day = home / ".codex" / "sessions" / "2026" / "03" / "01"
+    payload = {"id": thread, "cwd": cwd, **(meta or {})}
     _write_jsonl(
         day / f"rollout-{thread}.jsonl",
         [
-            {"timestamp": stamp, "type": "session_meta", "payload": {"id": thread, "cwd": cwd}},
+            {"timestamp": stamp, "type": "session_meta", "payload": payload},
             {"timestamp": stamp, "type": "turn_context", "payload": {"cwd": cwd, "model": "m"}},
             {
                 "timestamp": stamp,
@@ -1161,3 +1165,38 @@ def test_append_session_ends_at_the_requested_time(tmp_path):
         newest = max((p for p in archive.home.rglob("*.jsonl")), key=lambda p: p.stat().st_mtime)
         assert newest.stat().st_mtime == at.timestamp()
         archive = grown
+
+
+@pytest.mark.parametrize(
+    "meta",
+    [
+        {"forked_from_id": "thread-parent"},
+        {"source": {"subagent": {"thread_spawn": {"parent_thread_id": "thread-parent"}}}},
+        {"source": {"subagent": {"parent_thread_id": "thread-parent"}}},
+    ],
+)
+def test_a_forked_or_sub_agent_codex_thread_is_stored_under_its_parent(
+    obelisk_bin, tmp_path, meta
+):
+    # Upstream (providers/codex.ts, parsing.ts codexParentThreadId): a thread with a parent
+    # is stored under the PARENT's session id, its own thread as agent_id (is_sidechain 1)
+    # and in its message uuids and call ids; it gets no sessions row of its own.
+    home = tmp_path / "home"
+    _codex_session(home, "thread-parent", "/work/repo", "2026-03-01T10:00:00.000Z", "PARENT")
+    _codex_session(home, "thread-child", "/work/repo", "2026-03-01T11:00:00.000Z", "CHILD", meta)
+    build(home)
+    assert [r["id"] for r in db_rows(home, "SELECT id FROM sessions")] == ["codex:thread-parent"]
+    messages = db_rows(
+        home, "SELECT uuid, session_id, agent_id, is_sidechain FROM messages ORDER BY uuid"
+    )
+    assert [tuple(m.values()) for m in messages] == [
+        ("codex:thread-child:000003", "codex:thread-parent", "codex:thread-child", 1),
+        ("codex:thread-child:000004", "codex:thread-parent", "codex:thread-child", 1),
+        ("codex:thread-parent:000003", "codex:thread-parent", None, 0),
+        ("codex:thread-parent:000004", "codex:thread-parent", None, 0),
+    ]
+    results = db_rows(home, "SELECT tool_use_id, session_id, content FROM tool_results ORDER BY 1")
+    assert [tuple(r.values()) for r in results] == [
+        ("codex:thread-child:call_same", "codex:thread-parent", "CHILD"),
+        ("codex:thread-parent:call_same", "codex:thread-parent", "PARENT"),
+    ]

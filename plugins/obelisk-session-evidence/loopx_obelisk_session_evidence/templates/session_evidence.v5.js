@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 // SPDX-License-Identifier: Apache-2.0
 //
-// loopx obelisk-session-evidence query template, version 4. Run by `obelisk --query`
+// loopx obelisk-session-evidence query template, version 5. Run by `obelisk --query`
 // as the body of an async function. The ONLY variable part is the PARAMS data literal
 // below (ASCII-only JSON written by the adapter); everything else is fixed text whose
 // digest is recorded in every result. SQL uses `?` binds only, explicit columns,
@@ -12,9 +12,12 @@
 // (compared as instants, not text), tool results joined within their own session.
 // Version 4: with claimed agent sessions, only the sessions claimed for this agent (a list
 // of index ids) are in scope; claimed_sessions is null when the runtime is the identity.
+// Version 5: a turn belongs to the thread that made it. A forked or sub-agent Codex thread
+// is stored under its parent's session id with its own thread as agent_id; such a turn is
+// its own thread's (claimed, excluded and reported as that thread), never the parent's.
 const PARAMS = /*LOOPX_PARAMS*/ null;
 
-const VERSION = "obelisk-session-evidence-template/4";
+const VERSION = "obelisk-session-evidence-template/5";
 if (PARAMS === null || PARAMS.template_version !== VERSION) {
   throw new Error("template parameters missing or for another template version");
 }
@@ -34,9 +37,15 @@ const ROWS = PARAMS.max_rows;
 // used by every query so the predicates cannot drift apart.
 const SESSION_SCOPE =
   " coalesce(s.source, 'claude') IN (SELECT value FROM json_each(?))" +
-  " AND s.id NOT IN (SELECT value FROM json_each(?))" +
-  " AND (? = 0 OR s.id IN (SELECT value FROM json_each(?)))";
-const sessionBinds = () => [SOURCES, EXCLUDED, CLAIMED_ONLY, CLAIMED];
+  " AND s.id NOT IN (SELECT value FROM json_each(?))";
+const sessionBinds = () => [SOURCES, EXCLUDED];
+// The session a turn belongs to (`owner`): its Codex thread when stored under a parent.
+const OWNER =
+  "(CASE WHEN coalesce(s.source, 'claude') = 'codex' AND m.agent_id IS NOT NULL" +
+  " THEN m.agent_id ELSE s.id END)";
+const CLAIMED_SCOPE = (owner) =>
+  " AND (? = 0 OR " + owner + " IN (SELECT value FROM json_each(?)))";
+const claimedBinds = () => [CLAIMED_ONLY, CLAIMED];
 // An absolute, normalized path (no '.' or '..' segment, no '//', no trailing '/') equal
 // to a root or under it on a path-separator boundary; no LIKE, so no wildcards.
 const PATH_UNDER_ROOT = (path) =>
@@ -70,10 +79,12 @@ const MATCHED = (text) =>
 // A sub-agent's turns are stored under its parent's session with the sub-agent's own
 // thread as agent_id: a current session named by that thread is excluded there too.
 const MESSAGE_SCOPE =
-  SESSION_SCOPE + " AND m.visibility = 'visible' AND coalesce(m.is_meta, 0) = 0" +
+  SESSION_SCOPE + CLAIMED_SCOPE(OWNER) +
+  " AND m.visibility = 'visible' AND coalesce(m.is_meta, 0) = 0" +
   " AND coalesce(m.agent_id, '') NOT IN (SELECT value FROM json_each(?))" +
   " AND" + INSTANT_IN_WINDOW("m.timestamp") + " AND" + PATH_UNDER_ROOT(MESSAGE_PATH);
-const messageBinds = () => [...sessionBinds(), EXCLUDED, SINCE_MS, UNTIL_MS, ROOTS];
+const messageBinds = () =>
+  [...sessionBinds(), ...claimedBinds(), EXCLUDED, SINCE_MS, UNTIL_MS, ROOTS];
 
 const ROW_COLUMNS =
   "s.id AS session_id, coalesce(s.source, 'claude') AS source, s.project_path AS project_path," +
@@ -136,10 +147,10 @@ const QUERIES = {
   },
   summary: {
     from: " FROM summaries AS su JOIN sessions AS s ON s.id = su.session_id",
-    where: " WHERE su.visibility = 'visible' AND" + SESSION_SCOPE +
+    where: " WHERE su.visibility = 'visible' AND" + SESSION_SCOPE + CLAIMED_SCOPE("s.id") +
       " AND" + INSTANT_IN_WINDOW("su.timestamp") + " AND" + PATH_UNDER_ROOT("s.project_path") +
       " AND" + TERM_IN("su.content"),
-    binds: () => [...sessionBinds(), SINCE_MS, UNTIL_MS, ROOTS, TERMS],
+    binds: () => [...sessionBinds(), ...claimedBinds(), SINCE_MS, UNTIL_MS, ROOTS, TERMS],
     columns: "s.id AS session_id, coalesce(s.source, 'claude') AS source," +
       " s.project_path AS project_path, NULL AS cwd, su.timestamp AS timestamp," +
       " su.session_id AS message_session_id, su.id AS summary_id, substr(su.content, 1, ?) AS text, " + MATCHED("su.content"),
