@@ -12,9 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from .obelisk_double.fixtures import archive_home, archive_now, double_settings, obelisk_bin
+from .obelisk_double.fixtures import (
+    archive_home,
+    archive_now,
+    double_bin,
+    double_settings,
+    obelisk_bin,
+)
 
-__all__ = ["archive_home", "archive_now", "enable_alpha", "loopx", "obelisk_bin"]
+__all__ = ["archive_home", "archive_now", "double_bin", "enable_alpha", "loopx", "obelisk_bin"]
 
 LOOPX = str(Path(sys.executable).parent / "loopx-recall")
 CAPABILITY = ["agent-turn-recall", "--provider", "obelisk-session-evidence"]

@@ -14,6 +14,8 @@ from datetime import timedelta
 
 import pytest
 
+pytestmark = pytest.mark.real_obelisk
+
 from .adversarial.hostile import codex_transcript, now_iso
 from .conftest import CAPABILITY, LOOPX
 

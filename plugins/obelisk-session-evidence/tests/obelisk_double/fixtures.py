@@ -36,6 +36,7 @@ import functools
 import json
 import os
 import selectors
+import shutil
 import signal
 import subprocess
 import sys
@@ -177,8 +178,33 @@ def run_obelisk(
     )
 
 
+#: The real-binary lane: this variable names a real ``obelisk`` executable (never
+#: installed by the suite; see the plugin README). Set, ``obelisk_bin`` is that executable,
+#: and ``-m real_obelisk`` selects the tests meant to pass against it.
+REAL_OBELISK_ENV = "LOOPX_RECALL_REAL_OBELISK"
+
+
+def real_obelisk() -> Path | None:
+    """The real executable the lane names, or None (then every test meets the double)."""
+    named = os.environ.get(REAL_OBELISK_ENV)
+    if not named:
+        return None
+    found = shutil.which(named)
+    if found is None:
+        pytest.exit(f"{REAL_OBELISK_ENV} names no executable", returncode=2)
+    return Path(found)
+
+
 @pytest.fixture(scope="session")
 def obelisk_bin() -> Path:
+    """The runtime under test: the real binary in the real-binary lane, else the double."""
+    os.environ["LOOPX_RECALL_NODE22"] = str(node22())
+    return real_obelisk() or OBELISK_WRAPPER
+
+
+@pytest.fixture(scope="session")
+def double_bin() -> Path:
+    """The double, whatever the lane (for double-vs-real agreement tests)."""
     os.environ["LOOPX_RECALL_NODE22"] = str(node22())
     return OBELISK_WRAPPER
 
