@@ -285,3 +285,63 @@ def test_install_codex_adds_notify_before_tables(tmp_path):
                      cwd=tmp_path, home=tmp_path)
     assert clash.returncode == 1
     assert "only one" in clash.stderr
+
+
+# Issue 18 item 15: `hook install` checked no id. A blank agent id installed a hook that
+# can never claim (reported as installed); an id holding U+007F made config.toml invalid
+# TOML (Codex then does not start). Ids are now checked by capability enable's own
+# validator before anything is read or written, and the TOML line escapes what TOML
+# forbids raw.
+SETTINGS = {
+    "claude": (".claude/settings.json", b'{"permissions": {"allow": ["Bash(ls)"]}}\n'),
+    "codex": (".codex/config.toml", b'model = "gpt-5-codex"\n\n[features]\ncodex_hooks = true\n'),
+}
+
+
+@pytest.mark.parametrize("runtime", ["claude", "codex"])
+@pytest.mark.parametrize(
+    ("option", "value", "reason"),
+    [
+        ("--agent-id", "", "must not be blank"),
+        ("--agent-id", " \t", "must not be blank"),
+        ("--project-id", "\u3000", "must not be blank"),
+        ("--agent-id", "a" * 257, "longer than 256 UTF-16 units"),
+    ],
+)
+def test_install_refuses_an_id_enable_refuses_and_changes_nothing(
+    tmp_path, runtime, option, value, reason
+):
+    name, content = SETTINGS[runtime]
+    settings = tmp_path / name
+    settings.parent.mkdir()
+    settings.write_bytes(content)
+    ids = {"--agent-id": "a", "--project-id": "j", option: value}
+    args = [runtime, *(x for pair in ids.items() for x in pair)]
+    for extra in (["--yes"], ["--print"]):
+        result = _install(*args, *extra, cwd=tmp_path, home=tmp_path)
+        assert result.returncode == 1
+        assert result.stderr == f"error: {option}: {reason}\n"  # one line, never the value
+        assert result.stdout == ""
+    assert settings.read_bytes() == content  # byte-identical, no backup beside it
+    assert sorted(p.name for p in settings.parent.iterdir()) == [settings.name]
+
+
+def test_install_codex_writes_an_id_with_a_control_character_as_valid_toml(tmp_path):
+    agent = "agent\x7f\x1b[0m\u0085\"\\x"  # capability enable takes it, so the hook must
+    name, content = SETTINGS["codex"]
+    config = tmp_path / name
+    config.parent.mkdir()
+    config.write_bytes(content)
+    result = _install("codex", "--agent-id", agent, "--project-id", "j", "--yes",
+                      cwd=tmp_path, home=tmp_path)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    parsed = tomllib.loads(config.read_text(encoding="utf-8"))  # Codex can read it
+    assert parsed["notify"][1:] == ["hook", "codex", "--agent-id", agent, "--project-id", "j"]
+    assert parsed["features"] == {"codex_hooks": True}
+    again = _install("codex", "--agent-id", agent, "--project-id", "j", "--yes",
+                     cwd=tmp_path, home=tmp_path)  # fmt: skip
+    assert "no change" in again.stdout  # the written line is recognised as ours
+    printed = _install("codex", "--agent-id", agent, "--project-id", "j", "--print",
+                       cwd=tmp_path, home=tmp_path)  # fmt: skip
+    line = printed.stdout.split("\n")[1]  # not splitlines(): that splits at U+0085 too
+    assert tomllib.loads(line)["notify"][4] == agent

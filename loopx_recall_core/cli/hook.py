@@ -115,6 +115,14 @@ def install(
 ) -> None:
     """Print, or merge with a backup and a confirmation, the settings that make the
     runtime claim each session for this agent and project."""
+    from loopx_recall_core.recall.enablement import CapabilityRefused, check_ids
+
+    try:
+        # the ids capability enable takes, no other: checked before anything is read or
+        # written (a blank id would install a hook that can never claim)
+        check_ids(agent_id=agent_id, project_id=project_id)
+    except CapabilityRefused as exc:
+        raise Rejected(str(exc)) from None
     if print_only:
         if runtime == "claude":
             click.echo("# .claude/settings.json (merge into the existing object)")

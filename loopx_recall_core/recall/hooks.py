@@ -253,8 +253,14 @@ def claude_settings_snippet(agent_id: str, project_id: str) -> dict[str, Any]:
 
 
 def codex_notify_line(agent_id: str, project_id: str) -> str:
-    """The ``~/.codex/config.toml`` line (a top-level key: it must precede every table)."""
-    return "notify = " + json.dumps(hook_command("codex", agent_id, project_id), ensure_ascii=False)
+    """The ``~/.codex/config.toml`` line (a top-level key: it must precede every table).
+
+    A JSON array of strings is a TOML array once DEL is escaped: json.dumps escapes the
+    quote, the backslash and C0 with escapes TOML shares, but leaves DEL raw, which TOML
+    forbids in a string (Codex would then not start).
+    """
+    array = json.dumps(hook_command("codex", agent_id, project_id), ensure_ascii=False)
+    return "notify = " + array.replace("\x7f", "\\u007f")
 
 
 class InstallRefused(Exception):
