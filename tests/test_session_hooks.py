@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from loopx_recall_core.recall.hooks import read_log
+from loopx_recall_core.recall import ledger as ledger_module
+from loopx_recall_core.recall.hooks import read_log, run_hook
 from loopx_recall_core.recall.ledger import SessionLedger
 
 LOOPX = str(Path(sys.executable).parent / "loopx-recall")
@@ -188,6 +189,51 @@ def test_no_agent_configured_and_claimed_by_another(hook, loopx_home):
         "claimed_by_another",
     ]
     assert [c.agent_id for c in SessionLedger().claims()] == [OTHER]
+
+
+# Issue 18 item 17: the hook log named outcomes wrongly. Another runtime's session id was
+# logged `claimed_by_another` (that outcome means another agent holds the session), and a
+# stdin that never closes was logged `no_payload` (`stdin_timeout` was never written).
+
+
+@pytest.mark.parametrize(
+    ("runtime", "session"), [("claude", f"codex:{THREAD}"), ("codex", f"claude:{SESSION}")]
+)
+def test_another_runtimes_session_is_logged_wrong_runtime(hook, loopx_home, runtime, session):
+    hook(runtime, stdin=json.dumps({**CLAUDE_SESSION_START, "session_id": session}))
+    assert SessionLedger().claims() == []
+    assert [line.rsplit(": ", 1)[1] for line in _log_is_clean(loopx_home)] == ["wrong_runtime"]
+
+
+def test_a_full_ledger_is_logged_ledger_full(loopx_home, monkeypatch):
+    monkeypatch.setattr(ledger_module, "MAX_CLAIMS", 1)
+    SessionLedger().claim(agent_id=AGENT, project_id="p", runtime="claude", session_id="s-1")
+    outcome = run_hook("claude", agent_id=AGENT, project_id="p",
+                       stdin=json.dumps({**CLAUDE_SESSION_START, "session_id": "s-2"}).encode())
+    assert outcome == "ledger_full"
+    assert read_log(loopx_home)[-1].endswith(": ledger_full")
+
+
+@pytest.mark.parametrize("runtime", ["claude", "codex"])
+def test_a_stdin_that_never_closes_is_logged_stdin_timeout(loopx_home, runtime):
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("LOOPX_RECALL_")}
+    environ.update(LOOPX_RECALL_HOME=str(loopx_home), LOOPX_RECALL_AGENT_ID=AGENT,
+                   LOOPX_RECALL_PROJECT_ID="proj-j")  # fmt: skip
+    # The test holds the pipe's write end open (half a payload, never closed) and waits
+    # for the hook to exit on its own stdin deadline: no clock in the test.
+    with subprocess.Popen(
+        [LOOPX, "hook", runtime], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, env=environ,
+    ) as process:  # fmt: skip
+        assert process.stdin is not None
+        process.stdin.write(b'{"session_id": "' + SESSION.encode())
+        process.stdin.flush()
+        stdout, stderr = process.stdout.read(), process.stderr.read()  # EOF: it exited
+        assert process.wait() == 0
+        process.stdin.close()
+    assert (stdout, stderr) == (b"", b"")
+    assert SessionLedger().claims() == []
+    assert [line.rsplit(": ", 1)[1] for line in _log_is_clean(loopx_home)] == ["stdin_timeout"]
 
 
 def test_unusable_state_folder_still_exits_0(hook, loopx_home):
