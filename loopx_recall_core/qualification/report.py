@@ -23,8 +23,13 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
-from loopx_recall_core.private_files import StateError, ensure_root, probe_writable, write_atomic
-from loopx_recall_core.private_files import refuse_non_file as _refuse_non_file
+from loopx_recall_core.private_files import (
+    StateError,
+    ensure_root,
+    probe_writable,
+    refuse_non_file,
+    write_atomic,
+)
 
 __all__ = [
     "ARM_TITLES",
@@ -314,7 +319,7 @@ def check_report_folder(folder: Path) -> None:
     try:
         ensure_root(folder, _FOLDER)
         for name in REPORT_FILES:
-            _refuse_non_file(folder / name, _file(name))
+            refuse_non_file(folder / name, _file(name))
         probe_writable(folder, _FOLDER)
     except StateError as exc:
         # the state folder's hint (`loopx-recall state path`) is not this folder's
