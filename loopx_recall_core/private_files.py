@@ -2,6 +2,10 @@
 # SPDX-License-Identifier: Apache-2.0
 """Owner-only files under the state root: checked folders, atomic writes, one lock.
 
+The same rules serve every folder loopx writes into that a user names, such as the
+qualification report folder (``recall qualify --report``): each caller passes ``what``,
+the words its errors use for the folder or file.
+
 The state root can be somewhere others reach (a shared ``LOOPX_RECALL_HOME``), so nothing here
 trusts a path: the root and every folder below it must be a real folder (never a
 symbolic link), owned by the user and not writable by group or others, or the operation
@@ -34,6 +38,7 @@ __all__ = [
     "locked",
     "probe_writable",
     "read_file",
+    "refuse_non_file",
     "write_atomic",
 ]
 
@@ -45,8 +50,13 @@ class StateError(Exception):
     """The state cannot be read or written; the message names no private path, and ends
     with the command that prints where the state folder is."""
 
+    @property
+    def problem(self) -> str:
+        """The message without that pointer, for a folder that is not the state folder."""
+        return str(self.args[0]) if self.args else ""
+
     def __str__(self) -> str:
-        return f"{super().__str__()} (`loopx-recall state path` prints where the state folder is)"
+        return f"{self.problem} (`loopx-recall state path` prints where the state folder is)"
 
 
 def _reason(exc: OSError) -> str:
@@ -99,8 +109,9 @@ def _make_folder(path: Path, what: str) -> None:
     os.chmod(path, 0o700, follow_symlinks=False)
 
 
-def ensure_root(root: Path) -> Path:
-    """Create the state root (and missing parents, 0700) if needed, then check it."""
+def ensure_root(root: Path, what: str = _ROOT) -> Path:
+    """Create the state root, or another user-named folder (and missing parents, 0700) if
+    needed, then check it."""
     missing = []
     for folder in [root, *root.parents]:
         try:
@@ -109,10 +120,10 @@ def ensure_root(root: Path) -> Path:
         except FileNotFoundError:
             missing.append(folder)
         except OSError as exc:
-            raise _error("reach", _ROOT, exc) from None
+            raise _error("reach", what, exc) from None
     for folder in reversed(missing):
-        _make_folder(folder, _ROOT)
-    check_folder(root)
+        _make_folder(folder, what)
+    check_folder(root, what)
     return root
 
 
@@ -161,8 +172,29 @@ def _removed_on_failure(temp: Path, what: str) -> Iterator[None]:
         raise
 
 
+def refuse_non_file(path: Path, what: str) -> None:
+    """StateError when something other than a regular file (a link, a folder, a FIFO) is at
+    ``path``; nothing there is fine."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise _error("reach", what, exc) from None
+    if stat.S_ISLNK(info.st_mode):
+        raise StateError(f"{what} is a symbolic link; refusing to replace it")
+    if not stat.S_ISREG(info.st_mode):
+        raise StateError(f"{what} is not a regular file")
+
+
 def write_atomic(folder: Path, name: str, data: bytes, *, prefix: str, what: str) -> None:
-    """Replace ``folder/name`` with ``data`` (0600) atomically; no temp file survives."""
+    """Replace ``folder/name`` with ``data`` (0600) atomically; no temp file survives.
+
+    A link (or anything but a regular file) at ``folder/name`` is refused: rename would
+    replace it without writing through it, but loopx never makes one there, so it is
+    someone's mistake or trap, not a file of ours to overwrite.
+    """
+    refuse_non_file(folder / name, what)
     temp = _write_temp(folder, data, prefix, what)
     with _removed_on_failure(temp, what):
         # rename replaces a symbolic link at the target; it never writes through it

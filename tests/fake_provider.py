@@ -21,9 +21,13 @@ class FakeProvider:
     provider_id = "obelisk-session-evidence"
     provider_version = "0.9.0-fake"
 
-    def __init__(self, mode: str = "ok", items: int = 2) -> None:
+    def __init__(
+        self, mode: str = "ok", items: int = 2, snippet: str | None = None, session: str = "s"
+    ) -> None:
         self.mode = mode
         self.items = items
+        self.snippet = snippet  # what a transcript held, instead of the canary (when given)
+        self.session = session  # the session refs' prefix
         self.calls = 0
 
     def binding_options(self) -> list[BindingOption]:
@@ -62,9 +66,14 @@ class FakeProvider:
         )
         limit = request.limits.max_snippet_chars
         snippet = (CANARY + " ") * 400 if mode == "oversize" else f"{CANARY} exit 1"[:limit]
+        if self.snippet is not None:
+            snippet = self.snippet[:limit]
         evidence_type = "summary" if mode == "unrequested_type" else request.evidence_types[0]
         items = tuple(
-            EvidenceItem(session_ref=f"s{i}", evidence_type=evidence_type, snippet=snippet[:2000])
+            EvidenceItem(
+                session_ref=f"{self.session}{i}", evidence_type=evidence_type,
+                snippet=snippet[:2000],
+            )
             for i in range(self.items)
         )
         result = HistoricalEvidenceResultV0(

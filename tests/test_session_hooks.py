@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from loopx_recall_core.recall.hooks import read_log
+from loopx_recall_core.recall import ledger as ledger_module
+from loopx_recall_core.recall.hooks import read_log, run_hook
 from loopx_recall_core.recall.ledger import SessionLedger
 
 LOOPX = str(Path(sys.executable).parent / "loopx-recall")
@@ -190,6 +191,51 @@ def test_no_agent_configured_and_claimed_by_another(hook, loopx_home):
     assert [c.agent_id for c in SessionLedger().claims()] == [OTHER]
 
 
+# Issue 18 item 17: the hook log named outcomes wrongly. Another runtime's session id was
+# logged `claimed_by_another` (that outcome means another agent holds the session), and a
+# stdin that never closes was logged `no_payload` (`stdin_timeout` was never written).
+
+
+@pytest.mark.parametrize(
+    ("runtime", "session"), [("claude", f"codex:{THREAD}"), ("codex", f"claude:{SESSION}")]
+)
+def test_another_runtimes_session_is_logged_wrong_runtime(hook, loopx_home, runtime, session):
+    hook(runtime, stdin=json.dumps({**CLAUDE_SESSION_START, "session_id": session}))
+    assert SessionLedger().claims() == []
+    assert [line.rsplit(": ", 1)[1] for line in _log_is_clean(loopx_home)] == ["wrong_runtime"]
+
+
+def test_a_full_ledger_is_logged_ledger_full(loopx_home, monkeypatch):
+    monkeypatch.setattr(ledger_module, "MAX_CLAIMS", 1)
+    SessionLedger().claim(agent_id=AGENT, project_id="p", runtime="claude", session_id="s-1")
+    outcome = run_hook("claude", agent_id=AGENT, project_id="p",
+                       stdin=json.dumps({**CLAUDE_SESSION_START, "session_id": "s-2"}).encode())
+    assert outcome == "ledger_full"
+    assert read_log(loopx_home)[-1].endswith(": ledger_full")
+
+
+@pytest.mark.parametrize("runtime", ["claude", "codex"])
+def test_a_stdin_that_never_closes_is_logged_stdin_timeout(loopx_home, runtime):
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("LOOPX_RECALL_")}
+    environ.update(LOOPX_RECALL_HOME=str(loopx_home), LOOPX_RECALL_AGENT_ID=AGENT,
+                   LOOPX_RECALL_PROJECT_ID="proj-j")  # fmt: skip
+    # The test holds the pipe's write end open (half a payload, never closed) and waits
+    # for the hook to exit on its own stdin deadline: no clock in the test.
+    with subprocess.Popen(
+        [LOOPX, "hook", runtime], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, env=environ,
+    ) as process:  # fmt: skip
+        assert process.stdin is not None
+        process.stdin.write(b'{"session_id": "' + SESSION.encode())
+        process.stdin.flush()
+        stdout, stderr = process.stdout.read(), process.stderr.read()  # EOF: it exited
+        assert process.wait() == 0
+        process.stdin.close()
+    assert (stdout, stderr) == (b"", b"")
+    assert SessionLedger().claims() == []
+    assert [line.rsplit(": ", 1)[1] for line in _log_is_clean(loopx_home)] == ["stdin_timeout"]
+
+
 def test_unusable_state_folder_still_exits_0(hook, loopx_home):
     loopx_home.mkdir()
     os.chmod(loopx_home, 0o777)
@@ -285,3 +331,63 @@ def test_install_codex_adds_notify_before_tables(tmp_path):
                      cwd=tmp_path, home=tmp_path)
     assert clash.returncode == 1
     assert "only one" in clash.stderr
+
+
+# Issue 18 item 15: `hook install` checked no id. A blank agent id installed a hook that
+# can never claim (reported as installed); an id holding U+007F made config.toml invalid
+# TOML (Codex then does not start). Ids are now checked by capability enable's own
+# validator before anything is read or written, and the TOML line escapes what TOML
+# forbids raw.
+SETTINGS = {
+    "claude": (".claude/settings.json", b'{"permissions": {"allow": ["Bash(ls)"]}}\n'),
+    "codex": (".codex/config.toml", b'model = "gpt-5-codex"\n\n[features]\ncodex_hooks = true\n'),
+}
+
+
+@pytest.mark.parametrize("runtime", ["claude", "codex"])
+@pytest.mark.parametrize(
+    ("option", "value", "reason"),
+    [
+        ("--agent-id", "", "must not be blank"),
+        ("--agent-id", " \t", "must not be blank"),
+        ("--project-id", "\u3000", "must not be blank"),
+        ("--agent-id", "a" * 257, "longer than 256 UTF-16 units"),
+    ],
+)
+def test_install_refuses_an_id_enable_refuses_and_changes_nothing(
+    tmp_path, runtime, option, value, reason
+):
+    name, content = SETTINGS[runtime]
+    settings = tmp_path / name
+    settings.parent.mkdir()
+    settings.write_bytes(content)
+    ids = {"--agent-id": "a", "--project-id": "j", option: value}
+    args = [runtime, *(x for pair in ids.items() for x in pair)]
+    for extra in (["--yes"], ["--print"]):
+        result = _install(*args, *extra, cwd=tmp_path, home=tmp_path)
+        assert result.returncode == 1
+        assert result.stderr == f"error: {option}: {reason}\n"  # one line, never the value
+        assert result.stdout == ""
+    assert settings.read_bytes() == content  # byte-identical, no backup beside it
+    assert sorted(p.name for p in settings.parent.iterdir()) == [settings.name]
+
+
+def test_install_codex_writes_an_id_with_a_control_character_as_valid_toml(tmp_path):
+    agent = "agent\x7f\x1b[0m\u0085\"\\x"  # capability enable takes it, so the hook must
+    name, content = SETTINGS["codex"]
+    config = tmp_path / name
+    config.parent.mkdir()
+    config.write_bytes(content)
+    result = _install("codex", "--agent-id", agent, "--project-id", "j", "--yes",
+                      cwd=tmp_path, home=tmp_path)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    parsed = tomllib.loads(config.read_text(encoding="utf-8"))  # Codex can read it
+    assert parsed["notify"][1:] == ["hook", "codex", "--agent-id", agent, "--project-id", "j"]
+    assert parsed["features"] == {"codex_hooks": True}
+    again = _install("codex", "--agent-id", agent, "--project-id", "j", "--yes",
+                     cwd=tmp_path, home=tmp_path)  # fmt: skip
+    assert "no change" in again.stdout  # the written line is recognised as ours
+    printed = _install("codex", "--agent-id", agent, "--project-id", "j", "--print",
+                       cwd=tmp_path, home=tmp_path)  # fmt: skip
+    line = printed.stdout.split("\n")[1]  # not splitlines(): that splits at U+0085 too
+    assert tomllib.loads(line)["notify"][4] == agent

@@ -13,7 +13,7 @@ from typing import IO, Any
 import click
 
 from loopx_recall_core import jsonio
-from loopx_recall_core.cli._render import dumps
+from loopx_recall_core.cli._render import dumps, terminal_text
 from loopx_recall_core.private_files import StateError
 
 MAX_INPUT_BYTES = 1_000_000
@@ -82,7 +82,9 @@ class Group(click.Group):
 
 
 def emit(data: Any, output_format: str, render_text: Callable[[Any], str]) -> None:
-    click.echo(dumps(data) if output_format == "json" else render_text(data))
+    """Print ``data`` as JSON, or as ``render_text`` renders it, made safe for a terminal
+    (:func:`~loopx_recall_core.cli._render.terminal_text`: records carry transcript text)."""
+    click.echo(dumps(data) if output_format == "json" else terminal_text(render_text(data)))
 
 
 def read_json_object(path: str, what: str) -> dict[str, Any]:

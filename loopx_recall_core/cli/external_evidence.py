@@ -14,7 +14,7 @@ from loopx_recall_core.cli._common import (
     EvidenceError,
     Group,
     Rejected,
-    dumps,
+    emit,
     format_option,
     read_json_object,
 )
@@ -53,13 +53,6 @@ def _with_inventory_options(command: Callable[..., Any]) -> Callable[..., Any]:
     for option in reversed(inventory_options):
         command = option(command)
     return command
-
-
-def _emit(record: dict[str, Any], output_format: str, render: Callable[[Any], str]) -> None:
-    if output_format == "text":
-        click.echo(render(record))
-        return
-    click.echo(dumps(record))
 
 
 class _EvidenceCommand(Command):
@@ -125,7 +118,7 @@ def discover_command(
     neither execution nor evidence coverage was observed.
     """
     record = discover(_inventory(provider_inventory_json, connector_registry))
-    _emit(record, output_format, _render_discovery)
+    emit(record, output_format, _render_discovery)
 
 
 def _request_from_flags(
@@ -227,7 +220,7 @@ def plan_command(
         request = _request_from_flags(*texts, *lists)
     providers = _inventory(provider_inventory_json, connector_registry)
     record = plan(request, providers, preferred_provider_id)
-    _emit(record, output_format, _render_plan)
+    emit(record, output_format, _render_plan)
 
 
 @external_evidence.command("receipt")
@@ -249,7 +242,7 @@ def receipt_command(plan_json: str, receipt_json: str, output_format: str) -> No
     plan_record = read_json_object(plan_json, "--plan-json")
     receipt = _receipt(receipt_json)
     record = observe_receipt(plan_record, receipt)
-    _emit(record, output_format, _render_observation)
+    emit(record, output_format, _render_observation)
 
 
 @external_evidence.command("admit")
@@ -297,7 +290,7 @@ def admit_command(
         "admitted_source_refs": list(admit_sources),
     }
     record = admit(plan_record, receipt, decision)
-    _emit(record, output_format, _render_admission)
+    emit(record, output_format, _render_admission)
 
 
 @external_evidence.command("retire")
@@ -321,7 +314,7 @@ def retire_command(
     """
     admission = read_json_object(admission_json, "--admission-json")
     record = retire(admission, list(downstream_sources))
-    _emit(record, output_format, _render_retirement)
+    emit(record, output_format, _render_retirement)
 
 
 # ---- text renderings: ids, status and counts only -----------------------------------

@@ -56,11 +56,8 @@ def hook() -> None:
 def claude(ctx: click.Context, agent_id: str | None, project_id: str | None) -> None:
     """Claude Code command hook: reads the hook's JSON from stdin (session_id, cwd,
     hook_event_name) and claims the session. Always exits 0."""
-    try:
-        stdin = hooks.read_stdin()
-    except Exception:  # noqa: BLE001 - logged by run_hook as no payload
-        stdin = None
-    hooks.run_hook("claude", agent_id=agent_id, project_id=project_id, stdin=stdin)
+    # run_hook reads stdin itself, so that a stdin left open is logged as stdin_timeout
+    hooks.run_hook("claude", agent_id=agent_id, project_id=project_id, stdin=hooks.read_stdin)
 
 
 @hook.command("codex", **_HOOK_SETTINGS)
@@ -72,14 +69,13 @@ def codex(ctx: click.Context, agent_id: str | None, project_id: str | None) -> N
     "thread-id", "cwd", ...}); a lifecycle hook sends session_id/cwd on stdin. Both
     claim the session. Always exits 0."""
     payload = ctx.args[-1] if ctx.args else None
-    stdin = None
-    if payload is None:
-        try:
-            stdin = hooks.read_stdin()
-        except Exception:  # noqa: BLE001
-            stdin = None
+    # stdin is read only without a notify payload (run_hook reads it, as for claude)
     hooks.run_hook(
-        "codex", agent_id=agent_id, project_id=project_id, argv_payload=payload, stdin=stdin
+        "codex",
+        agent_id=agent_id,
+        project_id=project_id,
+        argv_payload=payload,
+        stdin=hooks.read_stdin,
     )
 
 
@@ -115,6 +111,14 @@ def install(
 ) -> None:
     """Print, or merge with a backup and a confirmation, the settings that make the
     runtime claim each session for this agent and project."""
+    from loopx_recall_core.recall.enablement import CapabilityRefused, check_ids
+
+    try:
+        # the ids capability enable takes, no other: checked before anything is read or
+        # written (a blank id would install a hook that can never claim)
+        check_ids(agent_id=agent_id, project_id=project_id)
+    except CapabilityRefused as exc:
+        raise Rejected(str(exc)) from None
     if print_only:
         if runtime == "claude":
             click.echo("# .claude/settings.json (merge into the existing object)")

@@ -94,7 +94,12 @@ def qualify(
         run_qualification,
         total_steps,
     )
-    from loopx_recall_core.qualification.report import render_text, write_report
+    from loopx_recall_core.qualification.report import (
+        ReportError,
+        check_report_folder,
+        render_text,
+        write_report,
+    )
     from loopx_recall_core.state import StateStore
 
     # The verdict is recorded at the end: find an unusable state folder before the run.
@@ -109,6 +114,11 @@ def qualify(
     except QualificationError as exc:
         raise EnvironmentProblem(str(exc)) from None
     try:
+        # as with the state folder: an unusable report folder is found before the run
+        check_report_folder(Path(report_dir))
+    except ReportError as exc:
+        raise EnvironmentProblem(f"cannot write the report: {exc}") from None
+    try:
         with _progress(total_steps(cases), cases) as update:
             result = run_qualification(
                 provider_id=provider_id, cases=cases, seed=seed, host=host, progress=update
@@ -117,8 +127,8 @@ def qualify(
         raise EnvironmentProblem(str(exc)) from None
     try:
         names = write_report(result.report, Path(report_dir))
-    except OSError as exc:
-        raise EnvironmentProblem(f"cannot write the report ({type(exc).__name__})") from None
+    except ReportError as exc:
+        raise EnvironmentProblem(f"cannot write the report: {exc}") from None
     record_verdict(result)
     if output_format == "json":
         click.echo(dumps(result.report))

@@ -6,6 +6,12 @@ Public-safe by construction: the report is built only from case ids, labels, tag
 counts, rates, timings, reason codes, verdicts, versions and digests. No command, query
 term, snippet, session reference or path reaches it (the tests plant canaries to check).
 The chart is written by hand as SVG, so no plotting library is needed.
+
+The folder is whatever ``--report`` names, possibly in a folder others can write (``/tmp``),
+so it is held to the state folder's rules (:mod:`loopx_recall_core.private_files`): a new
+folder (created 0700) or an existing one of the user's that group and others cannot
+write, never a link; each file is written as a new temp file and renamed into place, and
+a link or other non-file where a report file goes is refused.
 """
 
 from __future__ import annotations
@@ -17,7 +23,27 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
-__all__ = ["ARM_TITLES", "render_markdown", "render_svg", "render_text", "write_report"]
+from loopx_recall_core.private_files import (
+    StateError,
+    ensure_root,
+    probe_writable,
+    refuse_non_file,
+    write_atomic,
+)
+
+__all__ = [
+    "ARM_TITLES",
+    "REPORT_FILES",
+    "ReportError",
+    "check_report_folder",
+    "render_markdown",
+    "render_svg",
+    "render_text",
+    "write_report",
+]
+
+REPORT_FILES = ("report.json", "report.md", "report.svg")
+_FOLDER = "the report folder (--report)"
 
 ARM_TITLES = {
     "a": "(a) current context only",
@@ -278,14 +304,41 @@ def render_text(report: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
+class ReportError(Exception):
+    """The report cannot be written there; the message names the problem, never a path."""
+
+
+def _file(name: str) -> str:
+    return f"{name} in the report folder"
+
+
+def check_report_folder(folder: Path) -> None:
+    """Create ``folder`` (0700, with missing parents) or check it, and check that the report
+    files can be written in it: :class:`ReportError` otherwise. Called before the run too,
+    so that an unusable folder is found before the run is spent."""
+    try:
+        ensure_root(folder, _FOLDER)
+        for name in REPORT_FILES:
+            refuse_non_file(folder / name, _file(name))
+        probe_writable(folder, _FOLDER)
+    except StateError as exc:
+        # the state folder's hint (`loopx-recall state path`) is not this folder's
+        raise ReportError(exc.problem) from None
+
+
 def write_report(report: Mapping[str, Any], folder: Path) -> list[str]:
-    """Write the three files into ``folder`` (created); returns their names."""
-    folder.mkdir(parents=True, exist_ok=True)
-    files = {
+    """Write the report files into ``folder`` (see :func:`check_report_folder`); returns
+    their names."""
+    texts = {
         "report.json": json.dumps(report, ensure_ascii=False, indent=2) + "\n",
         "report.md": render_markdown(report),
         "report.svg": render_svg(report),
     }
-    for name, text in files.items():
-        (folder / name).write_text(text, encoding="utf-8")
-    return list(files)
+    check_report_folder(folder)
+    try:
+        for name in REPORT_FILES:
+            data = texts[name].encode("utf-8")
+            write_atomic(folder, name, data, prefix=".report-", what=_file(name))
+    except StateError as exc:
+        raise ReportError(exc.problem) from None
+    return list(REPORT_FILES)

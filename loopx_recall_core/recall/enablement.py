@@ -25,6 +25,7 @@ from loopx_recall_core.state import Enablement, LimitCeilings, QualificationVerd
 __all__ = [
     "AGENT_SESSION_MODES",
     "CapabilityRefused",
+    "check_ids",
     "disable",
     "disable_record",
     "enable",
@@ -61,6 +62,26 @@ TRUTH_CONTRACT = {
 
 class CapabilityRefused(Exception):
     """The operation is refused; the message is safe to print."""
+
+
+def _refused(exc: FieldInvalid) -> CapabilityRefused:
+    # e.g. an --agent-id over 256 UTF-16 units: name the option, never the value
+    option = "--" + exc.path.lstrip(".").split(".")[0].split("[")[0].replace("_", "-")
+    return CapabilityRefused(f"{option}: {exc.reason}")
+
+
+def check_ids(**ids: str) -> None:
+    """Check ``agent_id=``, ``project_id=`` ... with the :class:`Enablement` fields' own
+    validators, the ones ``enable`` meets, so that whatever else names an enablement's
+    agent and project (``hook install``) takes exactly the ids ``enable`` takes."""
+    fields = attrs.fields_dict(Enablement)
+    try:
+        for name, value in ids.items():
+            validator = fields[name].validator
+            if validator is not None:
+                validator(None, fields[name], value)
+    except FieldInvalid as exc:
+        raise _refused(exc) from None
 
 
 def enable(
@@ -124,9 +145,7 @@ def enable(
             agent_sessions=agent_sessions,
         )
     except FieldInvalid as exc:
-        # e.g. an --agent-id over 256 UTF-16 units: name the option, never the value
-        option = "--" + exc.path.lstrip(".").split(".")[0].split("[")[0].replace("_", "-")
-        raise CapabilityRefused(f"{option}: {exc.reason}") from None
+        raise _refused(exc) from None
     with store.update() as box:
         others = tuple(e for e in box[0].enablements if e.key != enablement.key)
         changed = len(others) == len(box[0].enablements) or enablement not in box[0].enablements

@@ -18,7 +18,21 @@ What the runtimes send (facts, with their sources):
 
 A hook never fails the agent's turn: :func:`run_hook` never raises and the CLI exits 0.
 Each run appends ONE line to the private hook log (an outcome code, no id, no path, no
-payload content).
+payload content). The outcome codes:
+
+* ``claimed``: the session is now this agent's; ``already_claimed``: it was already.
+* ``no_payload``: nothing (or only blanks) arrived, or a command line click could not
+  parse; ``stdin_timeout``: stdin was still open after its deadline (5 s);
+  ``payload_too_large``; ``malformed_payload``: not one UTF-8 JSON object;
+  ``not_a_turn_event``: a Codex notify other than ``agent-turn-complete``;
+  ``no_session_id``: the payload names no session.
+* ``no_agent_configured``: no agent or project id (flags or environment).
+* ``claimed_by_another``: another agent or project holds the session (only that);
+  ``wrong_runtime``: the id names another runtime's session (``codex:<thread>`` sent to
+  the Claude hook); ``ledger_full``; ``invalid_session_or_agent``: an id the ledger
+  refuses (blank, too long, spaces or controls in a session id).
+* ``state_unusable``: the state folder cannot be used (then there may be no log to
+  write); ``internal_error:<exception class>``: a bug, logged instead of failing the turn.
 """
 
 from __future__ import annotations
@@ -31,7 +45,7 @@ import shlex
 import stat
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -70,8 +84,10 @@ class _Skip(Exception):
 
 
 def read_stdin(timeout: float = _STDIN_TIMEOUT_S) -> bytes | None:
-    """stdin's bytes (at most MAX_PAYLOAD_BYTES + 1), None for a terminal or nothing open.
-    A writer that never closes its end cannot hold the hook longer than ``timeout``."""
+    """stdin's bytes (at most MAX_PAYLOAD_BYTES + 1), None for a terminal, nothing open or
+    a read that fails. A writer that never closes its end cannot hold the hook longer than
+    ``timeout``: that is ``_Skip("stdin_timeout")``, so call it where :func:`run_hook`
+    logs it (pass the function itself as ``stdin``)."""
     stream = sys.stdin
     if stream is None or stream.closed:
         return None
@@ -88,10 +104,13 @@ def read_stdin(timeout: float = _STDIN_TIMEOUT_S) -> bytes | None:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             raise _Skip("stdin_timeout")
-        ready, _, _ = select.select([descriptor], [], [], remaining)
-        if not ready:
-            raise _Skip("stdin_timeout")
-        chunk = os.read(descriptor, 65536)
+        try:
+            ready, _, _ = select.select([descriptor], [], [], remaining)
+            if not ready:
+                raise _Skip("stdin_timeout")
+            chunk = os.read(descriptor, 65536)
+        except (OSError, ValueError):
+            return None  # logged as no_payload: there is nothing to read
         if not chunk:
             break
         chunks.append(chunk)
@@ -126,17 +145,19 @@ def _text(payload: Mapping[str, Any], *names: str) -> str | None:
     return None
 
 
-def _session_of(
-    runtime: str, argv_payload: str | None, stdin: bytes | None
-) -> tuple[str, str | None]:
-    """``(session id, cwd)`` from what the runtime sent."""
+Stdin = bytes | Callable[[], bytes | None] | None
+
+
+def _session_of(runtime: str, argv_payload: str | None, stdin: Stdin) -> tuple[str, str | None]:
+    """``(session id, cwd)`` from what the runtime sent; ``stdin`` is read (when it is a
+    reader) only if the runtime sent nothing on the command line."""
     if runtime == "codex" and argv_payload is not None:
         payload = _payload(argv_payload)
         if payload.get("type") != "agent-turn-complete":
             raise _Skip("not_a_turn_event")
         session = _text(payload, "thread-id", "thread_id")
     else:
-        payload = _payload(stdin)
+        payload = _payload(stdin() if callable(stdin) else stdin)
         session = _text(payload, "session_id")
     if session is None:
         raise _Skip("no_session_id")
@@ -150,11 +171,13 @@ def run_hook(
     agent_id: str | None,
     project_id: str | None,
     argv_payload: str | None = None,
-    stdin: bytes | None = None,
+    stdin: Stdin = None,
     root: Path | None = None,
 ) -> str:
     """Claim the session a runtime hook reports; returns the outcome code. Never raises:
-    every outcome (problems included) is one line in the private hook log."""
+    every outcome (problems included) is one line in the private hook log. ``stdin`` is
+    the payload's bytes or a reader such as :func:`read_stdin`, called here so that its
+    timeout is logged as ``stdin_timeout``."""
     if root is None:
         try:
             root = state_root()
@@ -165,7 +188,7 @@ def run_hook(
     except _Skip as skip:
         outcome = skip.code
     except ClaimRefused as refused:
-        outcome = "claimed_by_another" if "another" in str(refused) else "invalid_session_or_agent"
+        outcome = refused.code  # the ledger says why; its message is for people
     except StateError:
         outcome = "state_unusable"
     except Exception as exc:  # noqa: BLE001 - a hook never fails the agent's turn
@@ -180,7 +203,7 @@ def _claim(
     agent_id: str | None,
     project_id: str | None,
     argv_payload: str | None,
-    stdin: bytes | None,
+    stdin: Stdin,
     root: Path,
 ) -> str:
     session, cwd = _session_of(runtime, argv_payload, stdin)
@@ -253,8 +276,14 @@ def claude_settings_snippet(agent_id: str, project_id: str) -> dict[str, Any]:
 
 
 def codex_notify_line(agent_id: str, project_id: str) -> str:
-    """The ``~/.codex/config.toml`` line (a top-level key: it must precede every table)."""
-    return "notify = " + json.dumps(hook_command("codex", agent_id, project_id), ensure_ascii=False)
+    """The ``~/.codex/config.toml`` line (a top-level key: it must precede every table).
+
+    A JSON array of strings is a TOML array once DEL is escaped: json.dumps escapes the
+    quote, the backslash and C0 with escapes TOML shares, but leaves DEL raw, which TOML
+    forbids in a string (Codex would then not start).
+    """
+    array = json.dumps(hook_command("codex", agent_id, project_id), ensure_ascii=False)
+    return "notify = " + array.replace("\x7f", "\\u007f")
 
 
 class InstallRefused(Exception):

@@ -56,7 +56,16 @@ _FIELDS = ("agent_id", "project_id", "runtime", "session_id", "first_seen", "cwd
 
 
 class ClaimRefused(Exception):
-    """A claim or release is refused; the message names no session, agent or path."""
+    """A claim or release is refused; the message names no session, agent or path.
+
+    ``code`` says why, as the hook log names it: ``claimed_by_another`` (another agent or
+    project holds the session), ``wrong_runtime`` (the id names another runtime's
+    session), ``ledger_full``, or ``invalid_session_or_agent`` (anything else).
+    """
+
+    def __init__(self, message: str, code: str = "invalid_session_or_agent") -> None:
+        super().__init__(message)
+        self.code = code
 
 
 @attrs.frozen(kw_only=True)
@@ -115,7 +124,7 @@ def native_session_id(runtime: str, session_id: object) -> str:
     if session_id.split(":", 1)[0] in RUNTIMES:
         # `codex:<thread>` claimed as a Claude session would name another runtime's session
         # in the index (Claude ids are unprefixed there): one runtime's prefix only, its own.
-        raise ClaimRefused("--session: names a session of another runtime")
+        raise ClaimRefused("--session: names a session of another runtime", "wrong_runtime")
     return session_id
 
 
@@ -225,9 +234,14 @@ class SessionLedger:
             if held is not None:
                 if held.owned_by(agent_id, project_id):
                     return False
-                raise ClaimRefused("the session is already claimed by another agent or project")
+                raise ClaimRefused(
+                    "the session is already claimed by another agent or project",
+                    "claimed_by_another",
+                )
             if len(claims) >= MAX_CLAIMS:
-                raise ClaimRefused(f"the ledger holds {MAX_CLAIMS} claims; release some first")
+                raise ClaimRefused(
+                    f"the ledger holds {MAX_CLAIMS} claims; release some first", "ledger_full"
+                )
             claim = Claim(
                 agent_id=agent_id,
                 project_id=project_id,
@@ -255,7 +269,9 @@ class SessionLedger:
             if held is None:
                 return False
             if not held.owned_by(agent_id, project_id):
-                raise ClaimRefused("the session is claimed by another agent or project")
+                raise ClaimRefused(
+                    "the session is claimed by another agent or project", "claimed_by_another"
+                )
             del claims[held.key]
             self._write(claims.values())
         return True
