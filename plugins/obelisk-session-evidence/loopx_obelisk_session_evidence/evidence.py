@@ -38,7 +38,8 @@ __all__ = [
     "verify_rows",
 ]
 
-_STALE_GRACE_MS = 2000
+#: The index keeps a file's mtime in milliseconds (float or integer, by runtime version).
+_MTIME_ROUNDING_MS = 1.0
 #: Cache of Codex transcripts' first-line cwd, by path, with the size and mtime it was read at.
 _FIRST_LINES = "codex-first-lines"
 _FIRST_LINE_CAP = 65536
@@ -227,18 +228,23 @@ def _codex_cwd(path: Path) -> str | None:
 
 
 def freshness(result: Mapping[str, Any], transcripts: Sequence[str], *, complete: bool) -> str:
-    """fresh | stale | incomplete | unknown, from index markers vs transcripts on disk.
+    """fresh | stale | incomplete | unknown: whether the index covers the last change of
+    every in-scope transcript, judged AFTER the query (so after the runtime's own refresh).
 
-    ``transcripts`` are the in-scope files whose index rows were asked for; ``complete``
-    is False when there were more than could be asked for (then "fresh" cannot be said).
+    The index records, per transcript, the file's mtime when it was last indexed. An answer
+    is fresh only when every in-scope file on disk is no newer than that: a refresh the
+    runtime skipped (its writer lease held elsewhere, the debounce window or the desktop
+    app's heartbeat for a caller inside an agent session), a file its refresh could not
+    parse, and a line written after the refresh all leave a file newer than its row.
+    ``transcripts`` are the in-scope files whose index rows were asked for; ``complete`` is
+    False when there were more than could be asked for (then "fresh" cannot be said).
     """
     markers = {
         m.get("jsonl_path"): m.get("mtime")
         for m in result.get("markers", [])
         if isinstance(m, Mapping)
     }
-    last_build = markers.get("__last_build__")
-    if not isinstance(last_build, int):
+    if not isinstance(markers.get("__last_build__"), int | float):
         return "unknown"
     indexed = {
         f.get("jsonl_path"): f.get("mtime")
@@ -248,11 +254,12 @@ def freshness(result: Mapping[str, Any], transcripts: Sequence[str], *, complete
     state = "fresh" if complete else "unknown"
     for path in transcripts:
         try:
-            mtime_ms = int(os.stat(path).st_mtime * 1000)
+            mtime_ms = os.stat(path).st_mtime_ns / 1_000_000
         except OSError:
-            continue
+            continue  # gone since the scan: nothing left for the index to cover
+        seen = indexed.get(path)
         if path not in indexed:
             return "incomplete"
-        if mtime_ms > last_build + _STALE_GRACE_MS and mtime_ms > (indexed[path] or 0):
+        if not isinstance(seen, int | float) or mtime_ms > seen + _MTIME_ROUNDING_MS:
             state = "stale"
     return state

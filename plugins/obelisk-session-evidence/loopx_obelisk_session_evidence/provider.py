@@ -9,6 +9,7 @@ needs (the evidence checks, the host's contracts and snippet rules) is imported 
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -122,7 +123,17 @@ def _query(
         raise ProviderFailure("provider_timeout")
     result = call_template(executable, params, timeout=remaining, stdout_cap=STDOUT_CAP)
     complete = len(transcripts) <= MAX_TRANSCRIPTS
-    return result, freshness(result, transcripts[:MAX_TRANSCRIPTS], complete=complete)
+    # The running sessions' own files change while we answer and are not history: they
+    # say nothing about whether the index covers the history asked for.
+    history = [t for t in transcripts[:MAX_TRANSCRIPTS] if not _running(t, excluded)]
+    return result, freshness(result, history, complete=complete)
+
+
+def _running(transcript: str, excluded: list[str]) -> bool:
+    """Whether ``transcript`` is an excluded session's file: Claude names it
+    ``<sessionId>.jsonl``, Codex ``rollout-<time>-<thread id>.jsonl``."""
+    stem = os.path.basename(transcript).removesuffix(".jsonl")
+    return any(stem == name or stem.endswith("-" + name) for name in excluded if ":" not in name)
 
 
 def _omitted(counts: object, types: list[str]) -> int:

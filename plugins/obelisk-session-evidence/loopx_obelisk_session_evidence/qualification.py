@@ -15,10 +15,13 @@ folder; it answers ``--version`` with the real runtime's version (no slow probe)
 * ``noise``: a log line, then the real answer;
 * ``inject``: the real answer plus a copy of its first row moved to another repository and
   runtime (the plugin must reject the whole result as ``scope_violation``);
-* ``stale``: the real answer from an index that is not refreshed. Before each query the
-  stand-in writes a fresh ``__app_heartbeat__`` marker row (the desktop app's, documented
-  in ``/work/shared/OBELISK_PROTOCOL.md``) into the index ``--build`` reported, so the
-  CLI skips its pre-query refresh as it does while the desktop app owns writes.
+* ``stale``: the real answer from an index that is not refreshed, as the real CLI gives it
+  while another writer (the desktop app, a concurrent build) holds its writer lease: the
+  stand-in holds that lease (``BEGIN IMMEDIATE`` on ``writer.lock.sqlite`` beside the index
+  ``--build`` reported) for the whole query, so neither the CLI's pre-query refresh nor
+  the extra refresh it runs for a caller outside an agent session can write. It also
+  writes a fresh ``__app_heartbeat__`` row, which keeps the refresh of a caller inside an
+  agent session (and the double, which does not model the lease yet) from running.
 """
 
 from __future__ import annotations
@@ -84,8 +87,9 @@ print(json.dumps(inject(json.loads(proc.stdout)), indent=2))
 """
 
 _STALE = """
-import os, sqlite3, sys, time
+import os, sqlite3, subprocess, sys, time
 REAL, DB = {real!r}, {db!r}
+lease = None
 if "--query" in sys.argv[1:] and DB:
     try:
         with sqlite3.connect(DB, timeout=10) as db:
@@ -94,9 +98,16 @@ if "--query" in sys.argv[1:] and DB:
                 " VALUES ('__app_heartbeat__', ?, 0, '')",
                 (int(time.time() * 1000),),
             )
+        lease = sqlite3.connect(
+            os.path.join(os.path.dirname(DB), "writer.lock.sqlite"),
+            timeout=10, isolation_level=None,
+        )
+        lease.execute("BEGIN IMMEDIATE")
     except sqlite3.Error:
         pass
-os.execv(REAL, [REAL, *sys.argv[1:]])
+if lease is None:
+    os.execv(REAL, [REAL, *sys.argv[1:]])
+sys.exit(subprocess.call([REAL, *sys.argv[1:]]))
 """
 
 

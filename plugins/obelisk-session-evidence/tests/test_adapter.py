@@ -344,3 +344,15 @@ def test_freshness_rules(tmp_path):
         "indexed_files": [{"jsonl_path": str(transcript), "mtime": mtime - 60_000}],
     }
     assert freshness(old, [str(transcript)], complete=True) == "stale"
+    # A build ran after the file changed but did not index the change (the runtime could
+    # not parse it, or another writer held its lease): still stale. Before, a file older
+    # than the last build counted as covered, whatever its row said.
+    skipped = {
+        "markers": [{"jsonl_path": "__last_build__", "mtime": mtime + 60_000}],
+        "indexed_files": [{"jsonl_path": str(transcript), "mtime": mtime - 60_000}],
+    }
+    assert freshness(skipped, [str(transcript)], complete=True) == "stale"
+    # The real index keeps mtimes as float milliseconds.
+    exact = transcript.stat().st_mtime_ns / 1_000_000
+    floats = {**built, "indexed_files": [{"jsonl_path": str(transcript), "mtime": exact}]}
+    assert freshness(floats, [str(transcript)], complete=True) == "fresh"

@@ -91,6 +91,7 @@ def test_every_fault_is_staged_without_the_double_switch(runtime, leftovers, fau
     assert provider.retrieve(_request(["pytest"]), _binding(archive), timeout=30).items
 
 
+@pytest.mark.real_obelisk
 def test_the_stale_stage_keeps_the_index_behind(runtime):
     from loopx_recall_core.qualification.transcripts import append_session
 
