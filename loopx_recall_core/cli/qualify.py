@@ -90,7 +90,6 @@ def qualify(
     from loopx_recall_core.qualification.harness import (
         QualificationError,
         qualifiable_provider,
-        record_verdict,
         run_qualification,
         total_steps,
     )
@@ -100,6 +99,7 @@ def qualify(
         render_text,
         write_report,
     )
+    from loopx_recall_core.qualification.result import record_verdict
     from loopx_recall_core.state import StateStore
 
     # The verdict is recorded at the end: find an unusable state folder before the run.

@@ -9,7 +9,7 @@ current context only, the provider through Replan and the recall service, full n
 history as a cost ceiling read by :mod:`.native`), probes faults (:mod:`.faults`, each
 staged by the provider's qualification runtime), computes the measures
 (:mod:`.measures`), judges the promotion gates (:mod:`.verdict`) and returns a public-safe
-report (:mod:`.assemble`) that :mod:`.report` writes. :func:`.harness.record_verdict`
+report (:mod:`.assemble`) that :mod:`.report` writes. :func:`.result.record_verdict`
 stores the verdict, keyed on the runtime it was earned on, that the stage-2 gate reads.
 
 Nothing is imported here on purpose: ``loopx`` starts without loading the harness (the

@@ -14,7 +14,7 @@ verdict is recorded for it); the ``stale`` family then writes its late transcrip
 with the provider's ``stale`` staging, so the index stays behind. Within one family the
 cases run on a small thread pool (:data:`WORKERS`): a runtime whose query costs seconds
 still qualifies in minutes. Your own transcripts and index are never read or written;
-only :func:`record_verdict` writes state. A provider's options, index and faults are all
+only :func:`.result.record_verdict` writes state. A provider's options, index and faults are all
 behind its qualification runtime (``hookspecs.QualificationRuntime``).
 """
 
@@ -58,14 +58,13 @@ from loopx_recall_core.qualification.materialize import FamilyArchive, write_fam
 from loopx_recall_core.qualification.measures import (
     percentile,
 )
+from loopx_recall_core.qualification.result import QualificationResult
 from loopx_recall_core.recall.service import RecallService, find_recall_provider
 from loopx_recall_core.recall.store import PrivateStore
 from loopx_recall_core.state import (
     DEFAULT_CEILINGS,
     Enablement,
     LimitCeilings,
-    QualificationVerdict,
-    StateStore,
 )
 
 __all__ = [
@@ -73,12 +72,12 @@ __all__ = [
     "QualificationError",
     "QualificationResult",
     "qualifiable_provider",
-    "record_verdict",
     "run_qualification",
     "total_steps",
 ]
 
-REQUEST_TIMEOUT_S = 10.0
+#: A case's recall deadline: the product's own default (``recall history --timeout``).
+REQUEST_TIMEOUT_S = 20.0
 #: Cases run at once within one family (one HOME). A real runtime can spend most of a
 #: query waiting (seconds per call), so a few more than the cores pays off.
 WORKERS = 8
@@ -88,23 +87,6 @@ _PROBE_STEPS = len(RUNTIME_FAULTS) + 4
 
 class QualificationError(Exception):
     """The qualification cannot run (provider missing or not ready); safe to print."""
-
-
-@attrs.frozen(kw_only=True)
-class QualificationResult:
-    report: dict[str, Any]
-
-    @property
-    def passed(self) -> bool:
-        return bool(self.report["verdict"]["passed"])
-
-    @property
-    def failed_gates(self) -> tuple[str, ...]:
-        return tuple(self.report["verdict"]["failed_gates"])
-
-    @property
-    def report_digest(self) -> str:
-        return self.report["report_digest"]
 
 
 def total_steps(cases: int) -> int:
@@ -178,7 +160,7 @@ class _Run:
         self.records: dict[str, list[CaseRecord]] = {arm: [] for arm in ARMS}
         self.probes: list[FaultProbe] = []
         self.identity: RuntimeIdentity | None = None
-        self.floor: dict[str, Any] | None = None
+        self.bare_ms: list[float] = []
         self._progress_lock = threading.Lock()
 
     def recall(self, enablement: Enablement, timeout: float) -> RecallService:
@@ -203,26 +185,22 @@ class _Run:
                 f"provider {self.provider_id!r}: the runtime changed during the run"
             )
         self.identity = identity
-        if self.floor is None:
-            self.floor = self._measure_floor(runtime)
 
-    def _measure_floor(self, runtime: Any) -> dict[str, Any]:
-        """The bare runtime call's latency under the load the cases run at (WORKERS at once)."""
+    def _bare(self, runtime: Any) -> None:
+        """One bare runtime call, timed: the floor the recall's latency is judged against."""
         try:
-            with ThreadPoolExecutor(max_workers=WORKERS) as pool:
-                calls = list(
-                    pool.map(
-                        lambda _i: runtime.bare_call(timeout=REQUEST_TIMEOUT_S), range(WORKERS)
-                    )
-                )
+            elapsed = runtime.bare_call(timeout=REQUEST_TIMEOUT_S)
         except Exception as exc:  # noqa: BLE001 - a provider's failure, reported by code only
             raise _provider_error(self.provider_id, "bare runtime call", exc) from None
-        millis = [round(c * 1000.0, 1) for c in calls]
-        return {
-            "calls": len(millis),
-            "p50_ms": percentile(millis, 50),
-            "p95_ms": percentile(millis, 95),
-        }
+        with self._progress_lock:
+            self.bare_ms.append(round(elapsed * 1000.0, 1))
+
+    @property
+    def floor(self) -> dict[str, Any]:
+        """The bare calls' latency, each made beside a case's recall (same load, same time)."""
+        calls = self.bare_ms or [0.0]
+        return {"calls": len(self.bare_ms), "p50_ms": percentile(calls, 50),
+                "p95_ms": percentile(calls, 95)}  # fmt: skip
 
     def _case(self, files: FamilyArchive, case: Case, enablement: Enablement) -> tuple:
         view = files.view(case)
@@ -249,10 +227,16 @@ class _Run:
         except Exception as exc:  # noqa: BLE001 - a provider's failure, reported by class only
             raise _provider_error(self.provider_id, "fault_probes", exc) from None
 
-        def one(case: Case, staged: Callable[[Any], Any]) -> tuple:
+        def one(index: int, case: Case, staged: Callable[[Any], Any]) -> tuple:
             enablement = bound[case.case_id][0]
             enablement = attrs.evolve(enablement, binding=dict(staged(enablement.binding)))
+            # A bare runtime call beside each recall, alternating order: the latency gate
+            # then compares like with like, whatever else loads the machine.
+            if index % 2:
+                self._bare(runtime)
             result = self._case(files, case, enablement)
+            if not index % 2:
+                self._bare(runtime)
             with self._progress_lock:
                 progress(1)
             return result
@@ -260,7 +244,7 @@ class _Run:
         # The corpus decides the faults: none, or an index kept behind for the stale family.
         stale = stages.get("stale") if files.family.name == "stale" else None
         with _staged(stale) as staged, ThreadPoolExecutor(max_workers=WORKERS) as pool:
-            for a, b, c in pool.map(lambda case: one(case, staged), cases):
+            for a, b, c in pool.map(lambda pair: one(*pair, staged), enumerate(cases)):
                 self.records["a"].append(a)
                 self.records["b"].append(b)
                 self.records["c"].append(c)
@@ -375,26 +359,3 @@ def run_qualification(
     )
     return QualificationResult(report=report)
 
-
-def record_verdict(
-    result: QualificationResult, store: StateStore | None = None
-) -> QualificationVerdict:
-    """Record the verdict for the report's provider id + version + runtime identity
-    (replacing an older one for the same three)."""
-    store = store or StateStore()
-    provider = result.report["provider"]
-    runtime = provider.get("runtime", {})
-    verdict = QualificationVerdict(
-        provider_id=provider["provider_id"],
-        provider_version=provider["provider_version"],
-        runtime_version=runtime.get("runtime_version") if "binary_digest" in runtime else None,
-        binary_digest=runtime.get("binary_digest"),
-        passed=result.passed,
-        report_digest=result.report_digest,
-        recorded_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        failed_gates=result.failed_gates,
-    )
-    with store.update() as box:
-        kept = tuple(q for q in box[0].qualifications if q.key != verdict.key)
-        box[0] = attrs.evolve(box[0], qualifications=(*kept, verdict))
-    return verdict

@@ -11,9 +11,9 @@ repeat_reduction           arm (b) flags >= 10 points more repeats than arm (a) 
 no_false_match_regression  arm (b)'s false-match rate on near misses and on novel steps
                            each exceeds arm (a)'s by at most 5 points
 bounded_context            arm (b)'s context chars p95 and max <= max_total_chars
-bounded_latency            arm (b)'s latency p95 <= the bare runtime call's p95 (measured
-                           by the provider's qualification runtime under the same load)
-                           + 1500 ms, and no request timed out
+bounded_latency            arm (b)'s latency p95 <= the bare runtime call's p95 (one bare
+                           call beside each case's recall, same concurrency, alternating
+                           order) + 1500 ms, and no request timed out
 zero_scope_broadening      no returned item from a bait or any out-of-scope session, and
                            the injected foreign rows were rejected (``scope_violation``)
 honest_freshness           every case whose index is behind was answered as such

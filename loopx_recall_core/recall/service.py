@@ -33,10 +33,10 @@ from loopx_recall_core.plugins import (
 )
 from loopx_recall_core.providers_api import ProviderFailure
 from loopx_recall_core.recall.admission import STAGE_TRIGGERS, Admitted, admit
-from loopx_recall_core.recall.enablement import stage_two_verdict
 from loopx_recall_core.recall.ledger import Claim, SessionLedger
 from loopx_recall_core.recall.outcome import REASON_CODES, RecallOutcome
 from loopx_recall_core.recall.receipts import failure_receipt, result_receipt
+from loopx_recall_core.recall.stage_gate import stage_two_verdict
 from loopx_recall_core.recall.store import PrivateStore
 from loopx_recall_core.state import Enablement, StateStore
 

@@ -123,6 +123,7 @@ def qualify(tmp_path, monkeypatch):
         return QualificationResult(report=synthetic_report())
 
     monkeypatch.setattr(harness, "run_qualification", run_qualification)
+    monkeypatch.setattr(harness, "_ready_runtime", lambda *_args: {})
 
     def invoke(folder):
         result = CliRunner().invoke(cli, ["recall", "qualify", "--report", str(folder)])

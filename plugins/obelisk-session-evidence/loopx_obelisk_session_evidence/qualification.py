@@ -16,12 +16,13 @@ folder; it answers ``--version`` with the real runtime's version (no slow probe)
 * ``inject``: the real answer plus a copy of its first row moved to another repository and
   runtime (the plugin must reject the whole result as ``scope_violation``);
 * ``stale``: the real answer from an index that is not refreshed, as the real CLI gives it
-  while another writer (the desktop app, a concurrent build) holds its writer lease: the
-  stand-in holds that lease (``BEGIN IMMEDIATE`` on ``writer.lock.sqlite`` beside the index
-  ``--build`` reported) for the whole query, so neither the CLI's pre-query refresh nor
-  the extra refresh it runs for a caller outside an agent session can write. It also
-  writes a fresh ``__app_heartbeat__`` row, which keeps the refresh of a caller inside an
-  agent session (and the double, which does not model the lease yet) from running.
+  while another writer (the desktop app, a concurrent build) holds its writer lease: for
+  the whole staging this runtime holds that lease (``BEGIN IMMEDIATE`` on
+  ``writer.lock.sqlite`` beside the index ``--build`` reported), so neither the CLI's
+  pre-query refresh nor the extra one it runs for a caller outside an agent session can
+  write. Before each query the stand-in also writes a fresh ``__app_heartbeat__`` row, which
+  stops the refresh of a caller inside an agent session (and of the double, which does not
+  model the lease yet).
 """
 
 from __future__ import annotations
@@ -87,9 +88,8 @@ print(json.dumps(inject(json.loads(proc.stdout)), indent=2))
 """
 
 _STALE = """
-import os, sqlite3, subprocess, sys, time
+import os, sqlite3, sys, time
 REAL, DB = {real!r}, {db!r}
-lease = None
 if "--query" in sys.argv[1:] and DB:
     try:
         with sqlite3.connect(DB, timeout=10) as db:
@@ -98,16 +98,9 @@ if "--query" in sys.argv[1:] and DB:
                 " VALUES ('__app_heartbeat__', ?, 0, '')",
                 (int(time.time() * 1000),),
             )
-        lease = sqlite3.connect(
-            os.path.join(os.path.dirname(DB), "writer.lock.sqlite"),
-            timeout=10, isolation_level=None,
-        )
-        lease.execute("BEGIN IMMEDIATE")
     except sqlite3.Error:
         pass
-if lease is None:
-    os.execv(REAL, [REAL, *sys.argv[1:]])
-sys.exit(subprocess.call([REAL, *sys.argv[1:]]))
+os.execv(REAL, [REAL, *sys.argv[1:]])
 """
 
 
@@ -216,15 +209,37 @@ class ObeliskQualification:
             path = os.path.join(folder, "obelisk")
             Path(path).write_text(self._script(fault), encoding="utf-8")
             os.chmod(path, 0o700)
+            lease = _hold_lease(self.db) if fault == "stale" and self.db else None
             try:
                 yield lambda binding: _with_bin(binding, path)
             finally:
+                if lease is not None:
+                    lease.close()  # rolls the open transaction back: the lease is free
                 if fault == "stale" and self.db:
                     _drop_heartbeat(self.db)
 
     def fault_probes(self) -> dict[str, Callable[[], Any]]:
         names = (*_SIMPLE, "inject", "stale")
         return {name: functools.partial(self._stage, name) for name in names}
+
+
+def _hold_lease(db: str) -> Any:
+    """The CLI's writer lease beside ``db``, held until closed (None when it cannot be
+    taken: the heartbeat alone then keeps the index behind)."""
+    import sqlite3
+
+    lease = None
+    try:
+        lease = sqlite3.connect(
+            os.path.join(os.path.dirname(db), "writer.lock.sqlite"),
+            timeout=30, isolation_level=None, check_same_thread=False,
+        )  # fmt: skip
+        lease.execute("BEGIN IMMEDIATE")
+    except sqlite3.Error:
+        if lease is not None:
+            lease.close()
+        return None
+    return lease
 
 
 def _drop_heartbeat(db: str) -> None:
