@@ -23,7 +23,7 @@ environment and on planted folders):
 - ``load()`` imports ``module`` and walks ``:attr.path`` exactly as
   ``EntryPoint.load`` does (a malformed value fails the same way, as that one row).
 
-One rule differs on purpose. ``importlib.metadata`` fails the whole listing (a
+Two rules differ on purpose. First, ``importlib.metadata`` fails the whole listing (a
 ``TypeError`` on Python 3.11, a ``ValueError`` on others) when any ``entry_points.txt``
 row anywhere lacks ``=`` (an unrelated distribution's ``[console_scripts]`` included).
 Here rows of other groups are never parsed, and such a row in the group asked for is
@@ -31,6 +31,17 @@ listed as a :class:`ProviderEntryPoint` with ``malformed`` set, named ``<malform
 N>`` (its line; the text is not repeated), whose ``load()`` raises
 :class:`MalformedEntryPoint`: the plugin host records that one entry point as broken,
 and every other one still loads.
+
+Second, bytes that are not UTF-8 are the same kind of trouble (``importlib.metadata`` raises
+``UnicodeDecodeError`` for any such ``entry_points.txt`` or ``METADATA`` it reads). Here
+the files are decoded with ``surrogateescape``, so what is UTF-8 still reads: rows of
+other groups and the rest of a ``METADATA`` are never looked at; a row of the group that
+is not UTF-8 is listed named ``<unreadable row N>``, and an entry point whose
+distribution's ``Name`` or ``Version`` is not UTF-8 is listed under the name its
+folder gives (version unknown); the ``load()`` of either raises
+:class:`UnreadableEntryPoint`, so the host records that one entry point as broken. The
+same reading serves the ``importlib.metadata`` fallback below and the extension
+commands (:func:`distribution_text`, :func:`distribution_fields`).
 
 Reading the files directly was chosen over a cache of ``importlib.metadata``'s answer: no
 file to keep fresh, nothing written, and the rules above are short. Whatever this walk
@@ -45,8 +56,20 @@ import importlib
 import os
 import re
 import sys
+from typing import TYPE_CHECKING
 
-__all__ = ["MalformedEntryPoint", "ProviderEntryPoint", "entry_points", "group_rows"]
+if TYPE_CHECKING:
+    from importlib.metadata import Distribution
+
+__all__ = [
+    "MalformedEntryPoint",
+    "ProviderEntryPoint",
+    "UnreadableEntryPoint",
+    "distribution_fields",
+    "distribution_text",
+    "entry_points",
+    "group_entry_points",
+]
 
 #: ``importlib.metadata.EntryPoint.pattern``
 _PATTERN = re.compile(
@@ -63,10 +86,20 @@ class MalformedEntryPoint(ValueError):
     """An ``entry_points.txt`` row of the group has no ``=``: there is nothing to load."""
 
 
+class UnreadableEntryPoint(ValueError):
+    """An entry point of the group whose row, or whose distribution's name or version, is
+    not UTF-8. ``str()`` says which, in fixed words (never the bytes): safe to print."""
+
+
+#: What an unreadable entry point could not read, as :class:`UnreadableEntryPoint` says it.
+UNREADABLE_ROW = "its entry_points.txt row is not UTF-8"
+UNREADABLE_METADATA = "its distribution's name or version (METADATA) is not UTF-8"
+
+
 class ProviderEntryPoint:
     """One ``name = value`` row of a group, with its distribution's name and version."""
 
-    __slots__ = ("distribution", "group", "malformed", "name", "value", "version")
+    __slots__ = ("distribution", "group", "malformed", "name", "unreadable", "value", "version")
 
     def __init__(
         self,
@@ -77,6 +110,7 @@ class ProviderEntryPoint:
         version: str | None,
         *,
         malformed: bool = False,
+        unreadable: str | None = None,
     ) -> None:
         self.name = name
         self.value = value
@@ -85,10 +119,16 @@ class ProviderEntryPoint:
         self.version = version
         #: a row without ``=`` (``name`` is then ``<malformed row N>``, ``value`` empty)
         self.malformed = malformed
+        #: :data:`UNREADABLE_ROW` (``name`` is then ``<unreadable row N>``, ``value``
+        #: empty) or :data:`UNREADABLE_METADATA`; None when everything read as UTF-8
+        self.unreadable = unreadable
 
     def load(self) -> object:
         """What ``importlib.metadata.EntryPoint.load`` returns (and raises); a malformed
-        row raises :class:`MalformedEntryPoint`."""
+        row raises :class:`MalformedEntryPoint`, an unreadable one
+        :class:`UnreadableEntryPoint`."""
+        if self.unreadable is not None:
+            raise UnreadableEntryPoint(self.unreadable)
         if self.malformed:
             raise MalformedEntryPoint("malformed entry_points.txt row")
         match = _PATTERN.match(self.value)
@@ -105,13 +145,61 @@ def _normalize(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower().replace("-", "_")
 
 
-def _read_text(path: str) -> str | None:
-    # PathDistribution.read_text: a missing or unreadable file is no text
+def _unreadable(text: str) -> bool:
+    # a byte that is not UTF-8 was decoded as a lone surrogate (surrogateescape)
     try:
-        with open(path, encoding="utf-8") as handle:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _readable(text: str | None) -> str | None:
+    """``text``, or None when it is not UTF-8 (a folder's name, say): such a name could not
+    be printed or written as JSON."""
+    return None if text is None or _unreadable(text) else text
+
+
+def _read_text(path: str) -> str | None:
+    # PathDistribution.read_text: a missing or unreadable file is no text; bytes that are
+    # not UTF-8 are kept as lone surrogates, for the rows and fields that need them
+    try:
+        with open(path, encoding="utf-8", errors="surrogateescape") as handle:
             return handle.read()
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError):
         return None
+
+
+def distribution_text(dist: Distribution, filename: str) -> str | None:
+    """``dist.read_text(filename)`` of an ``importlib.metadata`` distribution, with bytes
+    that are not UTF-8 kept as lone surrogates instead of raising ``UnicodeDecodeError``."""
+    try:
+        return dist.read_text(filename)
+    except UnicodeDecodeError:
+        pass
+    try:
+        # PathDistribution (a folder or a zip archive): the file's bytes, decoded as above
+        raw: bytes = dist._path.joinpath(filename).read_bytes()  # type: ignore[attr-defined]
+    except Exception:  # noqa: BLE001 - another kind of distribution: no text to read
+        return None
+    return raw.decode("utf-8", "surrogateescape")
+
+
+def distribution_fields(dist: Distribution) -> tuple[str | None, str | None, bool]:
+    """``(name, version, readable)`` of an ``importlib.metadata`` distribution, read as
+    :func:`entry_points` reads them; when the name or version is not UTF-8, ``readable``
+    is False and the name is the one its folder gives (``None`` without one)."""
+    fields = _fields_of(
+        distribution_text(dist, "METADATA") or distribution_text(dist, "PKG-INFO") or ""
+    )
+    if fields is not None:
+        return fields.get("name"), fields.get("version"), True
+    try:
+        # PathDistribution's is its folder's name; another kind reads its METADATA
+        folder_name = dist._normalized_name  # type: ignore[attr-defined]
+    except Exception:  # noqa: BLE001 - then nothing names it
+        folder_name = None
+    return _readable(folder_name), None, False
 
 
 def _header_fields(text: str, wanted: tuple[str, ...]) -> dict[str, str]:
@@ -154,24 +242,42 @@ def _header_fields(text: str, wanted: tuple[str, ...]) -> dict[str, str]:
     return found
 
 
-def _metadata_fields(folder: str) -> dict[str, str]:
-    """``name`` and ``version`` of the distribution whose metadata folder is ``folder``."""
+def _fields_of(text: str) -> dict[str, str] | None:
+    """``name`` and ``version`` from a ``METADATA`` text, or None when either is not
+    UTF-8 (what else in the file is not UTF-8 is never read)."""
+    fields = _header_fields(text, ("name", "version"))
+    return None if any(_unreadable(value) for value in fields.values()) else fields
+
+
+def _metadata_fields(folder: str) -> dict[str, str] | None:
+    """``name`` and ``version`` of the distribution whose metadata folder is ``folder``
+    (None when either is not UTF-8)."""
     text = (
         _read_text(os.path.join(folder, "METADATA"))
         or _read_text(os.path.join(folder, "PKG-INFO"))
         or ""
     )
-    return _header_fields(text, ("name", "version"))
+    return _fields_of(text)
 
 
-def group_rows(text: str, group: str) -> list[tuple[str, str | None]]:
-    """``(name, value)`` rows of ``group`` in an ``entry_points.txt`` text, as
-    ``importlib.metadata``'s ``Sectioned`` reads them; other groups' rows are not parsed.
+def group_entry_points(
+    text: str,
+    group: str,
+    distribution: str | None = None,
+    version: str | None = None,
+    *,
+    metadata_readable: bool = True,
+) -> list[ProviderEntryPoint]:
+    """The entry points of ``group`` in an ``entry_points.txt`` text, as
+    ``importlib.metadata``'s ``Sectioned`` reads its rows; other groups' rows are not
+    parsed (nor checked).
 
-    A row without ``=`` (``importlib.metadata`` fails the whole listing there) is
-    ``("<malformed row N>", None)``, N its line in the file.
+    A row without ``=`` (``importlib.metadata`` fails the whole listing there) is named
+    ``<malformed row N>``, N its line in the file; a row that is not UTF-8 (a lone
+    surrogate in ``text``) ``<unreadable row N>``. Without ``metadata_readable`` (the
+    distribution's name or version is not UTF-8) every readable row is unreadable too.
     """
-    rows: list[tuple[str, str | None]] = []
+    found: list[ProviderEntryPoint] = []
     current = None
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
@@ -182,20 +288,21 @@ def group_rows(text: str, group: str) -> list[tuple[str, str | None]]:
             continue
         if current != group:
             continue
+        base = (group, distribution, version)
+        if _unreadable(line):
+            found.append(
+                ProviderEntryPoint(
+                    f"<unreadable row {number}>", "", *base, unreadable=UNREADABLE_ROW
+                )
+            )
+            continue
         name, sep, value = line.partition("=")
         if not sep:
-            rows.append((f"<malformed row {number}>", None))
+            found.append(ProviderEntryPoint(f"<malformed row {number}>", "", *base, malformed=True))
             continue
-        rows.append((name.strip(), value.strip()))
-    return rows
-
-
-def _entry_point(
-    name: str, value: str | None, group: str, distribution: str | None, version: str | None
-) -> ProviderEntryPoint:
-    if value is None:
-        return ProviderEntryPoint(name, "", group, distribution, version, malformed=True)
-    return ProviderEntryPoint(name, value, group, distribution, version)
+        unreadable = None if metadata_readable else UNREADABLE_METADATA
+        found.append(ProviderEntryPoint(name.strip(), value.strip(), *base, unreadable=unreadable))
+    return found
 
 
 def _folders(root: str) -> list[str]:
@@ -239,43 +346,41 @@ def _from_importlib(group: str) -> list[ProviderEntryPoint]:
     from importlib import metadata
 
     try:
-        listed = metadata.entry_points(group=group)
-    except (TypeError, ValueError):  # a row without "=" somewhere: read each one's rows
-        return _from_importlib_rows(group)
-    found = []
-    for entry_point in listed:
-        dist = entry_point.dist
-        found.append(
-            ProviderEntryPoint(
-                entry_point.name,
-                entry_point.value,
-                group,
-                dist.name if dist is not None else None,
-                dist.version if dist is not None else None,
+        found = []
+        for entry_point in metadata.entry_points(group=group):
+            dist = entry_point.dist
+            found.append(
+                ProviderEntryPoint(
+                    entry_point.name,
+                    entry_point.value,
+                    group,
+                    dist.name if dist is not None else None,
+                    dist.version if dist is not None else None,
+                )
             )
-        )
+    except (TypeError, ValueError):
+        # a row without "=" somewhere, or a file that is not UTF-8 (UnicodeDecodeError):
+        # read each distribution's rows and fields the walk's way
+        return _from_importlib_rows(group)
     return found
 
 
 def _from_importlib_rows(group: str) -> list[ProviderEntryPoint]:
-    """The group's rows of every distribution ``importlib.metadata`` finds (the first of
-    each name), read with :func:`group_rows`."""
+    """The group's entry points of every distribution ``importlib.metadata`` finds (the
+    first of each name), read with :func:`group_entry_points`."""
     from importlib import metadata
 
     found: list[ProviderEntryPoint] = []
     seen: set[str] = set()
     for dist in metadata.distributions():
-        name = dist.metadata["Name"]
+        name, version, readable = distribution_fields(dist)
         key = _normalize(name) if name else None
         if key is not None and key in seen:
             continue
         if key is not None:
             seen.add(key)
-        text = dist.read_text("entry_points.txt") or ""
-        found.extend(
-            _entry_point(row_name, value, group, name, dist.version)
-            for row_name, value in group_rows(text, group)
-        )
+        text = distribution_text(dist, "entry_points.txt") or ""
+        found.extend(group_entry_points(text, group, name, version, metadata_readable=readable))
     return found
 
 
@@ -290,18 +395,19 @@ def entry_points(group: str) -> list[ProviderEntryPoint]:
         for folder in _folders(root):
             key = _dist_key(folder)
             if key is None:  # an .egg's EGG-INFO: its name is in its metadata
-                name = _metadata_fields(folder).get("name")
+                name = (_metadata_fields(folder) or {}).get("name")
                 key = _normalize(name) if name is not None else None
             if key in seen:
                 continue
             seen.add(key)
-            text = _read_text(os.path.join(folder, "entry_points.txt"))
-            rows = group_rows(text or "", group)
-            if not rows:
-                continue
+            text = _read_text(os.path.join(folder, "entry_points.txt")) or ""
+            if not group_entry_points(text, group):
+                continue  # the distribution's metadata is read only when it has some
             fields = _metadata_fields(folder)
-            found.extend(
-                _entry_point(name, value, group, fields.get("name"), fields.get("version"))
-                for name, value in rows
-            )
+            if fields is None:  # its name or version is not UTF-8: its folder names it
+                found.extend(
+                    group_entry_points(text, group, _readable(key), metadata_readable=False)
+                )
+                continue
+            found.extend(group_entry_points(text, group, fields.get("name"), fields.get("version")))
     return found

@@ -136,9 +136,7 @@ def test_a_non_finite_number_in_a_json_input_file_is_rejected(fake, tmp_path):
     bad.write_text(text, encoding="utf-8")
     result = _invoke(["recall", "validate", "request", str(bad)])
     assert result.exit_code == 1, result.output
-    assert result.stderr.splitlines() == [
-        "error: request: $.limits.max_items: not a finite number"
-    ]
+    assert result.stderr.splitlines() == ["error: request: $.limits.max_items: not a finite number"]
     assert "1e999" not in result.output
     assert "inf" not in result.output
 
