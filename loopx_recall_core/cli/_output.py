@@ -64,7 +64,7 @@ class _GuardedBuffer(io.BufferedWriter):
         except BrokenPipeError:
             raise
         except OSError as exc:
-            raise _failed(self.stream_name, exc) from None
+            raise self._gave_up(exc) from None
 
     def flush(self) -> None:
         try:
@@ -72,7 +72,14 @@ class _GuardedBuffer(io.BufferedWriter):
         except BrokenPipeError:
             raise
         except OSError as exc:
-            raise _failed(self.stream_name, exc) from None
+            raise self._gave_up(exc) from None
+
+    def _gave_up(self, exc: OSError) -> OutputFailed:
+        # What could not be written stays in the buffer, and Python flushes it again at
+        # exit ("Exception ignored ... OSError"), also when the caller went on (a runtime
+        # hook never fails): from now on the descriptor leads to /dev/null.
+        _silence(self.raw.fileno())
+        return _failed(self.stream_name, exc)
 
 
 class _Guarded(io.TextIOWrapper):
@@ -122,8 +129,6 @@ def guard() -> None:
 
 
 def _silence(fd: int) -> None:
-    # What could not be written stays in the stream's buffer, and Python flushes it again
-    # at exit ("Exception ignored ... OSError"): the stream now leads to /dev/null.
     try:
         null = os.open(os.devnull, os.O_WRONLY)
         os.dup2(null, fd)
@@ -134,11 +139,10 @@ def _silence(fd: int) -> None:
 
 def report(failed: OutputFailed) -> int:
     """Say what failed in one line on stderr (when stderr can take it); the exit status."""
-    _silence(1 if failed.stream == "output" else 2)
     if failed.stream == "output":
         try:
             sys.stderr.write(f"error: {failed}\n")
             sys.stderr.flush()
         except (OutputFailed, OSError, ValueError):
-            _silence(2)  # stderr cannot take it either: the status still says it
+            pass  # stderr cannot take it either: the exit status still says it
     return 2

@@ -158,3 +158,32 @@ def test_a_reader_that_went_away_stays_silent(case, tmp_path):
         os.close(write_end)
     assert completed.returncode == 1
     assert completed.stderr == b""
+
+
+CAUGHT = """\
+from loopx_recall_core.cli import _output
+_output.guard()
+try:
+    print("x" * 100_000)
+except _output.OutputFailed as failed:
+    caught = str(failed)
+print("more")  # a caller that went on (a runtime hook never fails) writes again
+import sys
+sys.stderr.write(caught)
+"""
+
+
+def test_a_caller_that_goes_on_leaves_nothing_for_the_exit_flush(tmp_path):
+    """Python flushes stdout again at exit: what could not be written must not come back
+    as "Exception ignored ... OSError" when the failure was caught and the caller went on."""
+    with open("/dev/full", "wb") as full:
+        completed = subprocess.run(
+            [sys.executable, "-c", CAUGHT],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            env=_env(tmp_path),
+            timeout=120,
+            check=False,
+        )
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stderr == b"cannot write to standard output (ENOSPC)"
