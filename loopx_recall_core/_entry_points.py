@@ -32,16 +32,13 @@ N>`` (its line; the text is not repeated), whose ``load()`` raises
 :class:`MalformedEntryPoint`: the plugin host records that one entry point as broken,
 and every other one still loads.
 
-Second, bytes that are not UTF-8 are the same kind of trouble (``importlib.metadata`` raises
-``UnicodeDecodeError`` for any such ``entry_points.txt`` or ``METADATA`` it reads). Here
-the files are decoded with ``surrogateescape``, so what is UTF-8 still reads: rows of
-other groups and the rest of a ``METADATA`` are never looked at; a row of the group that
-is not UTF-8 is listed named ``<unreadable row N>``, and an entry point whose
-distribution's ``Name`` or ``Version`` is not UTF-8 is listed under the name its
-folder gives (version unknown); the ``load()`` of either raises
-:class:`UnreadableEntryPoint`, so the host records that one entry point as broken. The
-same reading serves the ``importlib.metadata`` fallback below and the extension
-commands (:func:`distribution_text`, :func:`distribution_fields`).
+Second, ``importlib.metadata`` raises ``UnicodeDecodeError`` for any ``entry_points.txt``
+or ``METADATA`` that is not UTF-8. Here files are decoded with ``surrogateescape``: other
+groups' rows and the rest of a ``METADATA`` are never looked at, and a row of the group
+that is not UTF-8 (``<unreadable row N>``), or an entry point whose distribution's name or
+version is not (listed under its folder's name), raises :class:`UnreadableEntryPoint`
+from ``load()``: one broken entry point. :func:`distribution_text` and
+:func:`distribution_fields` read ``importlib.metadata`` distributions the same way.
 
 Reading the files directly was chosen over a cache of ``importlib.metadata``'s answer: no
 file to keep fresh, nothing written, and the rules above are short. Whatever this walk
@@ -119,14 +116,13 @@ class ProviderEntryPoint:
         self.version = version
         #: a row without ``=`` (``name`` is then ``<malformed row N>``, ``value`` empty)
         self.malformed = malformed
-        #: :data:`UNREADABLE_ROW` (``name`` is then ``<unreadable row N>``, ``value``
-        #: empty) or :data:`UNREADABLE_METADATA`; None when everything read as UTF-8
+        #: :data:`UNREADABLE_ROW` (``name`` is ``<unreadable row N>``, ``value`` empty),
+        #: :data:`UNREADABLE_METADATA`, or None
         self.unreadable = unreadable
 
     def load(self) -> object:
-        """What ``importlib.metadata.EntryPoint.load`` returns (and raises); a malformed
-        row raises :class:`MalformedEntryPoint`, an unreadable one
-        :class:`UnreadableEntryPoint`."""
+        """What ``importlib.metadata.EntryPoint.load`` returns (and raises); a malformed or
+        unreadable one raises :class:`MalformedEntryPoint` or :class:`UnreadableEntryPoint`."""
         if self.unreadable is not None:
             raise UnreadableEntryPoint(self.unreadable)
         if self.malformed:
@@ -145,18 +141,16 @@ def _normalize(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower().replace("-", "_")
 
 
+#: A byte that is not UTF-8, decoded with surrogateescape (or a lone surrogate otherwise).
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _unreadable(text: str) -> bool:
-    # a byte that is not UTF-8 was decoded as a lone surrogate (surrogateescape)
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
+    return _SURROGATE.search(text) is not None
 
 
 def _readable(text: str | None) -> str | None:
-    """``text``, or None when it is not UTF-8 (a folder's name, say): such a name could not
-    be printed or written as JSON."""
+    # a name that is not UTF-8 (a folder's) could be neither printed nor written as JSON
     return None if text is None or _unreadable(text) else text
 
 
@@ -189,17 +183,22 @@ def distribution_fields(dist: Distribution) -> tuple[str | None, str | None, boo
     """``(name, version, readable)`` of an ``importlib.metadata`` distribution, read as
     :func:`entry_points` reads them; when the name or version is not UTF-8, ``readable``
     is False and the name is the one its folder gives (``None`` without one)."""
-    fields = _fields_of(
-        distribution_text(dist, "METADATA") or distribution_text(dist, "PKG-INFO") or ""
-    )
-    if fields is not None:
-        return fields.get("name"), fields.get("version"), True
+    text = distribution_text(dist, "METADATA") or distribution_text(dist, "PKG-INFO") or ""
+    fields = _fields_of(text)
     try:
         # PathDistribution's is its folder's name; another kind reads its METADATA
-        folder_name = dist._normalized_name  # type: ignore[attr-defined]
+        folder_name = dist._normalized_name if fields is None else None  # type: ignore[attr-defined]
     except Exception:  # noqa: BLE001 - then nothing names it
         folder_name = None
-    return _readable(folder_name), None, False
+    return _identity(fields, folder_name)
+
+
+def _identity(
+    fields: dict[str, str] | None, folder_name: str | None
+) -> tuple[str | None, str | None, bool]:
+    if fields is None:  # the name or version is not UTF-8: the folder's name stands in
+        return _readable(folder_name), None, False
+    return fields.get("name"), fields.get("version"), True
 
 
 def _header_fields(text: str, wanted: tuple[str, ...]) -> dict[str, str]:
@@ -268,17 +267,13 @@ def group_entry_points(
     *,
     metadata_readable: bool = True,
 ) -> list[ProviderEntryPoint]:
-    """The entry points of ``group`` in an ``entry_points.txt`` text, as
-    ``importlib.metadata``'s ``Sectioned`` reads its rows; other groups' rows are not
-    parsed (nor checked).
-
-    A row without ``=`` (``importlib.metadata`` fails the whole listing there) is named
-    ``<malformed row N>``, N its line in the file; a row that is not UTF-8 (a lone
-    surrogate in ``text``) ``<unreadable row N>``. Without ``metadata_readable`` (the
-    distribution's name or version is not UTF-8) every readable row is unreadable too.
-    """
+    """The entry points of ``group`` in an ``entry_points.txt`` text, its rows read as
+    ``importlib.metadata``'s ``Sectioned`` reads them; other groups' rows are not parsed.
+    Rows without ``=`` or not UTF-8 are ``<malformed row N>`` or ``<unreadable row N>`` (N
+    their line); without ``metadata_readable`` every other row is unreadable too."""
     found: list[ProviderEntryPoint] = []
     current = None
+    where = (group, distribution, version)
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
@@ -288,20 +283,17 @@ def group_entry_points(
             continue
         if current != group:
             continue
-        base = (group, distribution, version)
-        if _unreadable(line):
-            found.append(
-                ProviderEntryPoint(
-                    f"<unreadable row {number}>", "", *base, unreadable=UNREADABLE_ROW
-                )
-            )
-            continue
         name, sep, value = line.partition("=")
-        if not sep:
-            found.append(ProviderEntryPoint(f"<malformed row {number}>", "", *base, malformed=True))
-            continue
-        unreadable = None if metadata_readable else UNREADABLE_METADATA
-        found.append(ProviderEntryPoint(name.strip(), value.strip(), *base, unreadable=unreadable))
+        malformed, unreadable = False, None if metadata_readable else UNREADABLE_METADATA
+        if _unreadable(line):
+            name, value, unreadable = f"<unreadable row {number}>", "", UNREADABLE_ROW
+        elif not sep:
+            name, malformed, unreadable = f"<malformed row {number}>", True, None
+        found.append(
+            ProviderEntryPoint(
+                name.strip(), value.strip(), *where, malformed=malformed, unreadable=unreadable
+            )
+        )
     return found
 
 
@@ -358,9 +350,7 @@ def _from_importlib(group: str) -> list[ProviderEntryPoint]:
                     dist.version if dist is not None else None,
                 )
             )
-    except (TypeError, ValueError):
-        # a row without "=" somewhere, or a file that is not UTF-8 (UnicodeDecodeError):
-        # read each distribution's rows and fields the walk's way
+    except (TypeError, ValueError):  # a row without "=", or UnicodeDecodeError, anywhere
         return _from_importlib_rows(group)
     return found
 
@@ -403,11 +393,6 @@ def entry_points(group: str) -> list[ProviderEntryPoint]:
             text = _read_text(os.path.join(folder, "entry_points.txt")) or ""
             if not group_entry_points(text, group):
                 continue  # the distribution's metadata is read only when it has some
-            fields = _metadata_fields(folder)
-            if fields is None:  # its name or version is not UTF-8: its folder names it
-                found.extend(
-                    group_entry_points(text, group, _readable(key), metadata_readable=False)
-                )
-                continue
-            found.extend(group_entry_points(text, group, fields.get("name"), fields.get("version")))
+            name, version, readable = _identity(_metadata_fields(folder), key)
+            found.extend(group_entry_points(text, group, name, version, metadata_readable=readable))
     return found
