@@ -23,7 +23,7 @@ environment and on planted folders):
 - ``load()`` imports ``module`` and walks ``:attr.path`` exactly as
   ``EntryPoint.load`` does (a malformed value fails the same way, as that one row).
 
-One rule differs on purpose. ``importlib.metadata`` fails the whole listing (a
+Two rules differ on purpose. First, ``importlib.metadata`` fails the whole listing (a
 ``TypeError`` on Python 3.11, a ``ValueError`` on others) when any ``entry_points.txt``
 row anywhere lacks ``=`` (an unrelated distribution's ``[console_scripts]`` included).
 Here rows of other groups are never parsed, and such a row in the group asked for is
@@ -31,6 +31,14 @@ listed as a :class:`ProviderEntryPoint` with ``malformed`` set, named ``<malform
 N>`` (its line; the text is not repeated), whose ``load()`` raises
 :class:`MalformedEntryPoint`: the plugin host records that one entry point as broken,
 and every other one still loads.
+
+Second, ``importlib.metadata`` raises ``UnicodeDecodeError`` for any ``entry_points.txt``
+or ``METADATA`` that is not UTF-8. Here files are decoded with ``surrogateescape``: other
+groups' rows and the rest of a ``METADATA`` are never looked at, and a row of the group
+that is not UTF-8 (``<unreadable row N>``), or an entry point whose distribution's name or
+version is not (listed under its folder's name), raises :class:`UnreadableEntryPoint`
+from ``load()``: one broken entry point. :func:`distribution_text` and
+:func:`distribution_fields` read ``importlib.metadata`` distributions the same way.
 
 Reading the files directly was chosen over a cache of ``importlib.metadata``'s answer: no
 file to keep fresh, nothing written, and the rules above are short. Whatever this walk
@@ -45,8 +53,20 @@ import importlib
 import os
 import re
 import sys
+from typing import TYPE_CHECKING
 
-__all__ = ["MalformedEntryPoint", "ProviderEntryPoint", "entry_points", "group_rows"]
+if TYPE_CHECKING:
+    from importlib.metadata import Distribution
+
+__all__ = [
+    "MalformedEntryPoint",
+    "ProviderEntryPoint",
+    "UnreadableEntryPoint",
+    "distribution_fields",
+    "distribution_text",
+    "entry_points",
+    "group_entry_points",
+]
 
 #: ``importlib.metadata.EntryPoint.pattern``
 _PATTERN = re.compile(
@@ -63,10 +83,20 @@ class MalformedEntryPoint(ValueError):
     """An ``entry_points.txt`` row of the group has no ``=``: there is nothing to load."""
 
 
+class UnreadableEntryPoint(ValueError):
+    """An entry point of the group whose row, or whose distribution's name or version, is
+    not UTF-8. ``str()`` says which, in fixed words (never the bytes): safe to print."""
+
+
+#: What an unreadable entry point could not read, as :class:`UnreadableEntryPoint` says it.
+UNREADABLE_ROW = "its entry_points.txt row is not UTF-8"
+UNREADABLE_METADATA = "its distribution's name or version (METADATA) is not UTF-8"
+
+
 class ProviderEntryPoint:
     """One ``name = value`` row of a group, with its distribution's name and version."""
 
-    __slots__ = ("distribution", "group", "malformed", "name", "value", "version")
+    __slots__ = ("distribution", "group", "malformed", "name", "unreadable", "value", "version")
 
     def __init__(
         self,
@@ -77,6 +107,7 @@ class ProviderEntryPoint:
         version: str | None,
         *,
         malformed: bool = False,
+        unreadable: str | None = None,
     ) -> None:
         self.name = name
         self.value = value
@@ -85,10 +116,15 @@ class ProviderEntryPoint:
         self.version = version
         #: a row without ``=`` (``name`` is then ``<malformed row N>``, ``value`` empty)
         self.malformed = malformed
+        #: :data:`UNREADABLE_ROW` (``name`` is ``<unreadable row N>``, ``value`` empty),
+        #: :data:`UNREADABLE_METADATA`, or None
+        self.unreadable = unreadable
 
     def load(self) -> object:
-        """What ``importlib.metadata.EntryPoint.load`` returns (and raises); a malformed
-        row raises :class:`MalformedEntryPoint`."""
+        """What ``importlib.metadata.EntryPoint.load`` returns (and raises); a malformed or
+        unreadable one raises :class:`MalformedEntryPoint` or :class:`UnreadableEntryPoint`."""
+        if self.unreadable is not None:
+            raise UnreadableEntryPoint(self.unreadable)
         if self.malformed:
             raise MalformedEntryPoint("malformed entry_points.txt row")
         match = _PATTERN.match(self.value)
@@ -105,13 +141,64 @@ def _normalize(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower().replace("-", "_")
 
 
+#: A byte that is not UTF-8, decoded with surrogateescape (or a lone surrogate otherwise).
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _unreadable(text: str) -> bool:
+    return _SURROGATE.search(text) is not None
+
+
+def _readable(text: str | None) -> str | None:
+    # a name that is not UTF-8 (a folder's) could be neither printed nor written as JSON
+    return None if text is None or _unreadable(text) else text
+
+
 def _read_text(path: str) -> str | None:
-    # PathDistribution.read_text: a missing or unreadable file is no text
+    # PathDistribution.read_text: a missing or unreadable file is no text; bytes that are
+    # not UTF-8 are kept as lone surrogates, for the rows and fields that need them
     try:
-        with open(path, encoding="utf-8") as handle:
+        with open(path, encoding="utf-8", errors="surrogateescape") as handle:
             return handle.read()
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError):
         return None
+
+
+def distribution_text(dist: Distribution, filename: str) -> str | None:
+    """``dist.read_text(filename)`` of an ``importlib.metadata`` distribution, with bytes
+    that are not UTF-8 kept as lone surrogates instead of raising ``UnicodeDecodeError``."""
+    try:
+        return dist.read_text(filename)
+    except UnicodeDecodeError:
+        pass
+    try:
+        # PathDistribution (a folder or a zip archive): the file's bytes, decoded as above
+        raw: bytes = dist._path.joinpath(filename).read_bytes()  # type: ignore[attr-defined]
+    except Exception:  # noqa: BLE001 - another kind of distribution: no text to read
+        return None
+    return raw.decode("utf-8", "surrogateescape")
+
+
+def distribution_fields(dist: Distribution) -> tuple[str | None, str | None, bool]:
+    """``(name, version, readable)`` of an ``importlib.metadata`` distribution, read as
+    :func:`entry_points` reads them; when the name or version is not UTF-8, ``readable``
+    is False and the name is the one its folder gives (``None`` without one)."""
+    text = distribution_text(dist, "METADATA") or distribution_text(dist, "PKG-INFO") or ""
+    fields = _fields_of(text)
+    try:
+        # PathDistribution's is its folder's name; another kind reads its METADATA
+        folder_name = dist._normalized_name if fields is None else None  # type: ignore[attr-defined]
+    except Exception:  # noqa: BLE001 - then nothing names it
+        folder_name = None
+    return _identity(fields, folder_name)
+
+
+def _identity(
+    fields: dict[str, str] | None, folder_name: str | None
+) -> tuple[str | None, str | None, bool]:
+    if fields is None:  # the name or version is not UTF-8: the folder's name stands in
+        return _readable(folder_name), None, False
+    return fields.get("name"), fields.get("version"), True
 
 
 def _header_fields(text: str, wanted: tuple[str, ...]) -> dict[str, str]:
@@ -154,25 +241,39 @@ def _header_fields(text: str, wanted: tuple[str, ...]) -> dict[str, str]:
     return found
 
 
-def _metadata_fields(folder: str) -> dict[str, str]:
-    """``name`` and ``version`` of the distribution whose metadata folder is ``folder``."""
+def _fields_of(text: str) -> dict[str, str] | None:
+    """``name`` and ``version`` from a ``METADATA`` text, or None when either is not
+    UTF-8 (what else in the file is not UTF-8 is never read)."""
+    fields = _header_fields(text, ("name", "version"))
+    return None if any(_unreadable(value) for value in fields.values()) else fields
+
+
+def _metadata_fields(folder: str) -> dict[str, str] | None:
+    """``name`` and ``version`` of the distribution whose metadata folder is ``folder``
+    (None when either is not UTF-8)."""
     text = (
         _read_text(os.path.join(folder, "METADATA"))
         or _read_text(os.path.join(folder, "PKG-INFO"))
         or ""
     )
-    return _header_fields(text, ("name", "version"))
+    return _fields_of(text)
 
 
-def group_rows(text: str, group: str) -> list[tuple[str, str | None]]:
-    """``(name, value)`` rows of ``group`` in an ``entry_points.txt`` text, as
+def group_entry_points(
+    text: str,
+    group: str,
+    distribution: str | None = None,
+    version: str | None = None,
+    *,
+    metadata_readable: bool = True,
+) -> list[ProviderEntryPoint]:
+    """The entry points of ``group`` in an ``entry_points.txt`` text, its rows read as
     ``importlib.metadata``'s ``Sectioned`` reads them; other groups' rows are not parsed.
-
-    A row without ``=`` (``importlib.metadata`` fails the whole listing there) is
-    ``("<malformed row N>", None)``, N its line in the file.
-    """
-    rows: list[tuple[str, str | None]] = []
+    Rows without ``=`` or not UTF-8 are ``<malformed row N>`` or ``<unreadable row N>`` (N
+    their line); without ``metadata_readable`` every other row is unreadable too."""
+    found: list[ProviderEntryPoint] = []
     current = None
+    where = (group, distribution, version)
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
@@ -183,19 +284,17 @@ def group_rows(text: str, group: str) -> list[tuple[str, str | None]]:
         if current != group:
             continue
         name, sep, value = line.partition("=")
-        if not sep:
-            rows.append((f"<malformed row {number}>", None))
-            continue
-        rows.append((name.strip(), value.strip()))
-    return rows
-
-
-def _entry_point(
-    name: str, value: str | None, group: str, distribution: str | None, version: str | None
-) -> ProviderEntryPoint:
-    if value is None:
-        return ProviderEntryPoint(name, "", group, distribution, version, malformed=True)
-    return ProviderEntryPoint(name, value, group, distribution, version)
+        malformed, unreadable = False, None if metadata_readable else UNREADABLE_METADATA
+        if _unreadable(line):
+            name, value, unreadable = f"<unreadable row {number}>", "", UNREADABLE_ROW
+        elif not sep:
+            name, malformed, unreadable = f"<malformed row {number}>", True, None
+        found.append(
+            ProviderEntryPoint(
+                name.strip(), value.strip(), *where, malformed=malformed, unreadable=unreadable
+            )
+        )
+    return found
 
 
 def _folders(root: str) -> list[str]:
@@ -239,43 +338,39 @@ def _from_importlib(group: str) -> list[ProviderEntryPoint]:
     from importlib import metadata
 
     try:
-        listed = metadata.entry_points(group=group)
-    except (TypeError, ValueError):  # a row without "=" somewhere: read each one's rows
-        return _from_importlib_rows(group)
-    found = []
-    for entry_point in listed:
-        dist = entry_point.dist
-        found.append(
-            ProviderEntryPoint(
-                entry_point.name,
-                entry_point.value,
-                group,
-                dist.name if dist is not None else None,
-                dist.version if dist is not None else None,
+        found = []
+        for entry_point in metadata.entry_points(group=group):
+            dist = entry_point.dist
+            found.append(
+                ProviderEntryPoint(
+                    entry_point.name,
+                    entry_point.value,
+                    group,
+                    dist.name if dist is not None else None,
+                    dist.version if dist is not None else None,
+                )
             )
-        )
+    except (TypeError, ValueError):  # a row without "=", or UnicodeDecodeError, anywhere
+        return _from_importlib_rows(group)
     return found
 
 
 def _from_importlib_rows(group: str) -> list[ProviderEntryPoint]:
-    """The group's rows of every distribution ``importlib.metadata`` finds (the first of
-    each name), read with :func:`group_rows`."""
+    """The group's entry points of every distribution ``importlib.metadata`` finds (the
+    first of each name), read with :func:`group_entry_points`."""
     from importlib import metadata
 
     found: list[ProviderEntryPoint] = []
     seen: set[str] = set()
     for dist in metadata.distributions():
-        name = dist.metadata["Name"]
+        name, version, readable = distribution_fields(dist)
         key = _normalize(name) if name else None
         if key is not None and key in seen:
             continue
         if key is not None:
             seen.add(key)
-        text = dist.read_text("entry_points.txt") or ""
-        found.extend(
-            _entry_point(row_name, value, group, name, dist.version)
-            for row_name, value in group_rows(text, group)
-        )
+        text = distribution_text(dist, "entry_points.txt") or ""
+        found.extend(group_entry_points(text, group, name, version, metadata_readable=readable))
     return found
 
 
@@ -290,18 +385,14 @@ def entry_points(group: str) -> list[ProviderEntryPoint]:
         for folder in _folders(root):
             key = _dist_key(folder)
             if key is None:  # an .egg's EGG-INFO: its name is in its metadata
-                name = _metadata_fields(folder).get("name")
+                name = (_metadata_fields(folder) or {}).get("name")
                 key = _normalize(name) if name is not None else None
             if key in seen:
                 continue
             seen.add(key)
-            text = _read_text(os.path.join(folder, "entry_points.txt"))
-            rows = group_rows(text or "", group)
-            if not rows:
-                continue
-            fields = _metadata_fields(folder)
-            found.extend(
-                _entry_point(name, value, group, fields.get("name"), fields.get("version"))
-                for name, value in rows
-            )
+            text = _read_text(os.path.join(folder, "entry_points.txt")) or ""
+            if not group_entry_points(text, group):
+                continue  # the distribution's metadata is read only when it has some
+            name, version, readable = _identity(_metadata_fields(folder), key)
+            found.extend(group_entry_points(text, group, name, version, metadata_readable=readable))
     return found

@@ -20,7 +20,11 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from loopx_recall_core._entry_points import group_rows
+from loopx_recall_core._entry_points import (
+    distribution_fields,
+    distribution_text,
+    group_entry_points,
+)
 from loopx_recall_core._pip import PipFailed, pip_install, pip_uninstall
 from loopx_recall_core.hookspecs import ENTRY_POINT_GROUP
 from loopx_recall_core.plugins import (
@@ -124,19 +128,24 @@ class InstalledExtension:
 
 def _entry_point_names(dist: metadata.Distribution) -> tuple[str, ...]:
     # entry_points.txt only: reading it imports nothing of the plugin. Not
-    # dist.entry_points: one row without "=" in any group makes that raise.
-    text = dist.read_text("entry_points.txt") or ""
-    return tuple(sorted(name for name, _value in group_rows(text, ENTRY_POINT_GROUP)))
+    # dist.entry_points: one row without "=" in any group, or a byte that is not UTF-8,
+    # makes that raise; read as the plugin host reads it (loopx_recall_core._entry_points).
+    text = distribution_text(dist, "entry_points.txt") or ""
+    return tuple(sorted(e.name for e in group_entry_points(text, ENTRY_POINT_GROUP)))
 
 
-def _fingerprint(dist: metadata.Distribution) -> str:
+def _fingerprint(dist: metadata.Distribution, version: str | None) -> str:
     stamp = ""
-    for file in dist.files or ():
+    try:
+        files = dist.files or ()
+    except ValueError:  # a RECORD that is not UTF-8 (UnicodeDecodeError) or not CSV
+        files = ()
+    for file in files:
         if file.name == "METADATA":
             with contextlib.suppress(OSError):
                 stamp = str(Path(str(file.locate())).stat().st_mtime_ns)
             break
-    return f"{dist.version}@{stamp}"
+    return f"{version}@{stamp}"
 
 
 def installed_extensions() -> dict[str, InstalledExtension]:
@@ -145,7 +154,8 @@ def installed_extensions() -> dict[str, InstalledExtension]:
 
     found: dict[str, InstalledExtension] = {}
     for dist in metadata.distributions():
-        name = dist.metadata["Name"]
+        # not dist.metadata: one METADATA anywhere that is not UTF-8 would make it raise
+        name, version, _readable = distribution_fields(dist)
         if not name:
             continue
         names = _entry_point_names(dist)
@@ -153,9 +163,9 @@ def installed_extensions() -> dict[str, InstalledExtension]:
         if names and key not in found:  # the first on sys.path is the one Python uses
             found[key] = InstalledExtension(
                 distribution=name,
-                version=dist.version,
+                version=version or "unknown",
                 entry_points=names,
-                fingerprint=_fingerprint(dist),
+                fingerprint=_fingerprint(dist, version),
             )
     return found
 
@@ -227,13 +237,10 @@ def uninstall_target(name: str) -> UninstallTarget:
     except (metadata.PackageNotFoundError, ValueError):
         raise ExtensionRefused(f"{distribution} is not installed") from None
     # importlib finds the distribution by its folder's name, pip removes it by the name
-    # its METADATA gives: the two must be one name, and that name is what pip is told.
+    # its METADATA gives: the two must be one name, and that name is what pip is told
+    # (a METADATA that is not UTF-8 is named by its folder).
     wanted = normalize_dist_name(distribution)
-    try:
-        named = normalize_dist_name(dist.metadata["Name"] or "")
-    except (OSError, UnicodeDecodeError, ValueError):
-        named = ""
-    if named != wanted:
+    if normalize_dist_name(distribution_fields(dist)[0] or "") != wanted:
         raise ExtensionRefused(
             f"{distribution}'s installed metadata names another distribution; refusing to "
             "uninstall it"

@@ -5,14 +5,17 @@ private records and provider output.
 
 Python's ``json`` accepts what a hostile or odd file can use against a reader: the last of
 two duplicate keys wins silently (``"status":"failed","status":"succeeded"`` reads as
-succeeded), ``NaN``/``Infinity`` are not JSON, a 5,000-digit integer raises an unrelated
-``ValueError``, and deep nesting raises ``RecursionError``. Here each is one
-:class:`JsonInputError` whose message names a position or a bound, never the content.
+succeeded), ``NaN``/``Infinity`` are not JSON and ``1e999`` reads as ``inf`` (no field of
+ours is a non-finite number), a 5,000-digit integer raises an unrelated ``ValueError``,
+and deep nesting raises ``RecursionError``. Here each is one :class:`JsonInputError` whose
+message names a position, a JSON path or a bound, never the content.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import re
 from typing import Any
 
 __all__ = ["MAX_INT_DIGITS", "JsonInputError", "loads"]
@@ -41,16 +44,61 @@ def _integer(text: str) -> int:
     return int(text)
 
 
-def _constant(name: str) -> Any:
-    raise JsonInputError(f"{name} is not JSON")
+class _NonFinite:
+    """Stands in for a non-finite number while parsing, so that the number's JSON path
+    can be named afterwards (the parser's callbacks do not know where they are)."""
+
+
+_NON_FINITE = _NonFinite()
+#: A key shown in a path: a plain field name, as every key of our records is. Any other
+#: key may be private text (a session id, a term) and is shown as ``[<key>]``.
+_FIELD_NAME = re.compile(r"[a-z_][a-z0-9_]{0,63}")
+
+
+def _non_finite_path(value: Any) -> str:
+    """The JSON path of the first stand-in in ``value``, depth first in document order
+    (iterative: the parser allows nesting deeper than Python's recursion limit here)."""
+    pending: list[tuple[str, Any]] = [("$", value)]
+    while pending:
+        path, item = pending.pop()
+        if item is _NON_FINITE:
+            return path
+        if isinstance(item, dict):
+            children = [
+                (f"{path}.{key}" if _FIELD_NAME.fullmatch(key) else f"{path}[<key>]", child)
+                for key, child in item.items()
+            ]
+        elif isinstance(item, list):
+            children = [(f"{path}[{index}]", child) for index, child in enumerate(item)]
+        else:
+            continue
+        pending.extend(reversed(children))
+    return "$"  # not reached: loads() walks only a value holding a stand-in
 
 
 def loads(data: bytes | str) -> Any:
     """Parse ``data`` (UTF-8 when bytes) strictly, or raise :class:`JsonInputError`."""
+    non_finite: list[bool] = []  # the document is walked for a path only when one was seen
+
+    def constant(_name: str) -> _NonFinite:  # NaN, Infinity, -Infinity
+        non_finite.append(True)
+        return _NON_FINITE
+
+    def number(text: str) -> float | _NonFinite:
+        parsed = float(text)
+        if math.isfinite(parsed):
+            return parsed
+        non_finite.append(True)  # 1e999 reads as inf
+        return _NON_FINITE
+
     try:
         text = data.decode("utf-8") if isinstance(data, bytes) else data
-        return json.loads(
-            text, object_pairs_hook=_pairs, parse_int=_integer, parse_constant=_constant
+        value = json.loads(
+            text,
+            object_pairs_hook=_pairs,
+            parse_int=_integer,
+            parse_float=number,
+            parse_constant=constant,
         )
     except UnicodeDecodeError:
         raise JsonInputError("not UTF-8") from None
@@ -59,3 +107,6 @@ def loads(data: bytes | str) -> Any:
     except RecursionError:
         # the C scanner recurses once per nesting level
         raise JsonInputError("JSON nests too deeply") from None
+    if non_finite:
+        raise JsonInputError(f"{_non_finite_path(value)}: not a finite number")
+    return value

@@ -22,7 +22,14 @@ import attrs
 import pluggy
 
 from loopx_recall_core import hookspecs
-from loopx_recall_core._entry_points import MalformedEntryPoint, ProviderEntryPoint, entry_points
+from loopx_recall_core._entry_points import (
+    UNREADABLE_METADATA,
+    UNREADABLE_ROW,
+    MalformedEntryPoint,
+    ProviderEntryPoint,
+    UnreadableEntryPoint,
+    entry_points,
+)
 from loopx_recall_core.hookspecs import ENTRY_POINT_GROUP, PROJECT_NAME, RecallProvider
 from loopx_recall_core.stopping import UNCONTAINED
 
@@ -113,6 +120,8 @@ def _describe_failure(phase: Phase, exc: BaseException) -> str:
     # Only facts that cannot carry private data: the phase, the class, a module name.
     if isinstance(exc, MalformedEntryPoint):
         return f"failed during {phase}: its entry_points.txt row has no '='"
+    if isinstance(exc, UnreadableEntryPoint) and str(exc) in (UNREADABLE_ROW, UNREADABLE_METADATA):
+        return f"failed during {phase}: {exc}"  # our fixed words, never the bytes
     if isinstance(exc, ImportError) and exc.name:
         return f"failed during {phase}: cannot import module {exc.name!r}"
     return f"failed during {phase}: raised {type(exc).__name__}"

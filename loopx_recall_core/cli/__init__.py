@@ -73,11 +73,17 @@ def main(prog_name: str = "loopx-recall") -> None:
         # an inherited SIG_IGN (nohup, a background job's SIGINT) stays: ignored is ignored
         if signal.getsignal(signum) is not signal.SIG_IGN:
             signal.signal(signum, _stop)
-    from loopx_recall_core.cli import _fast
+    from loopx_recall_core.cli import _fast, _output
 
-    status = _fast.run(sys.argv[1:], prog_name)
-    if status is not None:
-        raise SystemExit(status)
-    from loopx_recall_core.cli._root import cli as root
+    # before anything is printed: a stream that cannot take the output (a full device, an
+    # encoding without one of its characters) is then one line and exit 2, on both paths
+    _output.guard()
+    try:
+        status = _fast.run(sys.argv[1:], prog_name)
+        if status is None:
+            from loopx_recall_core.cli._root import cli as root
 
-    root(prog_name=prog_name)
+            root(prog_name=prog_name)  # exits (click's standalone mode)
+    except _output.OutputFailed as failed:
+        raise SystemExit(_output.report(failed)) from None
+    raise SystemExit(status)

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import stat
 import sys
@@ -31,6 +32,24 @@ def format_option(
         show_default=True,
         help=help,
     )
+
+
+class FiniteFloatRange(click.FloatRange):
+    """The type of every float option: ``click.FloatRange`` that also refuses ``nan``,
+    ``inf`` and ``-inf`` (a usage error, exit 2, like any other bad option value).
+
+    ``FloatRange`` lets ``nan`` through whatever its bounds (it compares false with both),
+    and an unbounded ``click.FLOAT`` takes all three; none of them is a sensible count of
+    seconds or anything else. ``tests/adversarial/test_item16_non_finite.py`` fails when a
+    float option of any command uses another type.
+    """
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = click.FLOAT.convert(value, param, ctx)
+        if not math.isfinite(number):
+            # the value itself is not repeated, as for every other refusal of ours
+            self.fail("not a finite number", param, ctx)
+        return super().convert(number, param, ctx)
 
 
 class Failure(click.ClickException):

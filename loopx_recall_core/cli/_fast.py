@@ -70,9 +70,10 @@ _FORMATS = ("json", "text")
 
 
 def _plain(stream: object) -> bool:
-    # A UTF-8 text file: click.echo writes to it as it is (no re-wrapping).
+    # A UTF-8 text file: click.echo writes to it as it is (no re-wrapping). main()'s
+    # guarded streams (cli/_output.py) are text files of this kind.
     encoding = getattr(stream, "encoding", None) or ""
-    return type(stream) is io.TextIOWrapper and encoding.lower().replace("_", "-") in (
+    return isinstance(stream, io.TextIOWrapper) and encoding.lower().replace("_", "-") in (
         "utf-8",
         "utf8",
     )

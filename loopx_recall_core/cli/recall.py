@@ -8,7 +8,14 @@ from typing import Any
 
 import click
 
-from loopx_recall_core.cli._common import Group, Rejected, emit, format_option, read_json_object
+from loopx_recall_core.cli._common import (
+    FiniteFloatRange,
+    Group,
+    Rejected,
+    emit,
+    format_option,
+    read_json_object,
+)
 from loopx_recall_core.cli.qualify import qualify
 from loopx_recall_core.contracts import (
     EVIDENCE_TYPES,
@@ -148,7 +155,7 @@ def _render_outcome(data: dict[str, Any]) -> str:
 @click.option("--revision", help="Current repository revision.")
 @click.option(
     "--timeout",
-    type=click.FloatRange(0.1, 300),
+    type=FiniteFloatRange(0.1, 300),
     default=DEFAULT_TIMEOUT_S,
     show_default=True,
     help="Seconds the provider may take (version check, scan and query together).",
@@ -288,7 +295,7 @@ def _render_replan(data: dict[str, Any]) -> str:
 @provider_option
 @click.option(
     "--timeout",
-    type=click.FloatRange(0.1, 300),
+    type=FiniteFloatRange(0.1, 300),
     default=DEFAULT_TIMEOUT_S,
     show_default=True,
     help="Seconds the provider may take (version check, scan and query together).",
