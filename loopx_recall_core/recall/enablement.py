@@ -10,8 +10,8 @@ from typing import Any
 
 import attrs
 
+from loopx_recall_core.catalogue import find_known
 from loopx_recall_core.contracts.converter import FieldInvalid
-from loopx_recall_core.extensions import find_known
 from loopx_recall_core.hookspecs import RecallProvider
 from loopx_recall_core.plugins import PluginHost, find_recall_entry, safe_readback
 from loopx_recall_core.recall.stage_gate import stage_two_verdict

@@ -14,6 +14,7 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, get_args
 
+from loopx_recall_core.catalogue import find_known
 from loopx_recall_core.contracts import (
     EVIDENCE_TYPES,
     ContractError,
@@ -21,7 +22,6 @@ from loopx_recall_core.contracts import (
     structure,
 )
 from loopx_recall_core.contracts.historical import ProviderId
-from loopx_recall_core.extensions import find_known
 from loopx_recall_core.plugins import (
     PluginHost,
     find_recall_entry,

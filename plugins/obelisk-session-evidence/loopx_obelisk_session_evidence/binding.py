@@ -10,11 +10,13 @@ the same for every worktree, clone, fork, move or renamed remote of one history.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from loopx_obelisk_session_evidence.runner import run
+from loopx_obelisk_session_evidence.escapes import find_escapes
+from loopx_obelisk_session_evidence.runner import git_output
 from loopx_obelisk_session_evidence.scope import resolved_roots
 from loopx_recall_core.plugin_api import BindingOption, digest
 
@@ -22,7 +24,6 @@ __all__ = ["BINDING_OPTIONS", "HISTORY_SOURCES", "bind", "git_repository"]
 
 HISTORY_SOURCES = ("claude", "codex", "kimi", "pi")
 DEFAULT_WINDOW_DAYS = 30
-_GIT_TIMEOUT_S = 10.0
 
 BINDING_OPTIONS = (
     BindingOption(
@@ -47,21 +48,8 @@ BINDING_OPTIONS = (
 )
 
 
-def _git(args: list[str], cwd: str) -> str | None:
-    env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "LC_ALL")}
-    try:
-        result = run(
-            ["git", *args], env=env, timeout=_GIT_TIMEOUT_S, cwd=cwd, stdout_cap=1024 * 1024
-        )
-    except OSError:
-        return None
-    if not result.ok:
-        return None
-    return result.stdout.decode("utf-8", "replace")
-
-
 def _common_dir(path: str) -> str | None:
-    found = _git(["rev-parse", "--path-format=absolute", "--git-common-dir"], path)
+    found = git_output(["rev-parse", "--path-format=absolute", "--git-common-dir"], path)
     return os.path.realpath(found.strip()) if found and found.strip() else None
 
 
@@ -75,8 +63,8 @@ def git_repository(path: str) -> tuple[str, list[str]] | None:
     """
     if not Path(path).is_dir():
         return None
-    roots = _git(["rev-list", "--max-parents=0", "HEAD"], path)
-    listing = _git(["worktree", "list", "--porcelain"], path)
+    roots = git_output(["rev-list", "--max-parents=0", "HEAD"], path)
+    listing = git_output(["worktree", "list", "--porcelain"], path)
     common = _common_dir(path)
     if not roots or listing is None or common is None:
         return None
@@ -91,7 +79,7 @@ def git_repository(path: str) -> tuple[str, list[str]] | None:
             continue
         worktree = lines[0].removeprefix("worktree ").strip()
         if os.path.isdir(worktree) and _common_dir(worktree) == common:
-            top = _git(["rev-parse", "--show-toplevel"], worktree)
+            top = git_output(["rev-parse", "--show-toplevel"], worktree)
             if top and os.path.realpath(top.strip()) == os.path.realpath(worktree):
                 worktrees.append(worktree)
     repository_id = "git-roots:" + digest(sorted(roots.split())).removeprefix("sha256:")
@@ -150,9 +138,13 @@ def bind(options: Mapping[str, Any], *, cwd: str) -> dict[str, Any]:
             )
     if not given_roots:
         raise ValueError("no usable repository root: pass --repository-root")
+    resolved = resolved_roots(given_roots)
     private: dict[str, Any] = {
         "repository_roots": given_roots,
-        "resolved_roots": resolved_roots(given_roots),
+        "resolved_roots": resolved,
+        # Links under the roots that lead outside them: the query leaves those paths out.
+        "escapes": find_escapes(given_roots, resolved),
+        "escapes_scanned_at": int(time.time()),
     }
     if options.get("obelisk_bin"):
         executable = os.path.abspath(os.path.join(cwd, options["obelisk_bin"]))

@@ -22,6 +22,7 @@ from loopx_obelisk_session_evidence.adapter import (
     call_template,
 )
 from loopx_obelisk_session_evidence.binding import BINDING_OPTIONS, DEFAULT_WINDOW_DAYS, bind
+from loopx_obelisk_session_evidence.escapes import current_escapes
 from loopx_obelisk_session_evidence.qualification import ObeliskQualification, identity_of
 from loopx_obelisk_session_evidence.runtime import (
     binding_key,
@@ -107,6 +108,7 @@ def _query(
     params = {
         "sources": list(binding["history_sources"]),
         "roots": sorted(r.rstrip("/") or "/" for r in roots),
+        "escapes": current_escapes(binding, cache()),
         "terms": terms,
         "evidence_types": types,
         "exclude_sessions": excluded,
@@ -233,6 +235,8 @@ class ObeliskSessionEvidence:
             )
         runtime["index_revision_digest"] = facts.get("index_revision_digest")
         runtime["readback_taken_at"] = facts.get("taken_at")
+        # How many links under the roots lead outside them (their paths are left out).
+        runtime["escaping_links"] = len(binding["private"].get("escapes") or [])
         if isinstance(facts.get("failure"), str):
             return ProviderReadback(
                 **base,

@@ -36,7 +36,7 @@ from pathlib import Path
 
 import attrs
 
-__all__ = ["RunResult", "private_folder", "run"]
+__all__ = ["RunResult", "git_output", "private_folder", "run"]
 
 _CHUNK = 65536
 _EXIT_GRACE_S = 0.25
@@ -217,3 +217,21 @@ def run(
         overflowed=overflowed,
         elapsed=time.monotonic() - started,
     )
+
+
+#: git answers locally; a hung one (a lock, a network filesystem) must not hold a request.
+_GIT_TIMEOUT_S = 10.0
+
+
+def git_output(args: list[str], cwd: str) -> str | None:
+    """``git ARGS`` in ``cwd`` with a minimal environment: its stdout, or None on failure."""
+    env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "LC_ALL")}
+    try:
+        result = run(
+            ["git", *args], env=env, timeout=_GIT_TIMEOUT_S, cwd=cwd, stdout_cap=1024 * 1024
+        )
+    except OSError:
+        return None
+    if not result.ok:
+        return None
+    return result.stdout.decode("utf-8", "replace")

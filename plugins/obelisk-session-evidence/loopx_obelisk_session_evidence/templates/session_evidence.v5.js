@@ -15,6 +15,8 @@
 // Version 5: a turn belongs to the thread that made it. A forked or sub-agent Codex thread
 // is stored under its parent's session id with its own thread as agent_id; such a turn is
 // its own thread's (claimed, excluded and reported as that thread), never the parent's.
+// Paths under `escapes` (symlinks under a root that lead outside every root, found by the
+// host) are left out: such a working directory only reads as if it were in the repository.
 const PARAMS = /*LOOPX_PARAMS*/ null;
 
 const VERSION = "obelisk-session-evidence-template/5";
@@ -23,6 +25,8 @@ if (PARAMS === null || PARAMS.template_version !== VERSION) {
 }
 const SOURCES = JSON.stringify(PARAMS.sources);
 const ROOTS = JSON.stringify(PARAMS.roots);
+// A missing or malformed list fails closed: nothing in scope.
+const ESCAPES = JSON.stringify(Array.isArray(PARAMS.escapes) ? PARAMS.escapes : null);
 const TERMS = JSON.stringify(PARAMS.terms);
 const EXCLUDED = JSON.stringify(PARAMS.exclude_sessions);
 const CLAIMED_ONLY = PARAMS.claimed_sessions === null ? 0 : 1;
@@ -54,6 +58,10 @@ const PATH_UNDER_ROOT = (path) =>
   " AND (" + path + " = '/' OR substr(" + path + ", -1) <> '/')" +
   " AND EXISTS (SELECT 1 FROM json_each(?) AS r WHERE " + path + " = r.value" +
   " OR substr(" + path + ", 1, length(r.value) + 1) = r.value || '/'))";
+// Not equal to or under any escape (a NULL list, from a malformed parameter, admits none).
+const PATH_NOT_ESCAPED = (path) =>
+  " (json_type(?) = 'array' AND NOT EXISTS (SELECT 1 FROM json_each(?) AS x WHERE " +
+  path + " = x.value OR substr(" + path + ", 1, length(x.value) + 1) = x.value || '/'))";
 // An RFC 3339 date-time (upper-case T and Z, optional fraction, Z or +HH:MM) whose
 // instant lies in [since, until] epoch ms. Shape by GLOB, a real calendar date and time
 // by strftime round trip (it normalizes Feb 30 and 24:00), the instant by julianday.
@@ -82,9 +90,10 @@ const MESSAGE_SCOPE =
   SESSION_SCOPE + CLAIMED_SCOPE(OWNER) +
   " AND m.visibility = 'visible' AND coalesce(m.is_meta, 0) = 0" +
   " AND coalesce(m.agent_id, '') NOT IN (SELECT value FROM json_each(?))" +
-  " AND" + INSTANT_IN_WINDOW("m.timestamp") + " AND" + PATH_UNDER_ROOT(MESSAGE_PATH);
+  " AND" + INSTANT_IN_WINDOW("m.timestamp") + " AND" + PATH_UNDER_ROOT(MESSAGE_PATH) +
+  " AND" + PATH_NOT_ESCAPED(MESSAGE_PATH);
 const messageBinds = () =>
-  [...sessionBinds(), ...claimedBinds(), EXCLUDED, SINCE_MS, UNTIL_MS, ROOTS];
+  [...sessionBinds(), ...claimedBinds(), EXCLUDED, SINCE_MS, UNTIL_MS, ROOTS, ESCAPES, ESCAPES];
 
 const ROW_COLUMNS =
   "s.id AS session_id, coalesce(s.source, 'claude') AS source, s.project_path AS project_path," +
@@ -149,8 +158,9 @@ const QUERIES = {
     from: " FROM summaries AS su JOIN sessions AS s ON s.id = su.session_id",
     where: " WHERE su.visibility = 'visible' AND" + SESSION_SCOPE + CLAIMED_SCOPE("s.id") +
       " AND" + INSTANT_IN_WINDOW("su.timestamp") + " AND" + PATH_UNDER_ROOT("s.project_path") +
-      " AND" + TERM_IN("su.content"),
-    binds: () => [...sessionBinds(), ...claimedBinds(), SINCE_MS, UNTIL_MS, ROOTS, TERMS],
+      " AND" + PATH_NOT_ESCAPED("s.project_path") + " AND" + TERM_IN("su.content"),
+    binds: () =>
+      [...sessionBinds(), ...claimedBinds(), SINCE_MS, UNTIL_MS, ROOTS, ESCAPES, ESCAPES, TERMS],
     columns: "s.id AS session_id, coalesce(s.source, 'claude') AS source," +
       " s.project_path AS project_path, NULL AS cwd, su.timestamp AS timestamp," +
       " su.session_id AS message_session_id, su.id AS summary_id, substr(su.content, 1, ?) AS text, " + MATCHED("su.content"),
