@@ -106,14 +106,11 @@ def emit(data: Any, output_format: str, render_text: Callable[[Any], str]) -> No
     click.echo(dumps(data) if output_format == "json" else terminal_text(render_text(data)))
 
 
-def read_json_object(path: str, what: str) -> dict[str, Any]:
-    """Read one JSON object from ``path`` (``-``: standard input; at most 1,000,000
-    bytes) or raise Rejected.
+def read_input(path: str, what: str) -> bytes:
+    """The bytes of ``path`` (``-``: standard input), at most 1,000,000, or Rejected.
 
     Only a regular file is read (a FIFO, device or folder is refused without blocking).
-    Parsed by the strict :func:`loopx_recall_core.jsonio.loads` (duplicate keys, huge
-    integers, NaN and deep nesting are rejected). Messages name the option, never the
-    file's content or path.
+    Messages name the option, never the file's content or path.
     """
     try:
         if path == "-":
@@ -128,6 +125,25 @@ def read_json_object(path: str, what: str) -> dict[str, Any]:
         raise Rejected(f"{what}: cannot read the file ({type(exc).__name__})") from None
     if len(raw) > MAX_INPUT_BYTES:
         raise Rejected(f"{what}: file is larger than {MAX_INPUT_BYTES} bytes")
+    return raw
+
+
+def read_text_input(path: str, what: str) -> str:
+    """The UTF-8 text of ``path`` (``-``: standard input), as :func:`read_input` reads it.
+    For what must stay off the command line, where every local user can read it (``ps``)."""
+    try:
+        return read_input(path, what).decode("utf-8")
+    except UnicodeDecodeError:
+        raise Rejected(f"{what}: not UTF-8 text") from None
+
+
+def read_json_object(path: str, what: str) -> dict[str, Any]:
+    """Read one JSON object from ``path`` (as :func:`read_input` reads it) or raise Rejected.
+
+    Parsed by the strict :func:`loopx_recall_core.jsonio.loads` (duplicate keys, huge
+    integers, NaN and deep nesting are rejected).
+    """
+    raw = read_input(path, what)
     try:
         value = jsonio.loads(raw)
     except jsonio.JsonInputError as exc:

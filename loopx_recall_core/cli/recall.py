@@ -15,6 +15,7 @@ from loopx_recall_core.cli._common import (
     emit,
     format_option,
     read_json_object,
+    read_text_input,
 )
 from loopx_recall_core.cli.qualify import qualify
 from loopx_recall_core.contracts import (
@@ -140,7 +141,18 @@ def _render_outcome(data: dict[str, Any]) -> str:
 @provider_option
 @click.option("--agent-id", required=True)
 @click.option("--project-id", required=True)
-@click.option("--term", "terms", multiple=True, required=True, help="Search term (1..8).")
+@click.option(
+    "--term",
+    "terms",
+    multiple=True,
+    help="Search term (1..8). The command line is visible to other local users (ps): "
+    "to keep terms off it, use --terms-file.",
+)
+@click.option(
+    "--terms-file",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    help="Read the search terms from this file, one per line (- for standard input).",
+)
 @click.option(
     "--evidence-type",
     "evidence_types",
@@ -168,6 +180,7 @@ def history(
     agent_id: str,
     project_id: str,
     terms: tuple[str, ...],
+    terms_file: str | None,
     evidence_types: tuple[str, ...],
     max_sessions: int,
     max_items: int,
@@ -184,6 +197,11 @@ def history(
     Exit 0 whatever the provider did (a typed empty outcome is a normal answer); exit 1
     only for an invalid request.
     """
+    if (not terms) == (terms_file is None):
+        raise click.UsageError("give the search terms as --term T... or --terms-file FILE")
+    if terms_file is not None:
+        text = read_text_input(terms_file, "--terms-file")
+        terms = tuple(line.strip() for line in text.splitlines() if line.strip())
     try:
         outcome = operator.history(
             StateStore().read(),
@@ -273,7 +291,13 @@ def _render_replan(data: dict[str, Any]) -> str:
 @click.option(
     "--proposed-command",
     help="Flag form: the command Replan proposes next; the situation is built from the "
-    "enablement of --agent-id and --project-id.",
+    "enablement of --agent-id and --project-id. The command line is visible to other "
+    "local users (ps): to keep the command off it, use --proposed-command-file.",
+)
+@click.option(
+    "--proposed-command-file",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    help="Flag form: read the proposed command from this file (- for standard input).",
 )
 @click.option("--agent-id", help="Flag form: the agent.")
 @click.option("--project-id", help="Flag form: the project.")
@@ -307,6 +331,7 @@ def replan_command(
     situation_json: str | None,
     outcome_json: str | None,
     proposed_command: str | None,
+    proposed_command_file: str | None,
     agent_id: str | None,
     project_id: str | None,
     trigger: str,
@@ -335,6 +360,11 @@ def replan_command(
         "--revision": revision,
         "--repository-root": repository_root,
     }
+    if proposed_command is not None and proposed_command_file is not None:
+        raise click.UsageError("give --proposed-command or --proposed-command-file, not both")
+    if proposed_command_file is not None:
+        text = read_text_input(proposed_command_file, "--proposed-command-file")
+        proposed_command = text.strip()
     if (situation_json is None) == (proposed_command is None):
         raise click.UsageError("give either --situation-json FILE or --proposed-command CMD")
     if situation_json is not None:

@@ -5,11 +5,15 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import time
+from pathlib import Path
 
 import pytest
 
-from .obelisk_double.fixtures import double_settings
+from .conftest import LOOPX, processes_with_home
+from .obelisk_double.fixtures import OBELISK_WRAPPER, double_settings
 
 BASE = ["agent-turn-recall", "--provider", "obelisk-session-evidence"]
 HISTORY = ["recall", "history", "--agent-id", "agent-a", "--project-id", "proj-j"]
@@ -163,3 +167,52 @@ def test_current_session_is_excluded_from_the_cli(journey):
     excluded = [a for s in codex for a in ("--current-session", s)]
     after = json.loads(loopx(*args, *excluded).stdout)
     assert not {i["session_ref"] for i in after["items"]} & set(codex)
+
+
+def _command_lines_with(needle: bytes) -> list[str]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if needle in (entry / "cmdline").read_bytes():
+                found.append(entry.name)
+        except OSError:
+            continue
+    return found
+
+
+@pytest.mark.parametrize("form", ["history", "replan"])
+def test_terms_from_stdin_stay_off_every_command_line(journey, archive_home, form):
+    # Other local users read every process's argv (ps): --terms-file - and
+    # --proposed-command-file - keep the query out of ours, and the provider's query
+    # file keeps it out of the runtime's. Checked while the runtime is running (the
+    # double's `hang` fault keeps it there until the deadline).
+    loopx, archive = journey
+    term = "CANARY-TERM-IN-ARGV-4b1d"
+    double_settings(archive.home, fault="hang")
+    env = {"PATH": os.environ["PATH"], "HOME": str(archive.home),
+           "LOOPX_RECALL_OBELISK_BIN": str(OBELISK_WRAPPER),
+           "LOOPX_RECALL_NODE22": os.environ["LOOPX_RECALL_NODE22"],
+           "LOOPX_RECALL_LOAD_PLUGINS": "loopx-obelisk-session-evidence"}  # fmt: skip
+    state = json.loads(loopx("state", "path", "--format", "json").stdout)
+    env["LOOPX_RECALL_HOME"] = state["state_folder"]
+    if form == "history":
+        args, text = [*HISTORY, "--terms-file", "-"], f"pytest\n{term}\n"
+    else:
+        args = ["recall", "replan", "--agent-id", "agent-a", "--project-id", "proj-j",
+                "--proposed-command-file", "-"]  # fmt: skip
+        text = f"pytest tests/{term}.py\n"
+    process = subprocess.Popen([LOOPX, *args, "--timeout", "5", "--format", "json"], env=env,
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)  # fmt: skip
+    process.stdin.write(text.encode())
+    process.stdin.close()
+    process.stdin = None  # closed: communicate() must not flush it
+    seen_runtime = False
+    while process.poll() is None:  # until the deadline ends the hanging runtime
+        assert _command_lines_with(term.encode()) == []
+        seen_runtime = seen_runtime or bool(processes_with_home(archive.home))
+    out, err = process.communicate()
+    assert seen_runtime  # the runtime did run while we looked
+    data = json.loads(out)
+    recall = data if form == "history" else data["recall"]
+    assert (recall["status"], recall["reason"]) == ("failed", "provider_timeout"), err
