@@ -18,6 +18,10 @@ Only :func:`record_verdict` writes state.
 
 The harness knows nothing of a provider's options, index or faults: all of that is behind
 the provider's qualification runtime (``hookspecs.QualificationRuntime``).
+
+Long because: the run is one sequence (arms per family under one HOME switch, fault probes,
+gates, report) whose steps share the in-memory enablements and the throw-away store; split,
+each part would take them all as arguments and a reader would follow one run across files.
 """
 
 from __future__ import annotations
