@@ -11,6 +11,11 @@ parent of both; the plugin's own configuration reaches it with ``--confcutdir``)
   provider, runtime or tool spawned without an explicit HOME therefore lands in a
   temporary folder, never in the user's ``~/.obelisk``, ``~/.claude`` or ``~/.codex``.
 * ``once_per_run``: work done once per run, also across pytest-xdist workers.
+* For the tests that install what we ship (marked ``slow``): ``wheelhouse`` (both
+  distributions and a deliberately broken plugin, built once per run), ``loopx_wheel``
+  (LoopX's real wheel from the package index, fetched once per run; marked ``network``,
+  skipped only when the index cannot be reached) and ``venvs`` (scratch virtual
+  environments and pip in them).
 """
 
 from __future__ import annotations
@@ -19,9 +24,13 @@ import fcntl
 import json
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -169,3 +178,104 @@ def once_per_run(tmp_path_factory) -> Callable[[str, Callable[[Path], None]], Pa
         return folder
 
     return run
+
+
+# ---- what we ship, installed: wheels, LoopX's real wheel, scratch venvs --------------------
+
+PLUGIN = ROOT / "plugins" / "obelisk-session-evidence"
+#: The LoopX release the tests install beside ours.
+LOOPX_RELEASE = "2.1.1"
+
+
+def _build(source: Path, outdir: Path) -> None:
+    subprocess.run(
+        [sys.executable, "-m", "build", "--sdist", "--wheel", "--outdir", str(outdir), str(source)],
+        check=True,
+        capture_output=True,
+    )
+
+
+@pytest.fixture(scope="session")
+def wheelhouse(once_per_run):
+    """Both distributions and a deliberately broken plugin, built once per test run."""
+    return once_per_run("wheelhouse", _build_wheelhouse)
+
+
+def _build_wheelhouse(out: Path) -> None:
+    _build(ROOT, out)
+    _build(PLUGIN, out)
+    broken = out / "broken-plugin-source"
+    broken.mkdir()
+    (broken / "broken_loopx_plugin").mkdir()
+    (broken / "broken_loopx_plugin" / "__init__.py").write_text(
+        'raise RuntimeError("CANARY-BROKEN-PLUGIN /home/secret")\n'
+    )
+    (broken / "pyproject.toml").write_text(
+        textwrap.dedent(
+            """
+            [build-system]
+            requires = ["hatchling>=1.27"]
+            build-backend = "hatchling.build"
+            [project]
+            name = "broken-loopx-plugin"
+            version = "0.0.1"
+            [project.entry-points."loopx_recall_core.providers"]
+            broken = "broken_loopx_plugin"
+            [tool.hatch.build.targets.wheel]
+            packages = ["broken_loopx_plugin"]
+            """
+        )
+    )
+    _build(broken, out)
+    shutil.rmtree(broken)
+
+
+@pytest.fixture(scope="session")
+def loopx_wheel(once_per_run) -> Path:
+    """LoopX's real wheel from the package index (skipped only when the index is unreachable),
+    fetched once per test run whatever the number of workers."""
+    return next(once_per_run("loopx-wheel", _download_loopx).glob("loopx-*.whl"))
+
+
+def _download_loopx(folder: Path) -> None:
+    fetched = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "-q",
+            "--no-deps",
+            "--disable-pip-version-check",
+            f"loopx=={LOOPX_RELEASE}",
+            "-d",
+            str(folder),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    if fetched.returncode != 0 or not list(folder.glob("loopx-*.whl")):
+        pytest.skip(f"the package index could not provide loopx=={LOOPX_RELEASE} (no network?)")
+
+
+def _create_venv(folder: Path) -> Path:
+    subprocess.run([sys.executable, "-m", "venv", str(folder)], check=True)
+    return folder
+
+
+def _pip(venv: Path, *args: str) -> None:
+    subprocess.run(
+        [str(venv / "bin" / "python"), "-m", "pip", "-q", "--disable-pip-version-check", *args],
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
+
+
+@pytest.fixture(scope="session")
+def venvs() -> SimpleNamespace:
+    """``venvs.create(folder)`` makes a virtual environment there (returns ``folder``);
+    ``venvs.pip(venv, *args)`` runs that environment's pip quietly (raises on failure)."""
+    return SimpleNamespace(create=_create_venv, pip=_pip)

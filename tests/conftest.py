@@ -1,24 +1,16 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""The host's fixtures: valid v0 records to mutate, an isolated LOOPX_RECALL_HOME, and one
-wheelhouse for the whole run (built once per run, not once per worker). Each test's own HOME
-and state folder and ``once_per_run`` come from the repository root's conftest.py.
+"""The host's fixtures: valid v0 records to mutate and an isolated LOOPX_RECALL_HOME. Each
+test's own HOME and state folder, ``once_per_run``, the ``wheelhouse``, LoopX's real wheel
+(``loopx_wheel``) and ``scratch_venv`` come from the repository root's conftest.py.
 """
 
 from __future__ import annotations
 
 import copy
-import shutil
-import subprocess
-import sys
-import textwrap
-from pathlib import Path
 from typing import Any
 
 import pytest
-
-ROOT = Path(__file__).resolve().parent.parent
-PLUGIN = ROOT / "plugins" / "obelisk-session-evidence"
 
 REQUEST: dict[str, Any] = {
     "schema_version": "historical_evidence_request_v0",
@@ -81,49 +73,6 @@ def loopx_home(tmp_path, monkeypatch):
     home = tmp_path / "loopx-home"
     monkeypatch.setenv("LOOPX_RECALL_HOME", str(home))
     return home
-
-
-def _build(source: Path, outdir: Path) -> None:
-    subprocess.run(
-        [sys.executable, "-m", "build", "--sdist", "--wheel", "--outdir", str(outdir), str(source)],
-        check=True,
-        capture_output=True,
-    )
-
-
-@pytest.fixture(scope="session")
-def wheelhouse(once_per_run):
-    """Both distributions and a deliberately broken plugin, built once per test run."""
-    return once_per_run("wheelhouse", _build_wheelhouse)
-
-
-def _build_wheelhouse(out: Path) -> None:
-    _build(ROOT, out)
-    _build(PLUGIN, out)
-    broken = out / "broken-plugin-source"
-    broken.mkdir()
-    (broken / "broken_loopx_plugin").mkdir()
-    (broken / "broken_loopx_plugin" / "__init__.py").write_text(
-        'raise RuntimeError("CANARY-BROKEN-PLUGIN /home/secret")\n'
-    )
-    (broken / "pyproject.toml").write_text(
-        textwrap.dedent(
-            """
-            [build-system]
-            requires = ["hatchling>=1.27"]
-            build-backend = "hatchling.build"
-            [project]
-            name = "broken-loopx-plugin"
-            version = "0.0.1"
-            [project.entry-points."loopx_recall_core.providers"]
-            broken = "broken_loopx_plugin"
-            [tool.hatch.build.targets.wheel]
-            packages = ["broken_loopx_plugin"]
-            """
-        )
-    )
-    _build(broken, out)
-    shutil.rmtree(broken)
 
 
 def pytest_collection_modifyitems(config, items):

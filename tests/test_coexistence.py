@@ -7,59 +7,13 @@ installing and uninstalling ours leaves every file LoopX installed byte-identica
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 pytestmark = [pytest.mark.slow, pytest.mark.network]
 
-LOOPX_RELEASE = "2.1.1"
-
-
-@pytest.fixture(scope="session")
-def loopx_wheel(once_per_run) -> Path:
-    """LoopX's real wheel from the package index (skipped only when the index is unreachable),
-    fetched once per test run whatever the number of workers."""
-    return next(once_per_run("loopx-wheel", _download_loopx).glob("loopx-*.whl"))
-
-
-def _download_loopx(folder: Path) -> None:
-    fetched = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "download",
-            "-q",
-            "--no-deps",
-            "--disable-pip-version-check",
-            f"loopx=={LOOPX_RELEASE}",
-            "-d",
-            str(folder),
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=300,
-    )
-    if fetched.returncode != 0 or not list(folder.glob("loopx-*.whl")):
-        pytest.skip(f"the package index could not provide loopx=={LOOPX_RELEASE} (no network?)")
-
-
-def _venv(tmp_path: Path) -> Path:
-    venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    return venv
-
-
-def _pip(venv: Path, *args: str) -> None:
-    subprocess.run(
-        [str(venv / "bin" / "python"), "-m", "pip", "-q", "--disable-pip-version-check", *args],
-        check=True,
-        capture_output=True,
-        timeout=600,
-    )
+LOOPX_RELEASE = "2.1.1"  # what the root conftest.py's ``loopx_wheel`` fetches
 
 
 def _run(venv: Path, tmp_path: Path, *argv: str) -> subprocess.CompletedProcess[str]:
@@ -106,9 +60,9 @@ def _assert_loopx_is_loopx(venv: Path, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("order", ["loopx-first", "ours-first"])
 def test_installing_and_uninstalling_ours_leaves_loopx_byte_identical(
-    wheelhouse, loopx_wheel, tmp_path, order
+    wheelhouse, loopx_wheel, venvs, tmp_path, order
 ):
-    venv = _venv(tmp_path)
+    venv, _pip = venvs.create(tmp_path / "venv"), venvs.pip
     ours = [str(p) for p in sorted(wheelhouse.glob("loopx_*.whl"))]  # host and plugin
     assert len(ours) == 2
     if order == "loopx-first":
@@ -135,9 +89,9 @@ def test_installing_and_uninstalling_ours_leaves_loopx_byte_identical(
     assert not (venv / "bin" / "loopx-recall").exists()
 
 
-def test_without_loopx_there_is_no_loopx_command(wheelhouse, tmp_path):
-    venv = _venv(tmp_path)
-    _pip(venv, "install", str(next(wheelhouse.glob("loopx_recall_core-*.whl"))))
+def test_without_loopx_there_is_no_loopx_command(wheelhouse, venvs, tmp_path):
+    venv = venvs.create(tmp_path / "venv")
+    venvs.pip(venv, "install", str(next(wheelhouse.glob("loopx_recall_core-*.whl"))))
     assert not (venv / "bin" / "loopx").exists()
     module = subprocess.run(
         [str(venv / "bin" / "python"), "-m", "loopx_recall_core", "--version"],

@@ -28,6 +28,7 @@ _GROUPS = {
     "extension": ("loopx_recall_core.cli.extension", "extension"),
     "external-evidence": ("loopx_recall_core.cli.external_evidence", "external_evidence"),
     "hook": ("loopx_recall_core.cli.hook", "hook"),
+    "loopx": ("loopx_recall_core.cli.loopx", "loopx"),
     "recall": ("loopx_recall_core.cli.recall", "recall"),
     "session": ("loopx_recall_core.cli.session", "session"),
     "state": ("loopx_recall_core.cli.state", "state"),
@@ -44,6 +45,7 @@ GROUP_HELP = {
         "External-evidence-research v0: discover -> plan -> receipt -> admit -> retire."
     ),
     "hook": "Claim sessions as agent runtimes start them (Claude Code hooks, Codex notify).",
+    "loopx": "Manifests that plug loopx-recall into LoopX (loopx extension install --manifest).",
     "recall": "Agent-turn-recall: bounded, provenance-bearing history with public receipts.",
     "session": "Which runtime session belongs to which agent and project (owner-local, private).",
     "state": "Where loopx-recall keeps enablements, verdicts, private results and the receipt key.",

@@ -20,10 +20,19 @@ from tests.qualify.builders import synthetic_report
 FILES = ("report.json", "report.md", "report.svg")
 
 
-def test_a_failing_verdict_exits_1_names_the_gate_and_is_recorded(tmp_path, monkeypatch):
+@pytest.fixture
+def canned_runtime(monkeypatch):
+    """The provider to qualify, without asking its runtime: a canned run needs none (the
+    CLI's check that the runtime can be reached is tested with the double)."""
+    provider = "obelisk-session-evidence"
+    monkeypatch.setattr(harness, "qualifiable_provider", lambda _host, name=None: (provider, None))
+
+
+def test_a_failing_verdict_exits_1_names_the_gate_and_is_recorded(
+    tmp_path, monkeypatch, canned_runtime
+):
     monkeypatch.setenv("LOOPX_RECALL_HOME", str(tmp_path / "home"))
     canned = QualificationResult(report=synthetic_report(passing=False))
-    monkeypatch.setattr(harness, "_ready_runtime", lambda *_args: {})
     monkeypatch.setattr(harness, "run_qualification", lambda **_kw: canned)
     folder = tmp_path / "report"
     result = CliRunner().invoke(
@@ -41,9 +50,10 @@ def test_a_failing_verdict_exits_1_names_the_gate_and_is_recorded(tmp_path, monk
     assert verdict.failed_gates == ("repeat_reduction",)
 
 
-def test_a_pass_replaces_the_earlier_verdict_of_that_version(tmp_path, monkeypatch):
+def test_a_pass_replaces_the_earlier_verdict_of_that_version(
+    tmp_path, monkeypatch, canned_runtime
+):
     monkeypatch.setenv("LOOPX_RECALL_HOME", str(tmp_path / "home"))
-    monkeypatch.setattr(harness, "_ready_runtime", lambda *_args: {})
     for passing in (False, True):
         canned = QualificationResult(report=synthetic_report(passing=passing))
         monkeypatch.setattr(harness, "run_qualification", lambda c=canned, **_kw: c)
