@@ -69,13 +69,12 @@ def _progress(total: int, cases: int) -> Iterator[Callable[[int], None]]:
     "--report",
     "report_dir",
     type=click.Path(file_okay=False),
-    default="qualification-report",
-    show_default=True,
-    help="Folder for report.json, report.md and report.svg.",
+    help="Folder for report.json, report.md and report.svg (default: qualification-report "
+    "in the state folder, never the current directory).",
 )
 @format_option()
 def qualify(
-    provider_id: str | None, cases: int, seed: int, report_dir: str, output_format: str
+    provider_id: str | None, cases: int, seed: int, report_dir: str | None, output_format: str
 ) -> None:
     """Run the matched corpus through three arms and judge the promotion gates.
 
@@ -103,7 +102,9 @@ def qualify(
     from loopx_recall_core.state import StateStore
 
     # The verdict is recorded at the end: find an unusable state folder before the run.
-    StateStore().check_writable()
+    store = StateStore()
+    store.check_writable()
+    folder = Path(report_dir) if report_dir is not None else store.root / "qualification-report"
     host = load_host()
     try:
         # refused before the run starts: no progress line for a provider that is not there
@@ -115,7 +116,7 @@ def qualify(
         raise EnvironmentProblem(str(exc)) from None
     try:
         # as with the state folder: an unusable report folder is found before the run
-        check_report_folder(Path(report_dir))
+        check_report_folder(folder)
     except ReportError as exc:
         raise EnvironmentProblem(f"cannot write the report: {exc}") from None
     try:
@@ -126,14 +127,17 @@ def qualify(
     except QualificationError as exc:
         raise EnvironmentProblem(str(exc)) from None
     try:
-        names = write_report(result.report, Path(report_dir))
+        names = write_report(result.report, folder)
     except ReportError as exc:
         raise EnvironmentProblem(f"cannot write the report: {exc}") from None
-    record_verdict(result)
+    record_verdict(result, store)
     if output_format == "json":
         click.echo(dumps(result.report))
     else:
         click.echo(render_text(result.report))
-        click.echo(f"wrote {', '.join(names)}; verdict recorded in state")
+        # The folder you named is yours to know; the default one is shown (it is in the
+        # state folder, which `loopx-recall state path` shows too).
+        where = "the --report folder" if report_dir is not None else str(folder)
+        click.echo(f"wrote {', '.join(names)} in {where}; verdict recorded in state")
     if not result.passed:
         raise SystemExit(1)

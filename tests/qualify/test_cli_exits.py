@@ -89,3 +89,20 @@ def test_an_empty_provider_name_is_not_taken_for_no_name(tmp_path, monkeypatch):
 def test_case_count_is_bounded(cases):
     result = CliRunner().invoke(cli, ["recall", "qualify", "--cases", cases])
     assert result.exit_code == 2
+
+
+def test_the_report_goes_under_the_state_folder_not_the_working_directory(
+    tmp_path, monkeypatch, canned_runtime
+):
+    monkeypatch.setenv("LOOPX_RECALL_HOME", str(tmp_path / "home"))
+    canned = QualificationResult(report=synthetic_report(passing=True))
+    monkeypatch.setattr(harness, "run_qualification", lambda **_kw: canned)
+    repository = tmp_path / "the-users-repository"
+    repository.mkdir()
+    monkeypatch.chdir(repository)
+    result = CliRunner().invoke(cli, ["recall", "qualify"])
+    assert result.exit_code == 0, result.output
+    assert list(repository.iterdir()) == []  # before: qualification-report/ was left here
+    folder = tmp_path / "home" / "qualification-report"
+    assert sorted(p.name for p in folder.iterdir()) == sorted(FILES)
+    assert f"in {folder}; verdict recorded in state" in result.stdout
