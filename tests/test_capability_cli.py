@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from loopx_recall_core.cli import cli
 from loopx_recall_core.plugins import PluginHost
+from loopx_recall_core.state import DEFAULT_CEILINGS
 
 from .fake_provider import CANARY, FakeProvider, host_with
 
@@ -167,3 +168,60 @@ def test_status_when_readback_raises(provider, run):
     status = json.loads(run(STATUS).output)
     assert status["provider"]["ready"] is False
     assert CANARY not in json.dumps(status)
+
+
+def _enablements(loopx_home):
+    from loopx_recall_core.state import StateStore
+
+    return StateStore(loopx_home).read().enablements
+
+
+def test_re_enabling_reports_every_changed_field(provider, run, loopx_home):
+    assert run([*ENABLE, "--history-source", "codex"]).exit_code == 0
+    changed = run([*ENABLE, "--history-source", "codex", "--max-items", "3"])
+    assert changed.exit_code == 0, changed.output
+    default = DEFAULT_CEILINGS["max_items"]
+    assert changed.output.splitlines()[1:] == [f"  limits.max_items {default} -> 3"]
+    data = json.loads(run([*ENABLE, "--history-source", "codex", "--format", "json"]).output)
+    assert data["changes"] == [{"field": "limits.max_items", "from": 3, "to": default}]
+
+
+@pytest.mark.parametrize(
+    ("extra", "line"),
+    [
+        (["--agent-sessions", "claimed"], "  agent_sessions runtime -> claimed"),
+        (["--history-source", "claude"], "  binding.history_sources ['codex'] -> ['claude']"),
+    ],
+)
+def test_changing_the_scope_needs_a_yes(provider, run, loopx_home, extra, line):
+    assert run([*ENABLE, "--history-source", "codex"]).exit_code == 0
+    before = _enablements(loopx_home)
+    args = [*ENABLE, "--history-source", "codex", *extra]
+    if "--history-source" in extra:
+        args = [*ENABLE, *extra]
+    refused = run(args)
+    assert refused.exit_code == 1
+    assert line in refused.stderr.splitlines()
+    assert refused.stderr.splitlines()[-1] == (
+        "error: re-enabling would lower the stage or change the scope (above): pass --yes to "
+        "apply it"
+    )
+    assert _enablements(loopx_home) == before
+    applied = run([*args, "--yes"])
+    assert applied.exit_code == 0, applied.output
+    assert line in applied.output.splitlines()
+
+
+def test_lowering_the_stage_needs_a_yes(provider, run, loopx_home):
+    # Before: re-running enable without --stage 2 silently made a stage-2 enablement stage 1.
+    from loopx_recall_core.state import StateStore
+    from tests.state_builders import enablement, seed
+
+    seed(enablement("obelisk-session-evidence", stage=2, repository_id="repo-fake",
+                    agent_sessions="runtime",
+                    binding={"history_sources": ["codex"], "repository_id": "repo-fake"}),
+         store=StateStore(loopx_home))  # fmt: skip
+    refused = run([*ENABLE, "--history-source", "codex"])
+    assert refused.exit_code == 1
+    assert "  stage 2 -> 1" in refused.stderr.splitlines()
+    assert _enablements(loopx_home)[0].stage == 2

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from typing import Any
 
 import click
@@ -170,6 +171,11 @@ class _EnableCommand(Command):
     help="claimed: only sessions claimed for this agent+project (hooks or `session claim`); "
     "runtime: every session of the bound runtimes in the repository counts as this agent.",
 )
+@click.option(
+    "--yes",
+    is_flag=True,
+    help="Apply a re-enable that lowers the stage or changes the scope without asking.",
+)
 @format_option()
 def enable(
     capability: str,
@@ -184,48 +190,81 @@ def enable(
     max_snippet_chars: int,
     max_total_chars: int,
     agent_sessions: str,
+    yes: bool,
     output_format: str,
     **provider_options: Any,
 ) -> None:
     """Grant one provider read access to one agent's history in one project.
 
     Enabling never widens scope: there is no option for another agent or project.
+    Re-enabling reports every field it changed (``stage 2 -> 1``), and asks first (or
+    needs --yes) when it lowers the stage or changes the scope.
     """
     from loopx_recall_core.recall.service import find_recall_provider  # enable only
 
     provider = find_recall_provider(load_host(), provider_id)
     options = {k: v for k, v in provider_options.items() if v not in (None, ())}
+    store = _store()
+    key = (capability, provider_id, agent_id, project_id, surface)
+    previous = next((e for e in store.read().enablements if e.key == key), None)
+    request = dict(
+        provider_id=provider_id,
+        surface=surface,
+        agent_id=agent_id,
+        project_id=project_id,
+        stage=stage,
+        limits=LimitCeilings(
+            max_sessions=max_sessions,
+            max_items=max_items,
+            max_snippet_chars=max_snippet_chars,
+            max_total_chars=max_total_chars,
+        ),
+        provider_options=options,
+        repository_id=repository_id,
+        cwd=os.getcwd(),
+        agent_sessions=agent_sessions,
+    )
+    def apply(confirmed: bool) -> tuple[Any, bool]:
+        return recall_enablement.enable(store, provider, **request, confirmed=confirmed)
+
     try:
-        enablement, changed = recall_enablement.enable(
-            _store(),
-            provider,
-            provider_id=provider_id,
-            surface=surface,
-            agent_id=agent_id,
-            project_id=project_id,
-            stage=stage,
-            limits=LimitCeilings(
-                max_sessions=max_sessions,
-                max_items=max_items,
-                max_snippet_chars=max_snippet_chars,
-                max_total_chars=max_total_chars,
-            ),
-            provider_options=options,
-            repository_id=repository_id,
-            cwd=os.getcwd(),
-            agent_sessions=agent_sessions,
-        )
+        try:
+            enablement, changed = apply(yes)
+        except recall_enablement.NeedsConfirmation as question:
+            for line in _change_lines(question.changes):
+                click.echo(line, err=True)
+            if not sys.stdin.isatty():
+                raise Rejected(
+                    "re-enabling would lower the stage or change the scope (above): "
+                    "pass --yes to apply it"
+                ) from None
+            click.confirm("apply these changes?", abort=True, err=True)
+            enablement, changed = apply(True)
     except CapabilityRefused as exc:
         raise Rejected(str(exc)) from None
+    changes = (
+        recall_enablement.enablement_changes(previous, enablement) if previous is not None else []
+    )
     emit(
-        recall_enablement.enable_record(enablement, changed),
+        recall_enablement.enable_record(enablement, changed, changes),
         output_format,
-        lambda d: (
-            f"enabled {d['capability']} via {d['provider_id']} for agent {d['agent_id']} in "
-            f"project {d['project_id']} (stage {d['stage']}, {d['agent_sessions']} sessions)"
-            + ("" if d["changed"] else " - already enabled, no change")
+        lambda d: "\n".join(
+            [
+                f"enabled {d['capability']} via {d['provider_id']} for agent {d['agent_id']} in "
+                f"project {d['project_id']} (stage {d['stage']}, {d['agent_sessions']} sessions)"
+                + ("" if d["changed"] else " - already enabled, no change"),
+                *_change_lines(d["changes"]),
+            ]
         ),
     )
+
+
+def _change_lines(changes: list[dict[str, Any]]) -> list[str]:
+    """One line per changed field: ``  stage 2 -> 1`` (a private value only named)."""
+    return [
+        f"  {c['field']} {c['from']} -> {c['to']}" if "from" in c else f"  {c['field']} changed"
+        for c in changes
+    ]
 
 
 @capability.command("status")

@@ -93,9 +93,14 @@ def enable(
     repository_id: str | None,
     cwd: str,
     agent_sessions: str = "claimed",
+    confirmed: bool = False,
 ) -> tuple[Enablement, bool]:
     """Store one enablement for ``provider`` (None when it is not installed); returns it
-    and whether anything changed."""
+    and whether anything changed.
+
+    Replacing an enablement in a way that lowers its stage or changes what it reaches
+    (:data:`SCOPE_FIELDS`) needs ``confirmed``: unconfirmed, :class:`NeedsConfirmation`
+    lists the changes and nothing is stored."""
     if provider is None:
         known = find_known(provider_id)
         if known is None:
@@ -142,10 +147,64 @@ def enable(
     except FieldInvalid as exc:
         raise _refused(exc) from None
     with store.update() as box:
+        previous = next((e for e in box[0].enablements if e.key == enablement.key), None)
+        if previous is not None and not confirmed:
+            changes = enablement_changes(previous, enablement)
+            if any(c["field"] in SCOPE_FIELDS or _lowered(c) for c in changes):
+                raise NeedsConfirmation(changes)
         others = tuple(e for e in box[0].enablements if e.key != enablement.key)
-        changed = len(others) == len(box[0].enablements) or enablement not in box[0].enablements
+        changed = previous is None or bool(enablement_changes(previous, enablement))
         box[0] = attrs.evolve(box[0], enablements=(*others, enablement))
     return enablement, changed
+
+
+#: Changes of what an enablement reaches: made only when confirmed (or ``--yes``).
+SCOPE_FIELDS = frozenset(
+    {"agent_sessions", "repository_id", "binding.history_sources", "binding.window_days",
+     "binding.repository_roots"}
+)  # fmt: skip
+#: Binding fields shown by value; any other binding change is named without its values
+#: (paths and executables are private).
+_PUBLIC_BINDING = ("history_sources", "window_days")
+
+
+class NeedsConfirmation(Exception):
+    """Re-enabling would lower the stage or change the scope: ``changes`` lists what."""
+
+    def __init__(self, changes: list[dict[str, Any]]) -> None:
+        super().__init__("re-enabling would change the stage or the scope")
+        self.changes = changes
+
+
+def _lowered(change: Mapping[str, Any]) -> bool:
+    return change["field"] == "stage" and change["to"] < change["from"]
+
+
+def enablement_changes(old: Enablement, new: Enablement) -> list[dict[str, Any]]:
+    """What replacing ``old`` with ``new`` changes, public-safe: ``{"field", "from", "to"}``,
+    or ``{"field"}`` alone for a private value (a path, an executable)."""
+    changes: list[dict[str, Any]] = []
+    for field, name in (("stage", "stage"), ("session_mode", "agent_sessions"),
+                        ("repository_id", "repository_id")):  # fmt: skip
+        before, after = getattr(old, field), getattr(new, field)
+        if before != after:
+            changes.append({"field": name, "from": before, "to": after})
+    for field in attrs.fields(LimitCeilings):
+        before, after = getattr(old.limits, field.name), getattr(new.limits, field.name)
+        if before != after:
+            changes.append({"field": f"limits.{field.name}", "from": before, "to": after})
+    for key in sorted({*old.binding, *new.binding} - {"private"}):
+        before, after = old.binding.get(key), new.binding.get(key)
+        if before != after:
+            shown = {"from": before, "to": after} if key in _PUBLIC_BINDING else {}
+            changes.append({"field": f"binding.{key}", **shown})
+    old_private, new_private = old.binding.get("private") or {}, new.binding.get("private") or {}
+    if old_private.get("repository_roots") != new_private.get("repository_roots"):
+        changes.append({"field": "binding.repository_roots"})
+    rest = {k for k in {*old_private, *new_private} if k != "repository_roots"}
+    if any(old_private.get(k) != new_private.get(k) for k in rest - {"escapes_scanned_at"}):
+        changes.append({"field": "binding.private"})
+    return changes
 
 
 def _check_declared(provider: RecallProvider, options: Mapping[str, Any]) -> None:
@@ -168,12 +227,15 @@ def _check_declared(provider: RecallProvider, options: Mapping[str, Any]) -> Non
         )
 
 
-def enable_record(enablement: Enablement, changed: bool) -> dict[str, Any]:
+def enable_record(
+    enablement: Enablement, changed: bool, changes: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
     """The ``loopx_capability_change_v0`` record of an :func:`enable`."""
     return {
         "schema_version": "loopx_capability_change_v0",
         "action": "enable",
         "changed": changed,
+        "changes": changes or [],
         "capability": enablement.capability,
         "provider_id": enablement.provider_id,
         "agent_id": enablement.agent_id,
