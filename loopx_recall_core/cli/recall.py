@@ -18,6 +18,12 @@ from loopx_recall_core.cli._common import (
     read_text_input,
 )
 from loopx_recall_core.cli.qualify import qualify
+from loopx_recall_core.cli.recall_render import (
+    matched_items,
+    render_outcome,
+    render_receipt,
+    render_replan,
+)
 from loopx_recall_core.contracts import (
     EVIDENCE_TYPES,
     ContractError,
@@ -98,19 +104,6 @@ def validate(kind: str, path: str, output_format: str) -> None:
     )
 
 
-def _render_receipt(receipt: dict[str, Any]) -> str:
-    counts = ", ".join(f"{k}={v}" for k, v in receipt["evidence_type_counts"].items()) or "none"
-    return "\n".join(
-        [
-            f"receipt for {receipt['request_id']} ({receipt['provider_id']} "
-            f"{receipt['provider_version']})",
-            f"  results: {receipt['result_count']} ({counts}); freshness {receipt['freshness']}"
-            f"; truncated {str(receipt['truncated']).lower()}, omitted {receipt['omitted_count']}",
-            f"  result_digest {receipt['result_digest']}",
-        ]
-    )
-
-
 @recall.command("receipt")
 @click.option("--request-json", required=True, type=click.Path(dir_okay=False))
 @click.option("--result-json", required=True, type=click.Path(dir_okay=False))
@@ -124,17 +117,7 @@ def receipt(request_json: str, result_json: str, output_format: str) -> None:
         raise Rejected("the result breaks its request: " + "; ".join(problems))
     # The owner's key: the receipt printed is the one the recall issued.
     key = PrivateStore().receipt_key()
-    emit(unstructure(result_receipt(request, result, key=key)), output_format, _render_receipt)
-
-
-def _render_outcome(data: dict[str, Any]) -> str:
-    lines = [f"recall {data['status']}" + (f": {data['reason']}" if data["reason"] else "")]
-    lines.append(_render_receipt(data["receipt"]))
-    if data.get("private_ref"):
-        lines.append(f"  stored: `loopx-recall recall show {data['private_ref']}` reads it back")
-    for item in data.get("items", []):
-        lines.append(f"- [{item['evidence_type']}] {item['session_ref']}: {item['snippet']}")
-    return "\n".join(lines)
+    emit(unstructure(result_receipt(request, result, key=key)), output_format, render_receipt)
 
 
 @recall.command("history")
@@ -227,7 +210,7 @@ def history(
     shown["private_ref"] = outcome.private_ref
     if show_private and outcome.result is not None:
         shown["items"] = unstructure(outcome.result)["items"]
-    emit(shown, output_format, _render_outcome)
+    emit(shown, output_format, render_outcome)
 
 
 @recall.command("show")
@@ -244,7 +227,7 @@ def show(request_id: str, output_format: str) -> None:
     emit(
         record,
         output_format,
-        lambda r: _render_outcome(
+        lambda r: render_outcome(
             {
                 "status": r["status"],
                 "reason": r.get("reason"),
@@ -253,32 +236,6 @@ def show(request_id: str, output_format: str) -> None:
             }
         ),
     )
-
-
-def _render_replan(data: dict[str, Any]) -> str:
-    admission = data["admission"]
-    lines = [f"situation {data['situation_id']}"]
-    lines.append(
-        "  admission: "
-        + ("admitted" if admission.get("admitted") else f"refused ({admission.get('reason')})")
-    )
-    if data.get("recall"):
-        recall_data = data["recall"]
-        lines.append(
-            f"  recall: {recall_data['status']}"
-            + (f" ({recall_data['reason']})" if recall_data["reason"] else "")
-            + f", {recall_data['receipt']['result_count']} items, freshness "
-            f"{recall_data['receipt']['freshness']}"
-        )
-    lines.append(f"  comparison: {data['comparison']['verdict']}")
-    if data.get("legality"):
-        legality = data["legality"]
-        lines.append(
-            "  outcome: "
-            + ("legal" if legality["legal"] else "ILLEGAL")
-            + f" ({legality['reason']})"
-        )
-    return "\n".join(lines)
 
 
 @recall.command("replan")
@@ -399,7 +356,15 @@ def replan_command(
     except OperatorRefused as exc:
         raise Rejected(str(exc)) from None
     data = report.private_json() if show_private else report.public_json()
-    emit(data, output_format, _render_replan)
+    if output_format == "json":
+        emit(data, output_format, render_replan)
+        return
+    # Text names the stored result's handle always; --show-private adds the matched items.
+    handle = report.outcome.private_ref if report.outcome is not None else None
+    shown = {**data, "handle": handle}
+    if show_private:
+        shown["matched_items"] = matched_items(report)
+    emit(shown, output_format, render_replan)
 
 
 recall.add_command(qualify)

@@ -85,3 +85,29 @@ def test_replan_without_enablement_is_typed_refusal(env, tmp_path):
     data, _ = _replan(env, tmp_path, situation)
     assert data["admission"]["admitted"] is False
     assert data["comparison"]["verdict"] == "undetermined"
+
+
+def test_text_names_the_handle_and_show_private_shows_what_happened(env, archive_home, tmp_path):
+    # Before: --show-private printed exactly the text without it, and text never named the
+    # private: handle to pass to `recall show`.
+    alpha = str(archive_home.repos["alpha"])
+    failure = next(
+        e for e in archive_home.events
+        if e.kind == "prior_failure" and e.visible and e.repo_root == alpha and e.command
+    )  # fmt: skip
+    (tmp_path / "situation.json").write_text(json.dumps(_situation(failure.command)))
+    base = ["recall", "replan", "--situation-json", str(tmp_path / "situation.json")]
+    plain = env(*base).stdout
+    shown = env(*base, "--show-private").stdout
+    handle = [line for line in plain.splitlines() if "stored: `loopx-recall recall show" in line]
+    assert len(handle) == 1
+    assert "private:" in handle[0]
+    assert "repeats_prior_failure" in plain
+    assert failure.command not in plain
+    assert shown != plain
+    assert failure.command in shown  # the matched item: when, the command, its error lines
+    assert "  - same_route_failed [prior_failure] " in shown
+    public_json = json.loads(env(*base, "--format", "json").stdout)
+    assert "private:" not in json.dumps(public_json)  # the handle only with --show-private
+    private_json = json.loads(env(*base, "--format", "json", "--show-private").stdout)
+    assert private_json["recall_private_ref"].startswith("private:")
