@@ -156,38 +156,43 @@ def python_script(tokens: list[str]) -> tuple[list[str], list[str]] | None:
     return options, [script if "/" in script else "./" + script, *tokens[index + 1 :]]
 
 
-def _spelling_table() -> dict[str, set[str]]:
-    table: dict[str, set[str]] = {}
+def _spelling_table() -> dict[str, dict[str, set[str]]]:
+    """program ("" for program names) -> canonical word -> its other spellings."""
+    table: dict[str, dict[str, set[str]]] = {"": {}, "kubectl": {}}
     for alias, words in PROGRAM_ALIASES.items():
-        table.setdefault(words[-1] if len(words) > 1 else words[0], set()).add(alias)
-    for aliases in SUBCOMMAND_ALIASES.values():
+        table[""].setdefault(words[-1], set()).add(alias)
+    for program, aliases in SUBCOMMAND_ALIASES.items():
         for alias, canonical in aliases.items():
-            table.setdefault(canonical, set()).add(alias)
+            table.setdefault(program, {}).setdefault(canonical, set()).add(alias)
     for alias, canonical in KUBE_RESOURCES.items():
-        table.setdefault(canonical, set()).add(alias)
+        table["kubectl"].setdefault(canonical, set()).add(alias)
     return table
 
 
 _SPELLINGS = _spelling_table()
-_MIN_SPELLING = 3  # shorter spellings (``t``, ``po``) would match almost any text
+_MIN_SPELLING = 3  # a shorter alias (``t``, ``po``) alone would match almost any text
 
 
-def spellings(word: str) -> tuple[str, ...]:
-    """``word`` and its other usual spellings, shortest first, none containing another
-    (a term matches any text containing it, so ``deploy`` finds ``deployments`` too)."""
-    candidates = sorted({word} | _SPELLINGS.get(word, set()), key=lambda s: (len(s), s))
+def spellings(program: str, word: str) -> tuple[str, ...]:
+    """``word`` (a program name when ``program`` is empty, else one of its arguments) and
+    its other usual spellings, shortest first, none containing another: a term matches
+    any text containing it, so ``deploy`` finds ``deployments`` too. An alias too short
+    to search alone is searched with its program (``npm t``)."""
+    others = _SPELLINGS.get(program, {}).get(word, set())
     chosen: list[str] = []
-    for spelling in candidates:
+    for spelling in sorted({word} | others, key=lambda s: (len(s), s)):
         if spelling != word and len(spelling) < _MIN_SPELLING:
-            continue
+            spelling = f"{program} {spelling}"
         if not any(kept.casefold() in spelling.casefold() for kept in chosen):
             chosen.append(spelling)
     return tuple(chosen)
 
 
 def vocabulary() -> frozenset[str]:
-    """Every canonical word and spelling of the public tables (terms may use them)."""
-    words = set(_SPELLINGS)
-    for values in _SPELLINGS.values():
-        words |= values
+    """Every word and spelling of the public tables: a term may be one of them even when
+    the step spelled it otherwise (they hold no text of the situation)."""
+    words: set[str] = set()
+    for program, table in _SPELLINGS.items():
+        for word, others in table.items():
+            words |= set(spellings(program, word)) | {word} | others
     return frozenset(words)

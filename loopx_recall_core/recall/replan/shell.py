@@ -35,7 +35,9 @@ normalize to one segment:
   is ``pytest a.py b.py``).
 
 The tables named here (wrappers, runners, setup and viewer commands, option spellings) are
-in :mod:`.programs`; this module tokenizes, segments and applies them.
+in :mod:`.programs`; this module tokenizes, segments and applies them. The per-toolchain
+classes of issue 18 item E (program aliases, package scripts, default build files,
+environment selectors) are applied by :mod:`.canonical`.
 """
 
 from __future__ import annotations
