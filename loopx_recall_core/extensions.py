@@ -16,11 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from loopx_recall_core._entry_points import (
-    distribution_fields,
-    distribution_text,
-    group_entry_points,
-)
+from loopx_recall_core import _entry_points
 from loopx_recall_core._pip import PipFailed, pip_install, pip_uninstall
 from loopx_recall_core.catalogue import KnownExtension, catalogue, find_known
 from loopx_recall_core.hookspecs import ENTRY_POINT_GROUP
@@ -80,8 +76,8 @@ def _entry_point_names(dist: metadata.Distribution) -> tuple[str, ...]:
     # entry_points.txt only: reading it imports nothing of the plugin. Not
     # dist.entry_points: one row without "=" in any group, or a byte that is not UTF-8,
     # makes that raise; read as the plugin host reads it (loopx_recall_core._entry_points).
-    text = distribution_text(dist, "entry_points.txt") or ""
-    return tuple(sorted(e.name for e in group_entry_points(text, ENTRY_POINT_GROUP)))
+    text = _entry_points.distribution_text(dist, "entry_points.txt") or ""
+    return tuple(sorted(e.name for e in _entry_points.group_entry_points(text, ENTRY_POINT_GROUP)))
 
 
 def _fingerprint(dist: metadata.Distribution, version: str | None) -> str:
@@ -105,7 +101,7 @@ def installed_extensions() -> dict[str, InstalledExtension]:
     found: dict[str, InstalledExtension] = {}
     for dist in metadata.distributions():
         # not dist.metadata: one METADATA anywhere that is not UTF-8 would make it raise
-        name, version, _readable = distribution_fields(dist)
+        name, version, _readable = _entry_points.distribution_fields(dist)
         if not name:
             continue
         names = _entry_point_names(dist)
@@ -190,7 +186,7 @@ def uninstall_target(name: str) -> UninstallTarget:
     # its METADATA gives: the two must be one name, and that name is what pip is told
     # (a METADATA that is not UTF-8 is named by its folder).
     wanted = normalize_dist_name(distribution)
-    if normalize_dist_name(distribution_fields(dist)[0] or "") != wanted:
+    if normalize_dist_name(_entry_points.distribution_fields(dist)[0] or "") != wanted:
         raise ExtensionRefused(
             f"{distribution}'s installed metadata names another distribution; refusing to "
             "uninstall it"

@@ -72,8 +72,9 @@ TEMPLATES: tuple[Template, ...] = (
             lambda s: f"cd {ROOT} && npm run build:{s}",
             lambda s: f"npm run build:{s} 2>&1 | tail -20",
             lambda s: f"CI=1 npm run build:{s}",
+            # npm's "run-script" alias of "run": known since issue 18 item E.
+            lambda s: f"npm run-script build:{s}",
         ),
-        hard=(lambda s: f"npm run-script build:{s}",),
         near=(
             lambda s: f"npm run build:{s} -- --watch",
             lambda s: f"npm run build:{s} --workspace packages/{s}",
@@ -90,10 +91,10 @@ TEMPLATES: tuple[Template, ...] = (
             lambda s: f"cargo test -p {s} -q",
             lambda s: f"cd {ROOT} && cargo test -p {s}",
             lambda s: f"RUST_BACKTRACE=1 cargo test -p {s}",
+            # Cargo's built-in subcommand alias ("t" is "test"), known since issue 18 item E
+            # ("--package" for "-p" since issue 14): no longer a hard spelling.
+            lambda s: f"cargo t -p {s}",
         ),
-        # Cargo's built-in subcommand alias ("t" is "test"); "--package" for "-p" is known
-        # since issue 14 (option aliases), so it is no longer a hard spelling.
-        hard=(lambda s: f"cargo t -p {s}",),
         near=(
             lambda s: f"cargo test -p {s} --release",
             lambda s: f"cargo test -p {s} --features full",

@@ -149,7 +149,7 @@ def test_spellings_of_one_route(proposed, prior, root, expected):
 
 def test_pipe_viewer_dropped_but_pipe_producer_kept():
     (segment,) = command_segments("cat data.json | python tools/check.py")[1:]
-    assert segment.program == "python"
+    assert segment.program == "tools/check.py"  # "python x.py" runs ./x.py (issue 18 E)
     assert [s.program for s in command_segments("pytest | tee out.txt")] == ["pytest"]
 
 

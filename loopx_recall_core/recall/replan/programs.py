@@ -12,6 +12,13 @@ only the lookups that read one option word of a program with them (:func:`option
 
 from __future__ import annotations
 
+from loopx_recall_core.recall.replan.toolchains import (
+    GO_FLAGS,
+    OUTPUT_ONLY,
+    TOOL_ALIASES,
+    TOOL_VALUE_FLAGS,
+)
+
 __all__ = [
     "COSMETIC_FLAGS",
     "FLAG_ALIASES",
@@ -47,6 +54,9 @@ RUNNER_SUBCOMMANDS = frozenset(
         ("hatch", "run"),
         ("pnpm", "exec"),
         ("npm", "exec"),
+        ("npm", "x"),  # npm docs, npm-exec: "aliases: x"
+        ("bundle", "exec"),  # Bundler docs: "bundle exec: Execute a command in the
+        # context of the bundle" (``bin/rails`` and ``rails`` are the same program)
     }
 )
 #: Programs that run the rest of the line.
@@ -225,6 +235,14 @@ RUN_IN_DIR: dict[str, tuple[str, str]] = {
     # cargo: "--manifest-path path  Path to the Cargo.toml file. By default, Cargo searches
     # for the Cargo.toml file in the current directory or any parent directory."
     "cargo": ("--manifest-path", "Cargo.toml"),
+    # terraform docs: "-chdir=DIR switches to a different working directory".
+    "terraform": ("-chdir", "."),
+    # gradle CLI: "-p, --project-dir: Specifies the start directory for Gradle".
+    "gradle": ("--project-dir", "."),
+    # poetry: "-C, --directory: The working directory for the Poetry command".
+    "poetry": ("--directory", "."),
+    # docker compose: "--project-directory: Specify an alternate working directory".
+    "docker": ("--project-directory", "."),
 }
 
 #: Programs whose positional arguments are a set of independent targets.
@@ -238,7 +256,15 @@ ORDER_FREE = frozenset(
 TARGETS_ONLY = (ORDER_FREE - {"ruff"}) | {"python", "node", "cat"}
 
 #: Programs with single-dash long options (``-run``, ``-name``): never split clusters.
-SINGLE_DASH_LONG = frozenset({"go", "find", "java", "javac"})
+SINGLE_DASH_LONG = frozenset({"go", "find", "java", "javac", "terraform", "mvn"})
+
+# The toolchain tables of issue 18 item E (:mod:`.toolchains`) join the lookups above.
+for _program, _aliases in TOOL_ALIASES.items():
+    FLAG_ALIASES[_program] = {**FLAG_ALIASES.get(_program, {}), **_aliases}
+for _program, _flags in TOOL_VALUE_FLAGS.items():
+    VALUE_FLAGS[_program] = VALUE_FLAGS.get(_program, frozenset()) | _flags
+for _program, _flags in OUTPUT_ONLY.items():
+    COSMETIC_FLAGS[_program] = COSMETIC_FLAGS.get(_program, frozenset()) | _flags
 
 
 def canonical_option(program: str, name: str) -> tuple[str, str | None]:
@@ -255,6 +281,8 @@ def takes_value(program: str, name: str) -> bool:
 
 def option_pairs(program: str, arg: str) -> list[tuple[str, str | None]]:
     """The (name, value) pairs of one option word; value None: it may be the next word."""
+    if program in GO_FLAGS and arg.startswith("--") and len(arg) > 2:
+        arg = arg[1:]  # Go's flag package: "-flag" and "--flag" are the same
     if arg.startswith("--") or program in SINGLE_DASH_LONG or len(arg) == 2:
         name, eq, value = arg.partition("=")
         return [(name, value if eq else None)]

@@ -35,7 +35,9 @@ normalize to one segment:
   is ``pytest a.py b.py``).
 
 The tables named here (wrappers, runners, setup and viewer commands, option spellings) are
-in :mod:`.programs`; this module tokenizes, segments and applies them.
+in :mod:`.programs`; this module tokenizes, segments and applies them. The per-toolchain
+classes of issue 18 item E (program aliases, package scripts, default build files,
+environment selectors) are applied by :mod:`.canonical`.
 """
 
 from __future__ import annotations
@@ -45,6 +47,14 @@ import shlex
 
 import attrs
 
+from loopx_recall_core.recall.replan.canonical import (
+    canonical_head,
+    canonical_positionals,
+    drop_defaults,
+    env_selector,
+    python_module,
+    python_script,
+)
 from loopx_recall_core.recall.replan.paths import (
     is_path_like,
     multiset_equal,
@@ -71,6 +81,7 @@ from loopx_recall_core.recall.replan.programs import (
     option_pairs,
     takes_value,
 )
+from loopx_recall_core.recall.replan.toolchains import GLOBAL_ALIASES
 
 __all__ = [
     "COSMETIC_FLAGS",
@@ -202,9 +213,11 @@ def _skip_options(tokens: list[str], value_flags: frozenset[str]) -> tuple[list[
     return options, tokens[index:]
 
 
-def _drop_assignments(tokens: list[str]) -> list[str]:
+def _drop_assignments(tokens: list[str], context: list[str]) -> list[str]:
     index = 0
     while index < len(tokens) and _ENV_ASSIGNMENT.match(tokens[index]):
+        if env_selector(tokens[index]):  # RAILS_ENV=test: another environment, material
+            context.append(tokens[index])
         index += 1
     return tokens[index:]
 
@@ -215,7 +228,7 @@ def _unwrap(
     """Strip wrappers: (segments of an inline shell script, context, remaining tokens)."""
     context: list[str] = []
     while True:
-        tokens = _drop_assignments(tokens)
+        tokens = _drop_assignments(tokens, context)
         if not tokens:
             return None, tuple(context), tokens
         head = _program_name(tokens[0], root)
@@ -233,7 +246,9 @@ def _unwrap(
         elif head in RUNNER_PROGRAMS or (head, [*tokens, ""][1]) in RUNNER_SUBCOMMANDS:
             skip = 1 if head in RUNNER_PROGRAMS else 2
             options, tokens = _skip_options(tokens[skip:], RUNNER_VALUE_FLAGS)
-            context.extend(options)
+            # "uv run -- x" is "uv run x"; a runner's own quiet/colour options are cosmetic.
+            cosmetic = COSMETIC_FLAGS["*"] | COSMETIC_FLAGS.get(head, frozenset())
+            context.extend(o for o in options if o != "--" and o.split("=")[0] not in cosmetic)
         elif head in SHELLS and depth < _MAX_SHELL_DEPTH:
             script = _inline_script(tokens[1:])
             if script is not None:
@@ -244,29 +259,15 @@ def _unwrap(
             # "bash [opts] scripts/x.sh" runs the script: options (-x, -e) stay material.
             context.extend([head, *options] if options else [])
             tokens = [rest[0] if "/" in rest[0] else "./" + rest[0], *rest[1:]]
-        elif head == "python" and (module := _python_module(tokens[1:])) is not None:
+        elif head == "python" and (module := python_module(tokens[1:])) is not None:
             options, tokens = module
             context.extend(options)
+        elif head == "python" and (script := python_script(tokens[1:])) is not None:
+            # "python x.py" runs ./x.py, as "bash x.sh" does: its options stay material.
+            options, tokens = script
+            context.extend([head, *options] if options else [])
         else:
             return None, tuple(context), tokens
-
-
-def _python_module(tokens: list[str]) -> tuple[list[str], list[str]] | None:
-    """``[opts] -m MOD args`` -> (opts, ``MOD args``); None when no module is run."""
-    options: list[str] = []
-    index = 0
-    while index < len(tokens) and tokens[index].startswith("-"):
-        arg = tokens[index]
-        if arg == "-m":
-            return (options, tokens[index + 1 :]) if index + 1 < len(tokens) else None
-        if arg == "-c":
-            return None
-        options.append(arg)
-        index += 1
-        if arg in VALUE_FLAGS["python"] and index < len(tokens):
-            options.append(tokens[index])
-            index += 1
-    return None
 
 
 def _inline_script(tokens: list[str]) -> str | None:
@@ -278,38 +279,13 @@ def _inline_script(tokens: list[str]) -> str | None:
     return None
 
 
-def _drop_root_dir(
-    program: str, flags: list[tuple[str, str]], *, at_root: bool
-) -> list[tuple[str, str]]:
-    """Without the program's run-in-directory option when it names the repository root.
-
-    ``make -C <root> migrate`` run from anywhere is ``make migrate`` run from the root,
-    which is where a command is assumed to run. Only a value that provably names the root
-    counts: ``.``, or the situation's ``repository_root`` (an absolute path elsewhere may
-    be another checkout, so it stays material, unlike a leading ``cd``). Every occurrence
-    must name the root (``git -C <root> -C sub`` runs in ``sub``); ``npm --prefix`` with
-    ``--global`` is an install location, not a folder to run in. After ``cd <subfolder>``
-    nothing is dropped: ``-C <root>`` would undo that ``cd``, ``-C .`` would not, and both
-    normalize to ``.``.
-    """
-    option = RUN_IN_DIR.get(program)
-    if option is None or not at_root:
-        return flags
-    name, at_root = option
-    values = [value for flag, value in flags if flag == name]
-    if not values or any(value != at_root for value in values):
-        return flags
-    if program == "npm" and any(flag == "--global" for flag, _ in flags):
-        return flags
-    return [flag for flag in flags if flag[0] != name]
-
-
 def _parse_args(
     program: str, tokens: list[str], root: str | None, *, at_root: bool = True
 ) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
     """Sorted canonical (flag, value) pairs and ordered positionals; ``at_root``: no
     ``cd <subfolder>`` is in effect."""
     cosmetic = COSMETIC_FLAGS["*"] | COSMETIC_FLAGS.get(program, frozenset())
+    global_aliases = GLOBAL_ALIASES.get(program, {})
     flags: list[tuple[str, str]] = []
     positionals: list[str] = []
     index = 0
@@ -324,6 +300,8 @@ def _parse_args(
             options_done = True
             continue
         for spelled, value in option_pairs(program, arg):
+            if not positionals:  # before the subcommand: the program's global options
+                spelled = global_aliases.get(spelled, spelled)
             name, implied = canonical_option(program, spelled)
             if implied is not None:
                 value = implied
@@ -335,7 +313,8 @@ def _parse_args(
                     value = ""
             if spelled not in cosmetic and name not in cosmetic:
                 flags.append((name, normalize_arg(value, root)))
-    return tuple(sorted(_drop_root_dir(program, flags, at_root=at_root))), tuple(positionals)
+    flags = drop_defaults(program, flags, at_root=at_root)
+    return tuple(sorted(flags)), canonical_positionals(program, tuple(positionals))
 
 
 def _segments(command: str, root: str | None, depth: int = 0) -> list[Segment]:
@@ -348,8 +327,8 @@ def _segments(command: str, root: str | None, depth: int = 0) -> list[Segment]:
             continue
         if not rest:
             continue
-        program = _program_name(rest[0], root)
-        flags, positionals = _parse_args(program, rest[1:], root, at_root=cwd is None)
+        program, args = canonical_head(_program_name(rest[0], root), rest[1:])
+        flags, positionals = _parse_args(program, args, root, at_root=cwd is None)
         if program == "cd":
             cwd = _cd_target(positionals, root)
         elif cwd is not None:

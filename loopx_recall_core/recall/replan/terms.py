@@ -4,15 +4,19 @@
 
 Sources, in priority order (the first 8 distinct terms win):
 
-1. the proposed step: each command segment's program and positional arguments
-   (repository-relative paths, test selectors, subcommands), its file paths, and the
-   keywords of its hypothesis;
+1. the proposed step: each command segment's canonical route (:mod:`.canonical`):
+   its program and the program's other usual names, its positional arguments
+   (subcommands with their documented aliases, repository-relative paths, test
+   selectors) and the values of its material options; its file paths; the keywords of
+   its hypothesis. The prior attempt may be spelled otherwise (``npm t`` for
+   ``npm run test``): the canonical words find it where the proposed words would not;
 2. error signatures of the attempts, newest first;
 3. the attempts' own routes, newest first (as for the proposed step);
 4. keywords of the situation's hypotheses.
 
 Every term is a verbatim substring of the field it came from (a normalized form that is
-not, such as ``a//b`` -> ``a/b``, is dropped), non-blank, at most 128 UTF-16 units (a
+not, such as ``a//b`` -> ``a/b``, is dropped) or a word of the public program tables
+(:func:`.canonical.vocabulary`: no text of the situation), non-blank, at most 128 UTF-16 units (a
 longer error signature is cut at a blank), and never an absolute or home path, a flag,
 or an id. Duplicates are dropped case-insensitively. Terms are alternatives: a provider
 should match an item containing any of them and rank items by how many they contain.
@@ -25,9 +29,11 @@ from collections.abc import Iterator
 
 from loopx_recall_core.canonical import js_trim, utf16_len
 from loopx_recall_core.contracts.replan import ReplanSituationV0, Step
+from loopx_recall_core.recall.replan.canonical import spellings, vocabulary
 from loopx_recall_core.recall.replan.paths import normalize_arg
 from loopx_recall_core.recall.replan.routes import hypothesis_keywords
-from loopx_recall_core.recall.replan.shell import command_segments
+from loopx_recall_core.recall.replan.shell import Segment, command_segments
+from loopx_recall_core.recall.replan.toolchains import SCRIPT_RUNNERS
 
 __all__ = ["MAX_TERMS", "MAX_TERM_UNITS", "canonical_sources", "query_terms"]
 
@@ -35,6 +41,7 @@ MAX_TERMS = 8
 MAX_TERM_UNITS = 128
 _MIN_TERM_CHARS = 2
 _WORDY = re.compile(r"\w")
+_VOCABULARY = vocabulary()
 
 
 def canonical_sources(situation: ReplanSituationV0) -> tuple[str, ...]:
@@ -82,23 +89,32 @@ def query_terms(situation: ReplanSituationV0) -> tuple[str, ...]:
 def _step_terms(step: Step, root: str | None) -> Iterator[tuple[str, str]]:
     if step.command is not None:
         for segment in command_segments(step.command, root):
-            yield segment.program, step.command
-            for positional in segment.positionals:
-                yield positional, step.command
-                head = positional.partition("::")[0]
-                if head != positional:
-                    yield head, step.command
+            yield from ((term, step.command) for term in _route_words(segment))
     for path in step.file_paths:
         yield normalize_arg(path), path
     if step.hypothesis is not None:
         yield from ((word, step.hypothesis) for word in hypothesis_keywords(step.hypothesis))
 
 
+def _route_words(segment: Segment) -> Iterator[str]:
+    """The canonical route's words, whatever spelling the step used: program and
+    subcommand with their usual spellings, targets, then option values (``-p core``)."""
+    yield from spellings("", segment.program)
+    for index, positional in enumerate(segment.positionals):
+        if index == 0 and positional == "run" and segment.program in SCRIPT_RUNNERS:
+            continue  # "npm test" is "npm run test": the script's name is the route
+        yield from spellings(segment.program, positional) if index < 2 else (positional,)
+        head = positional.partition("::")[0]
+        if head != positional:
+            yield head
+    yield from (value for _, value in segment.flags if value)
+
+
 def _acceptable(term: str, source: str) -> bool:
     return (
         len(term) >= _MIN_TERM_CHARS
         and utf16_len(term) <= MAX_TERM_UNITS
-        and term in source
+        and (term in source or term in _VOCABULARY)
         and _WORDY.search(term) is not None
         and not term.startswith(("-", "/", "~", "|", "cd:"))
     )

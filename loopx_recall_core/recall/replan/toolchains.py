@@ -1,0 +1,334 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""Per-toolchain facts for the route normalizer (issue 18, item E), one table per class.
+
+Each table holds only what the tool's own documentation states; the source is named at
+the table (or the row). The rules that apply them are in :mod:`.canonical`:
+
+* ``PROGRAM_ALIASES``: another usual name of the same program (a launcher or distro name
+  that runs the same tool): ``py.test``, ``pip3``, ``gmake``, ``./gradlew``, ``./mvnw``,
+  ``docker-compose``;
+* ``SUBCOMMAND_ALIASES``: a subcommand's documented short names (``cargo t``, ``npm i``);
+* ``SCRIPT_RUNNERS``: package managers whose ``run X`` runs the package script ``X``,
+  with the commands that are the same as ``run X`` and the built-in commands that are not
+  scripts (``yarn lint`` is ``yarn run lint``; ``yarn add`` is not);
+* ``OUTPUT_ONLY``: options that change only what is shown or whether the tool may prompt
+  (quiet, verbose, colour, progress, pager, "never prompt"), per program, canonical
+  spelling. Options that GRANT consent (``-y``, ``--yes``, ``-auto-approve``,
+  ``--force``) are not here: a non-interactive shell would otherwise not take the action;
+* ``DEFAULT_FILES``: options naming the build file a tool reads anyway from the
+  repository root;
+* ``ENV_SELECTORS``: variables a framework documents as choosing its environment or
+  settings; a leading ``NAME=value`` of one of them stays material.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "DEFAULT_FILES",
+    "ENV_SELECTORS",
+    "GLOBAL_ALIASES",
+    "GO_FLAGS",
+    "KUBE_RESOURCES",
+    "OUTPUT_ONLY",
+    "PROGRAM_ALIASES",
+    "SCRIPT_RUNNERS",
+    "SUBCOMMAND_ALIASES",
+    "TOOL_ALIASES",
+    "TOOL_VALUE_FLAGS",
+]
+
+#: Program name (basename, as normalized) -> canonical words. Sources: pytest docs
+#: ("py.test" is the old entry point), pip docs (pip3 / pip3.N), GNU make manual ("gmake"
+#: where make is BSD make), Gradle and Maven Wrapper docs (the wrapper runs the build with
+#: the declared version, as ``python3`` is ``python``), Docker docs (Compose V2 replaces
+#: ``docker-compose`` with ``docker compose``), Debian package names (nodejs, yarnpkg).
+PROGRAM_ALIASES: dict[str, tuple[str, ...]] = {
+    "py.test": ("pytest",),
+    "pip3": ("pip",),
+    "gmake": ("make",),
+    "gradlew": ("gradle",),
+    "gradlew.bat": ("gradle",),
+    "mvnw": ("mvn",),
+    "mvnw.cmd": ("mvn",),
+    "docker-compose": ("docker", "compose"),
+    "nodejs": ("node",),
+    "yarnpkg": ("yarn",),
+}
+
+#: Subcommand alias -> canonical, per program. Sources: ``cargo --list`` / The Cargo Book
+#: ("build, b", "check, c", "doc, d", "run, r", "test, t", "remove, rm"); npm docs, each
+#: command's "Aliases" line; pnpm docs, idem; ``rails --help`` ("generate (g)",
+#: "console (c)", "server (s)", "test (t)", "dbconsole (db)", "destroy (d)").
+SUBCOMMAND_ALIASES: dict[str, dict[str, str]] = {
+    "cargo": {"b": "build", "c": "check", "d": "doc", "r": "run", "t": "test", "rm": "remove"},
+    "npm": {
+        "run-script": "run",
+        "rum": "run",
+        "urn": "run",
+        "t": "test",
+        "tst": "test",
+        "i": "install",
+        "in": "install",
+        "ins": "install",
+        "inst": "install",
+        "insta": "install",
+        "instal": "install",
+        "isnt": "install",
+        "isnta": "install",
+        "isntal": "install",
+        "isntall": "install",
+        "add": "install",
+        "clean-install": "ci",
+        "ic": "ci",
+        "install-clean": "ci",
+        "isntall-clean": "ci",
+        "un": "uninstall",
+        "unlink": "uninstall",
+        "remove": "uninstall",
+        "rm": "uninstall",
+        "r": "uninstall",
+        "up": "update",
+        "upgrade": "update",
+        "udpate": "update",
+        "it": "install-test",
+        "cit": "install-ci-test",
+        "x": "exec",
+    },
+    "pnpm": {
+        "run-script": "run",
+        "t": "test",
+        "tst": "test",
+        "i": "install",
+        "rm": "remove",
+        "un": "remove",
+        "uninstall": "remove",
+        "up": "update",
+        "upgrade": "update",
+        "ls": "list",
+        "rb": "rebuild",
+        "it": "install-test",
+        "ln": "link",
+    },
+    "rails": {
+        "g": "generate",
+        "c": "console",
+        "s": "server",
+        "t": "test",
+        "db": "dbconsole",
+        "d": "destroy",
+    },
+}
+
+#: Script runners: (commands that are ``run <same name>``, built-in commands). npm docs:
+#: "npm test / npm stop: runs the script of that name" (``npm start`` and ``npm restart``
+#: are not listed: with no such script they run ``node server.js`` / stop+start). Yarn
+#: classic docs: "yarn <script>: runs a script if it is not a yarn command". pnpm docs,
+#: "pnpm run": "you may use pnpm <script> if it does not collide with a built-in command"
+#: (``pnpm start`` again falls back to ``node server.js``).
+_YARN_BUILTINS = (
+    "add audit autoclean bin cache check config create dedupe dlx exec generate-lock-entry "
+    "global help import info init install licenses link list login logout node npm outdated "
+    "owner pack patch plugin policies publish rebuild remove run search set stage tag team "
+    "unlink unplug up upgrade upgrade-interactive version versions why workspace workspaces"
+)
+_PNPM_BUILTINS = (
+    "add install update remove link unlink import rebuild prune fetch install-test patch "
+    "patch-commit patch-remove audit list outdated why licenses run exec dlx create start "
+    "publish pack recursive server store root bin setup init deploy doctor config env "
+    "self-update cat-file cat-index find-hash ci clean dedupe docs help approve-builds"
+)
+SCRIPT_RUNNERS: dict[str, tuple[frozenset[str], frozenset[str] | None]] = {
+    "npm": (frozenset({"test", "stop"}), None),  # None: only the listed ones are scripts
+    "yarn": (frozenset({"test"}), frozenset(_YARN_BUILTINS.split())),
+    "pnpm": (frozenset({"test"}), frozenset(_PNPM_BUILTINS.split())),
+}
+
+#: ``kubectl api-resources`` (NAME and SHORTNAMES columns; a kind's singular also works):
+#: every spelling -> the plural name.
+_KUBE = {
+    "pods": "po pod",
+    "services": "svc service",
+    "deployments": "deploy deployment",
+    "replicasets": "rs replicaset",
+    "statefulsets": "sts statefulset",
+    "daemonsets": "ds daemonset",
+    "namespaces": "ns namespace",
+    "nodes": "no node",
+    "configmaps": "cm configmap",
+    "secrets": "secret",
+    "ingresses": "ing ingress",
+    "jobs": "job",
+    "cronjobs": "cj cronjob",
+    "persistentvolumeclaims": "pvc persistentvolumeclaim",
+    "persistentvolumes": "pv persistentvolume",
+    "serviceaccounts": "sa serviceaccount",
+    "events": "ev event",
+    "endpoints": "ep",
+    "horizontalpodautoscalers": "hpa horizontalpodautoscaler",
+}
+KUBE_RESOURCES: dict[str, str] = {
+    alias: name for name, aliases in _KUBE.items() for alias in (name, *aliases.split())
+}
+
+#: Programs parsing options with Go's ``flag`` package: "One or two dashes may be used;
+#: they are equivalent" (pkg.go.dev/flag). Terraform's commands use it too.
+GO_FLAGS = frozenset({"go", "terraform"})
+
+#: More documented option spellings (alias -> canonical), merged into ``FLAG_ALIASES``.
+TOOL_ALIASES: dict[str, dict[str, str]] = {
+    # kubectl options / ``kubectl <cmd> --help``.
+    "kubectl": {
+        "-n": "--namespace",
+        "-f": "--filename",
+        "-l": "--selector",
+        "-o": "--output",
+        "-A": "--all-namespaces",
+        "-c": "--container",
+        "-R": "--recursive",
+        "-v": "--v",
+        "-k": "--kustomize",
+    },
+    # ``docker compose --help`` / ``docker build --help``: "-f, --file", "-d, --detach",
+    # "-q, --quiet", "-t, --tag".
+    "docker": {"-f": "--file", "-d": "--detach", "-q": "--quiet", "-t": "--tag"},
+    # Gradle docs, Command-Line Interface reference.
+    "gradle": {
+        "-q": "--quiet",
+        "-i": "--info",
+        "-d": "--debug",
+        "-w": "--warn",
+        "-s": "--stacktrace",
+        "-S": "--full-stacktrace",
+        "-x": "--exclude-task",
+        "-p": "--project-dir",
+        "-P": "--project-prop",
+        "-D": "--system-prop",
+        "-m": "--dry-run",
+        "-t": "--continuous",
+    },
+    # ``mvn --help``.
+    "mvn": {
+        "-pl": "--projects",
+        "-am": "--also-make",
+        "-amd": "--also-make-dependents",
+        "-B": "--batch-mode",
+        "-q": "--quiet",
+        "-X": "--debug",
+        "-e": "--errors",
+        "-o": "--offline",
+        "-U": "--update-snapshots",
+        "-f": "--file",
+        "-P": "--activate-profiles",
+        "-T": "--threads",
+        "-ntp": "--no-transfer-progress",
+        "-rf": "--resume-from",
+        "-fae": "--fail-at-end",
+        "-ff": "--fail-fast",
+        "-s": "--settings",
+    },
+    # ``poetry --help``: "-n, --no-interaction", "-q, --quiet", "-v, --verbose",
+    # "-C, --directory".
+    "poetry": {"-n": "--no-interaction", "-q": "--quiet", "-v": "--verbose", "-C": "--directory"},
+    # ``uv --help``: "-q, --quiet", "-v, --verbose".
+    "uv": {"-q": "--quiet", "-v": "--verbose"},
+    # Django docs, django-admin: "--noinput, --no-input", "-v, --verbosity".
+    "manage.py": {"--no-input": "--noinput", "-v": "--verbosity"},
+    # ``alembic --help``: "-c CONFIG, --config CONFIG", "-n NAME, --name NAME".
+    "alembic": {"-c": "--config", "-n": "--name"},
+    # GNU make manual: "-s, --silent, --quiet", "-w, --print-directory".
+    "make": {"--quiet": "--silent", "-w": "--print-directory"},
+    # pip docs, general options: "-q, --quiet", "-v, --verbose".
+    "pip": {"-q": "--quiet", "-v": "--verbose"},
+    # npm config docs: "-q, --quiet: --loglevel warn", "-d: --loglevel info".
+    "npm": {"-q": "--loglevel=warn", "-d": "--loglevel=info"},
+}
+
+#: Option spellings valid only BEFORE the subcommand (git(1): "-P, --no-pager"; after
+#: the subcommand ``-P`` is ``--perl-regexp`` for grep and log).
+GLOBAL_ALIASES: dict[str, dict[str, str]] = {"git": {"-P": "--no-pager"}}
+
+#: Options taking the next word as their value (canonical or alias spelling).
+TOOL_VALUE_FLAGS: dict[str, frozenset[str]] = {
+    "kubectl": frozenset(
+        {"--namespace", "--filename", "--selector", "--output", "--container", "--context"}
+        | {"--kubeconfig", "--cluster", "--user", "--v", "--kustomize"}
+    ),
+    "docker": frozenset(
+        {"--file", "--tag", "--progress", "--project-directory", "--env-file", "--ansi"}
+    ),
+    "cargo": frozenset({"--color"}),  # The Cargo Book: "--color when"
+    "gradle": frozenset(
+        {"--exclude-task", "--project-dir", "--project-prop", "--system-prop", "--tests"}
+        | {"--console", "--warning-mode"}
+    ),
+    "mvn": frozenset(
+        {"--projects", "--file", "--activate-profiles", "--threads", "--resume-from"}
+        | {"--settings"}
+    ),
+    "terraform": frozenset(
+        {"-var", "-var-file", "-target", "-chdir", "-out", "-parallelism", "-replace"}
+        | {"-backend-config", "-lock-timeout", "-state"}
+    ),
+    "poetry": frozenset({"--directory", "--project", "--with", "--without", "--only"}),
+    "manage.py": frozenset({"--verbosity", "--settings", "--pythonpath", "--database"}),
+    "alembic": frozenset({"--config", "--name", "-x"}),
+}
+
+#: Options that change only output or prompting (canonical spelling), per program:
+#: from each tool's option reference. ``*`` (in ``COSMETIC_FLAGS``) already has colour,
+#: ``--verbose`` and ``--quiet``.
+OUTPUT_ONLY: dict[str, frozenset[str]] = {
+    "pip": frozenset(
+        {"--no-input", "--progress-bar", "--disable-pip-version-check"}
+        | {"--no-python-version-warning", "--root-user-action"}
+    ),
+    "poetry": frozenset({"--no-interaction", "--ansi", "--no-ansi"}),
+    "uv": frozenset({"--no-progress"}),
+    "npm": frozenset(
+        {"--no-fund", "--fund", "--no-progress", "--progress", "--no-update-notifier"}
+    ),
+    "make": frozenset({"--silent", "--print-directory", "--no-print-directory"}),
+    "go": frozenset({"-json"}),  # go help test: "-json: Convert test output to JSON"
+    "docker": frozenset({"--progress", "--ansi"}),
+    "git": frozenset({"--no-pager"}),
+    "kubectl": frozenset({"--output", "--v", "--no-headers", "--show-managed-fields"}),
+    # terraform docs: "-no-color", "-input=false: Disables all of Terraform's interactive
+    # prompts", "-compact-warnings".
+    "terraform": frozenset({"-no-color", "-input", "-compact-warnings"}),
+    "gradle": frozenset(
+        {"--quiet", "--info", "--debug", "--warn", "--stacktrace", "--full-stacktrace"}
+        | {"--console", "--warning-mode"}
+    ),
+    # mvn --help: "-B, --batch-mode: Run in non-interactive (batch) mode (disables output
+    # color)", "-e, --errors: Produce execution error messages", "-X, --debug".
+    "mvn": frozenset({"--quiet", "--debug", "--errors", "--batch-mode", "--no-transfer-progress"}),
+    # Django docs: "--verbosity", "--noinput: Suppresses all user prompts", "--traceback",
+    # "--no-color", "--force-color".
+    "manage.py": frozenset({"--verbosity", "--noinput", "--traceback", "--force-color"}),
+}
+
+#: Option -> the values naming the file the tool reads anyway from the repository root.
+#: GNU make: "make looks for GNUmakefile, makefile and Makefile" (``Makefile`` is the
+#: recommended one, taken as the default); Docker Compose docs: "The default path for a
+#: Compose file is compose.yaml (preferred) or compose.yml ... also docker-compose.yaml
+#: and docker-compose.yml"; Maven: "-f: Force the use of an alternate POM file" (default
+#: pom.xml); Alembic: "-c: Alternate config file; defaults to value of ALEMBIC_CONFIG
+#: environment variable, or 'alembic.ini'". Cargo's ``--manifest-path`` is in ``RUN_IN_DIR``.
+DEFAULT_FILES: dict[str, tuple[str, frozenset[str]]] = {
+    "make": ("--file", frozenset({"Makefile"})),
+    "docker": (
+        "--file",
+        frozenset({"compose.yaml", "compose.yml", "docker-compose.yaml", "docker-compose.yml"}),
+    ),
+    "mvn": ("--file", frozenset({"pom.xml"})),
+    "alembic": ("--config", frozenset({"alembic.ini"})),
+}
+
+#: Rails guides ("RAILS_ENV"), Rack ("RACK_ENV"), Node ("NODE_ENV"), Django docs
+#: ("DJANGO_SETTINGS_MODULE"), Flask ("FLASK_ENV"), Mix ("MIX_ENV"), Terraform
+#: ("TF_WORKSPACE"), kubectl ("KUBECONFIG"), AWS CLI ("AWS_PROFILE").
+ENV_SELECTORS = frozenset(
+    {"RAILS_ENV", "RACK_ENV", "NODE_ENV", "DJANGO_SETTINGS_MODULE", "FLASK_ENV", "APP_ENV"}
+    | {"MIX_ENV", "TF_WORKSPACE", "KUBECONFIG", "AWS_PROFILE"}
+)
