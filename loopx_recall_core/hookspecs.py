@@ -34,6 +34,7 @@ if TYPE_CHECKING:
         CorpusScope,
         ProviderReadback,
         RuntimeIdentity,
+        SessionCandidate,
     )
 
 PROJECT_NAME = "loopx_recall_core"
@@ -92,6 +93,26 @@ class RecallProvider(Protocol):
         host re-checks all of it and rejects the whole result on any violation.
         It may raise: the host turns every exception into a typed empty outcome.
         """
+
+
+@runtime_checkable
+class SessionListingProvider(RecallProvider, Protocol):
+    """A :class:`RecallProvider` that can list the sessions a binding covers.
+
+    ``session_candidates(binding, timeout=...)`` returns the sessions of the bound runtimes
+    in the bound repository and window that it finds on disk (not in its index: what the
+    index has not seen yet counts too), within ``timeout`` seconds, as
+    :class:`~loopx_recall_core.providers_api.SessionCandidate` records. The host compares
+    them with its session ledger: with claimed agent sessions, an unclaimed one means the
+    answer's coverage is incomplete (absence is never evidence then), and the owner can
+    list and claim them (``loopx-recall session candidates``). It reads transcripts only
+    to name their sessions (and, for the owner's terminal, the first words of the first
+    prompt); it may raise, and then coverage is unknown.
+    """
+
+    def session_candidates(
+        self, binding: Mapping[str, Any], *, timeout: float
+    ) -> Sequence[SessionCandidate]: ...
 
 
 #: ``fault_probes()`` values: a context manager that stages the fault for the duration of

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
         QualifiableRecallProvider,
         QualificationRuntime,
         RecallProvider,
+        SessionListingProvider,
     )
     from loopx_recall_core.jsonio import JsonInputError
     from loopx_recall_core.jsonio import loads as loads_json
@@ -49,6 +50,7 @@ if TYPE_CHECKING:
         ProviderFailure,
         ProviderReadback,
         RuntimeIdentity,
+        SessionCandidate,
         enabled_bindings,
     )
     from loopx_recall_core.recall.replan.snippets import (
@@ -80,6 +82,7 @@ _SOURCES = {
     "QualifiableRecallProvider": "loopx_recall_core.hookspecs",
     "QualificationRuntime": "loopx_recall_core.hookspecs",
     "RecallProvider": "loopx_recall_core.hookspecs",
+    "SessionListingProvider": "loopx_recall_core.hookspecs",
     "JsonInputError": "loopx_recall_core.jsonio",
     "loads_json": "loopx_recall_core.jsonio",
     "FAULT_KINDS": "loopx_recall_core.providers_api",
@@ -89,6 +92,7 @@ _SOURCES = {
     "ProviderFailure": "loopx_recall_core.providers_api",
     "ProviderReadback": "loopx_recall_core.providers_api",
     "RuntimeIdentity": "loopx_recall_core.providers_api",
+    "SessionCandidate": "loopx_recall_core.providers_api",
     "enabled_bindings": "loopx_recall_core.providers_api",
     "SHELL_TOOLS": "loopx_recall_core.recall.replan.snippets",
     "format_tool_snippet": "loopx_recall_core.recall.replan.snippets",
@@ -136,6 +140,8 @@ __all__ = [
     "RecallProvider",
     "RuntimeIdentity",
     "ScopeApplied",
+    "SessionCandidate",
+    "SessionListingProvider",
     "claude_project_folder",
     "digest",
     "enabled_bindings",

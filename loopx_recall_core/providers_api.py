@@ -21,6 +21,7 @@ __all__ = [
     "ProviderFailure",
     "ProviderReadback",
     "RuntimeIdentity",
+    "SessionCandidate",
     "enabled_bindings",
 ]
 
@@ -115,6 +116,20 @@ class CorpusScope:
     roots: tuple[str, ...]
     window_days: int
     cwd: str
+
+
+@attrs.frozen(kw_only=True)
+class SessionCandidate:
+    """A session of a bound runtime in the bound repository and window, found on disk by
+    the provider (``session_candidates``): whether anyone claimed it is the host's to say.
+    ``session_id`` is the runtime's own id (what a hook or ``session claim`` names);
+    ``first_words`` is the start of the first user prompt, for the owner's terminal only."""
+
+    runtime: str = attrs.field(validator=text(32))
+    session_id: str = attrs.field(validator=text(256))
+    started_at: str | None = None
+    last_activity: str | None = None
+    first_words: str | None = None
 
 
 @attrs.frozen(kw_only=True)

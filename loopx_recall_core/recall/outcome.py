@@ -49,6 +49,8 @@ class RecallOutcome:
     private_ref: str | None = None
     #: Whose sessions counted (``claimed`` or ``runtime``), once an answer was checked.
     agent_sessions: str | None = None
+    #: With claimed sessions: how many sessions in scope no agent claimed (None: not known).
+    unclaimed_sessions: int | None = None
 
     @property
     def ok(self) -> bool:
@@ -66,6 +68,8 @@ class RecallOutcome:
         }
         if self.agent_sessions is not None:
             data["agent_sessions"] = self.agent_sessions
+        if self.unclaimed_sessions is not None:
+            data["unclaimed_sessions"] = self.unclaimed_sessions
         if self.result is not None:
             data["cross_agent_used"] = self.result.scope_applied.cross_agent_used
         return data

@@ -24,7 +24,7 @@ from loopx_recall_core.contracts import (
     structure,
     unstructure,
 )
-from loopx_recall_core.hookspecs import RecallProvider
+from loopx_recall_core.hookspecs import RecallProvider, SessionListingProvider
 from loopx_recall_core.plugins import (
     DeadlineExceeded,
     PluginHost,
@@ -33,6 +33,7 @@ from loopx_recall_core.plugins import (
 )
 from loopx_recall_core.providers_api import ProviderFailure
 from loopx_recall_core.recall.admission import STAGE_TRIGGERS, Admitted, admit
+from loopx_recall_core.recall.coverage import unclaimed_sessions
 from loopx_recall_core.recall.ledger import Claim, SessionLedger
 from loopx_recall_core.recall.outcome import REASON_CODES, RecallOutcome
 from loopx_recall_core.recall.receipts import failure_receipt, result_receipt
@@ -207,10 +208,31 @@ def recall(
         result = attrs.evolve(
             result, scope_applied=attrs.evolve(result.scope_applied, cross_agent_used=True)
         )
+    unclaimed = None
+    if mode == "claimed" and isinstance(provider, SessionListingProvider):
+        result, unclaimed = _covered(result, provider, binding, store, deadline)
     log.info("recall succeeded: %d items", len(result.items))
     receipt = result_receipt(request, result, key=key)
     outcome = _outcome(store, request, "succeeded", None, receipt, result)
-    return attrs.evolve(outcome, agent_sessions=mode)
+    return attrs.evolve(outcome, agent_sessions=mode, unclaimed_sessions=unclaimed)
+
+
+def _covered(
+    result: HistoricalEvidenceResultV0,
+    provider: SessionListingProvider,
+    binding: Mapping[str, Any],
+    store: PrivateStore,
+    deadline: float,
+) -> tuple[HistoricalEvidenceResultV0, int | None]:
+    """The result with its freshness lowered when sessions in scope are unclaimed (or
+    cannot be listed): absence is not evidence then. Also how many are unclaimed."""
+    unclaimed = unclaimed_sessions(
+        provider, binding, SessionLedger(store.root), timeout=deadline - time.monotonic()
+    )
+    count = None if unclaimed is None else len(unclaimed)
+    if result.freshness == "fresh" and count != 0:
+        result = attrs.evolve(result, freshness="unknown" if count is None else "incomplete")
+    return result, count
 
 
 @attrs.define(kw_only=True)

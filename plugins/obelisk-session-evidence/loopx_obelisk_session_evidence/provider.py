@@ -46,6 +46,7 @@ from loopx_recall_core.plugin_api import (
     ProviderFailure,
     ProviderReadback,
     RuntimeIdentity,
+    SessionCandidate,
     digest,
 )
 
@@ -174,6 +175,13 @@ class ObeliskSessionEvidence:
 
     def bind(self, options: Mapping[str, Any], *, cwd: str) -> Mapping[str, Any]:
         return bind(options, cwd=cwd)
+
+    def session_candidates(
+        self, binding: Mapping[str, Any], *, timeout: float
+    ) -> list[SessionCandidate]:
+        from loopx_obelisk_session_evidence.candidates import session_candidates
+
+        return session_candidates(binding, _window(binding), timeout=timeout, cache=cache())
 
     def qualification_runtime(self, home: Path) -> ObeliskQualification:
         return ObeliskQualification(home)

@@ -151,8 +151,22 @@ def test_replan_of_agent_b_never_sees_agent_a_failures(world, tmp_path):
         verdicts[agent] = json.loads(out)["comparison"]["verdict"]
         assert "CANARY" not in out
     assert verdicts["agent-a"] == "repeats_prior_failure"
-    assert verdicts["agent-b"] == "no_prior_match"
+    # THREAD_OTHER in the repository is claimed by no one: it may be agent-b's, so its
+    # absence is no evidence (before: a confident no_prior_match without that coverage).
+    assert verdicts["agent-b"] == "undetermined"
     assert verdicts["agent-r"] == "repeats_prior_failure"
+    path = tmp_path / "agent-b.json"
+    out = json.loads(loopx("recall", "replan", "--situation-json", str(path), "--format",
+                           "json").stdout)  # fmt: skip
+    assert out["recall"]["unclaimed_sessions"] == 1
+    assert out["recall"]["receipt"]["freshness"] == "incomplete"
+    # Once every session in scope belongs to someone, the answer is complete.
+    loopx("session", "claim", "--agent-id", "agent-c", "--project-id", "proj-j", "--runtime",
+          "codex", "--session", THREAD_OTHER)  # fmt: skip
+    out = json.loads(loopx("recall", "replan", "--situation-json", str(path), "--format",
+                           "json").stdout)  # fmt: skip
+    assert out["recall"]["unclaimed_sessions"] == 0
+    assert out["comparison"]["verdict"] == "no_prior_match"
 
 
 THREAD_FORK = "CANARY-thread-fork-of-a-31c9"

@@ -1,0 +1,47 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""Coverage of a claimed-session answer: which sessions in scope nobody claimed.
+
+With claimed agent sessions only the claimed ones are searched, so an answer is complete
+only when every session of the bound runtimes in the repository and window is claimed by
+someone (this agent or another): a session nobody claimed may be this agent's, and its
+history is missing from the answer. The provider lists the sessions it finds on disk
+(:class:`~loopx_recall_core.hookspecs.SessionListingProvider`); the ledger says which are
+claimed. The RFC: absence is never evidence when coverage is unknown, so an answer with
+unclaimed sessions is never ``fresh`` (it says ``incomplete``; ``unknown`` when the
+listing failed) and Replan's comparison is then never ``no_prior_match``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from loopx_recall_core.plugins import call_with_deadline
+from loopx_recall_core.providers_api import SessionCandidate
+
+__all__ = ["LISTING_TIMEOUT_S", "unclaimed_sessions"]
+
+#: The listing's bound when the caller has no deadline of its own (``session candidates``).
+LISTING_TIMEOUT_S = 10.0
+_HOST_GRACE_S = 1.0
+
+
+def unclaimed_sessions(
+    provider: Any, binding: Mapping[str, Any], ledger: Any, *, timeout: float
+) -> list[SessionCandidate] | None:
+    """The provider's sessions in scope that no agent claimed (newest first); None when the
+    provider cannot list sessions, or did not within ``timeout`` seconds."""
+    lister = getattr(provider, "session_candidates", None)
+    if not callable(lister) or timeout <= 0:
+        return None
+    try:
+        found = call_with_deadline(
+            lambda: list(lister(binding, timeout=timeout)), timeout + _HOST_GRACE_S
+        )
+    except Exception:  # noqa: BLE001 - a provider's failure or deadline: coverage unknown
+        return None
+    if not all(isinstance(c, SessionCandidate) for c in found):
+        return None
+    held = {(c.runtime, c.session_id) for c in ledger.claims()}
+    return [c for c in found if (c.runtime, c.session_id) not in held]
