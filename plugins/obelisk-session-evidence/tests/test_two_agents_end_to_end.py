@@ -14,10 +14,10 @@ from datetime import timedelta
 
 import pytest
 
-pytestmark = pytest.mark.real_obelisk
-
 from .adversarial.hostile import codex_transcript, now_iso
 from .conftest import CAPABILITY, LOOPX
+
+pytestmark = pytest.mark.real_obelisk
 
 THREAD_A = "CANARY-thread-a-0199a7c3"
 THREAD_B = "CANARY-thread-b-7f00e2d1"
