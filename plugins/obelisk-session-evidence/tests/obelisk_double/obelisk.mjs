@@ -27,7 +27,7 @@
 //   build_grace_ms   pre-query build skipped while __last_build__ is younger (30000)
 //   flood_max_bytes  safety stop of the `flood` fault (4 GiB)
 //
-// Index: $OBELISK_HOME/index.db, else $HOME/.obelisk/index.db. Writer lock: index.lock
+// Index: $HOME/.obelisk/obelisk.sqlite (OBELISK_HOME is not read). Writer lock: index.lock
 // next to it (holds the writer's pid). The pre-query build is skipped when
 //   * `__last_build__` is younger than build_grace_ms,
 //   * an `__app_heartbeat__` row in index_state is younger than 60 s,
@@ -195,12 +195,13 @@ let SETTINGS = DEFAULT_SETTINGS; // replaced by main() before any verb runs
 
 // ---------------------------------------------------------------- locations
 
+// Always under HOME, as the real 0.2.4 CLI (it reads no OBELISK_HOME; README.md).
 function obeliskHome() {
-  return process.env.OBELISK_HOME || path.join(os.homedir(), '.obelisk');
+  return path.join(os.homedir(), '.obelisk');
 }
 
 function dbPath() {
-  return path.join(obeliskHome(), 'index.db');
+  return path.join(obeliskHome(), 'obelisk.sqlite');
 }
 
 // ---------------------------------------------------------------- schema (our own DDL)

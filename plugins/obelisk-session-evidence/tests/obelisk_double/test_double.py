@@ -28,6 +28,7 @@ from loopx_recall_core.qualification.transcripts import Archive, append_session,
 from .fixtures import (
     DOUBLE_SETTINGS_FILE,
     ENSURE_NODE22,
+    INDEX_FILE,
     OBELISK_WRAPPER,
     STDERR_CANARY,
     STDOUT_CANARY,
@@ -57,7 +58,7 @@ def count_script(table: str, column: str, value: str) -> str:
 
 
 def db_rows(home: Path, sql: str, *params) -> list[dict]:
-    con = sqlite3.connect(f"file:{home / '.obelisk' / 'index.db'}?mode=ro", uri=True)
+    con = sqlite3.connect(f"file:{home / INDEX_FILE}?mode=ro", uri=True)
     con.row_factory = sqlite3.Row
     try:
         return [dict(r) for r in con.execute(sql, params)]
@@ -130,22 +131,26 @@ def test_version(obelisk_bin, tmp_path, flag):
 
 
 def test_build_prints_ok_and_db_path(obelisk_bin, archive_home):
+    # The real 0.2.4 CLI: $HOME/.obelisk/obelisk.sqlite (db.ts), printed as {"ok","db"}.
     run = run_obelisk(["--build"], env=double_env(archive_home.home))
     assert run.returncode == 0
     assert run.stdout[-1] == "\n"
     assert run.stdout.count("\n") == 1
     out = json.loads(run.stdout)
-    assert out == {"ok": True, "db": str(archive_home.home / ".obelisk" / "index.db")}
+    assert out == {"ok": True, "db": str(archive_home.home / ".obelisk" / "obelisk.sqlite")}
     assert Path(out["db"]).is_file()
+    assert not (archive_home.home / ".obelisk" / "index.db").exists()
 
 
-def test_obelisk_home_overrides_index_location(obelisk_bin, archive_home, tmp_path):
+def test_obelisk_home_is_ignored(obelisk_bin, archive_home, tmp_path):
+    # The real 0.2.4 build never reads OBELISK_HOME (paths.ts is not compiled in): the
+    # index stays under HOME whatever the variable says.
     elsewhere = tmp_path / "obelisk-state"
     run = run_obelisk(
         ["--build"], env=double_env(archive_home.home, {"OBELISK_HOME": str(elsewhere)})
     )
-    assert json.loads(run.stdout)["db"] == str(elsewhere / "index.db")
-    assert not (archive_home.home / ".obelisk").exists()
+    assert json.loads(run.stdout)["db"] == str(archive_home.home / INDEX_FILE)
+    assert not elsewhere.exists()
 
 
 @pytest.mark.parametrize(
@@ -590,6 +595,40 @@ def _write_jsonl(path: Path, lines: list[dict]) -> None:
     path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
 
 
+def _iso(at: datetime) -> str:
+    return at.strftime("%Y-%m-%dT%H:%M:%S.") + f"{at.microsecond // 1000:03d}Z"
+
+
+def _claude_transcript(
+    home: Path, session: str, texts: list[str], *, cwd: str = "/work/agree", age_s: float = 120
+) -> Path:
+    """A Claude transcript whose messages (user/assistant alternating) are ``age_s`` seconds
+    old or newer: recent enough for the real CLI's 15-minute invocation lookup."""
+    start = datetime.now(UTC) - timedelta(seconds=age_s)
+    path = home / ".claude" / "projects" / "-work-agree" / f"{session}.jsonl"
+    _write_jsonl(path, [_claude_line(session, i, text, start, cwd) for i, text in enumerate(texts)])
+    return path
+
+
+def _claude_line(session: str, i: int, text: str, start: datetime, cwd: str = "/work/agree"):
+    role = "user" if i % 2 == 0 else "assistant"
+    return {
+        "type": role,
+        "uuid": f"{session}-{i:04d}",
+        "timestamp": _iso(start + timedelta(seconds=i)),
+        "cwd": cwd,
+        "sessionId": session,
+        "message": {"role": role, "content": text},
+    }
+
+
+def _append_claude(path: Path, text: str, i: int) -> None:
+    """Append one message line (stamped now) to the Claude transcript ``path``."""
+    line = _claude_line(path.stem, i, text, datetime.now(UTC) - timedelta(seconds=i))
+    with path.open("a", encoding="utf-8") as fh:
+        fh.write(json.dumps(line) + "\n")
+
+
 def _codex_session(
     home: Path, thread: str, cwd: str, stamp: str, output: str, meta: dict | None = None
 ) -> None:
@@ -872,7 +911,7 @@ def test_parallel_queries_all_answer(obelisk_bin, archive_home, tmp_path):
 def test_fresh_app_heartbeat_blocks_writes(obelisk_bin, archive_home):
     home = archive_home.home
     build(home)
-    con = sqlite3.connect(home / ".obelisk" / "index.db")
+    con = sqlite3.connect(home / INDEX_FILE)
     with con:
         con.execute(
             "INSERT INTO index_state (jsonl_path, mtime) VALUES ('__app_heartbeat__', ?)",
@@ -1200,3 +1239,44 @@ def test_a_forked_or_sub_agent_codex_thread_is_stored_under_its_parent(
         ("codex:thread-child:call_same", "codex:thread-parent", "CHILD"),
         ("codex:thread-parent:call_same", "codex:thread-parent", "PARENT"),
     ]
+
+
+# ------------------------------------------------------------------ double vs real (agreement)
+#
+# Each test runs one small scenario through the double (double_bin) and through obelisk_bin
+# in two fresh HOMEs and compares what a caller can observe. In the normal suite both are
+# the double; in the real-binary lane (LOOPX_RECALL_REAL_OBELISK, -m real_obelisk)
+# obelisk_bin is the real CLI. No double settings file is written: the double runs on its
+# defaults (30 s debounce, like the real CLI), so the scenarios use no test switch.
+
+
+def _agree(obelisk_bin: Path, double_bin: Path, tmp_path: Path, scenario):
+    """``scenario(binary, home)`` for the double and for obelisk_bin; both answers."""
+    answers = []
+    for name, binary in (("double", double_bin), ("runtime", obelisk_bin)):
+        home = tmp_path / f"home-{name}"
+        home.mkdir()
+        answers.append(scenario(binary, home))
+    return answers
+
+
+def _run(binary: Path, home: Path, *args: str, env: dict[str, str] | None = None):
+    return run_obelisk(list(args), env={"HOME": str(home), **(env or {})}, binary=binary)
+
+
+@pytest.mark.real_obelisk
+def test_agreement_index_location_and_build_answer(obelisk_bin, double_bin, tmp_path):
+    def scenario(binary, home):
+        _claude_transcript(home, "s-agree", ["hello", "hi"])
+        run = _run(binary, home, "--build", env={"OBELISK_HOME": str(home / "elsewhere")})
+        out = json.loads(run.stdout)
+        return (
+            run.returncode,
+            sorted(out),
+            Path(out["db"]).relative_to(home),
+            (home / INDEX_FILE).is_file(),
+            (home / "elsewhere").exists(),
+        )
+
+    double, runtime = _agree(obelisk_bin, double_bin, tmp_path, scenario)
+    assert double == runtime == (0, ["db", "ok"], INDEX_FILE, True, False)
