@@ -27,13 +27,17 @@
 //   build_grace_ms   pre-query build skipped while __last_build__ is younger (30000)
 //   flood_max_bytes  safety stop of the `flood` fault (4 GiB)
 //
-// Index: $HOME/.obelisk/obelisk.sqlite (OBELISK_HOME is not read). Writer lock: index.lock
-// next to it (holds the writer's pid). The pre-query build is skipped when
-//   * `__last_build__` is younger than build_grace_ms,
-//   * an `__app_heartbeat__` row in index_state is younger than 60 s,
-//   * the writer lock is held by a live process, or
-//   * the `stale` fault is set;
-// each skip writes "index refresh skipped: <why>" to stderr (stderr is never failure).
+// Index: $HOME/.obelisk/obelisk.sqlite (OBELISK_HOME is not read). Writer lease: an
+// immediate (never waited for) write transaction on $HOME/.obelisk/writer.lock.sqlite,
+// as the real CLI's. A build does not run (reason codes as the real CLI's):
+//   daemon_active  an `__app_heartbeat__` row in index_state is younger than 60 s
+//                  (every build but the query's nonce-phase one),
+//   recent_build   `__last_build__` is younger than build_grace_ms (incremental builds
+//                  but the nonce-phase one),
+//   writer_busy    someone else holds the writer lease.
+// A query goes on with the index as it is and says why on stderr (stderr is never
+// failure); --build fails with the error envelope "Index rebuild was not published:
+// <reason>". The `stale` fault skips every refresh of a query.
 //
 // index_state marker rows written by every build:
 //   __last_build__        mtime = epoch ms of the build, lines_processed = transcript lines
@@ -732,38 +736,38 @@ function incrementalBuild(target) {
   if (needFull) fullBuild(target);
 }
 
-// The writer lock is a file holding the owner's pid; a lock left by a dead process is taken over.
-function tryLock() {
-  const lockPath = path.join(obeliskHome(), 'index.lock');
-  for (let attempt = 0; attempt < 2; attempt += 1) {
-    try {
-      fs.writeFileSync(lockPath, String(process.pid), { flag: 'wx' });
-      return () => fs.rmSync(lockPath, { force: true });
-    } catch (e) {
-      if (e.code !== 'EEXIST') throw e;
-      let owner = 0;
-      let ageMs = 0;
-      try {
-        owner = Number(fs.readFileSync(lockPath, 'utf8').trim());
-        ageMs = Date.now() - fs.statSync(lockPath).mtimeMs;
-      } catch {
-        continue; // released while we looked: try again
-      }
-      // An empty lock is one being written right now, unless it has sat there for long.
-      if (owner ? isAlive(owner) : ageMs < 10_000) return null;
-      fs.rmSync(lockPath, { force: true });
-    }
-  }
-  return null;
+// The writer lease, as the real CLI takes it (README.md fact 13): an immediate write
+// transaction on a SQLite file of its own beside the index, never waited for. Whoever
+// holds it (another obelisk, the desktop app, a test holding BEGIN IMMEDIATE from Python)
+// keeps every other writer out until it commits, rolls back or closes.
+function leasePath() {
+  return path.join(obeliskHome(), 'writer.lock.sqlite');
 }
 
-function isAlive(pid) {
+function isBusy(e) {
+  return (e && (e.errcode === 5 || e.errcode === 6)) || /database is (locked|busy)|SQLITE_BUSY/i.test(String(e && e.message));
+}
+
+function tryLease() {
+  fs.mkdirSync(obeliskHome(), { recursive: true });
+  const db = new DatabaseSync(leasePath());
   try {
-    process.kill(pid, 0);
-    return true;
+    db.exec('PRAGMA busy_timeout = 0');
+    db.exec('BEGIN IMMEDIATE');
   } catch (e) {
-    return e.code === 'EPERM';
+    db.close();
+    if (isBusy(e)) return null;
+    throw e;
   }
+  return () => {
+    try {
+      db.exec('ROLLBACK');
+    } catch {
+      // closing below frees the lease anyway
+    } finally {
+      db.close();
+    }
+  };
 }
 
 function readMarkers(target) {
@@ -779,35 +783,52 @@ function readMarkers(target) {
   }
 }
 
-function build({ full }) {
-  const target = dbPath();
-  fs.mkdirSync(obeliskHome(), { recursive: true });
+// Why a build must not run now, or null. Reasons are the real CLI's codes (README.md):
+// a fresh heartbeat (the desktop app owns writes) stops every build, --build included,
+// unless ignoreDaemon (the query's nonce-phase build); the debounce stops only
+// incremental builds, unless ignoreRecent.
+function ownership(target, { full, ignoreRecent = false, ignoreDaemon = false }) {
   const markers = readMarkers(target);
   const now = Date.now();
-  if (markers.__app_heartbeat__ && now - markers.__app_heartbeat__ < HEARTBEAT_FRESH_MS) {
-    return { skipped: 'the desktop app owns index writes (heartbeat < 60 s old)' };
+  if (!ignoreDaemon && markers.__app_heartbeat__ && now - markers.__app_heartbeat__ < HEARTBEAT_FRESH_MS) {
+    return { skipped: 'daemon_active', detail: `heartbeat ${now - markers.__app_heartbeat__} ms old` };
   }
-  if (!full) {
-    const grace = SETTINGS.build_grace_ms;
-    if (markers.__last_build__ && now - markers.__last_build__ < grace) {
-      return { skipped: `last build ${now - markers.__last_build__} ms ago` };
-    }
+  const grace = SETTINGS.build_grace_ms;
+  if (!full && !ignoreRecent && markers.__last_build__ && now - markers.__last_build__ < grace) {
+    return { skipped: 'recent_build', detail: `last build ${now - markers.__last_build__} ms ago` };
   }
-  let unlock = tryLock();
-  // With no index at all there is nothing to answer from: wait for the other writer
-  // (bounded) instead of skipping, so parallel first queries all succeed.
-  for (let waited = 0; !unlock && !fs.existsSync(target) && waited < 15_000; waited += 50) {
+  return null;
+}
+
+function build({ full, ignoreRecent = false, ignoreDaemon = false }) {
+  const target = dbPath();
+  fs.mkdirSync(obeliskHome(), { recursive: true });
+  const policy = { full, ignoreRecent, ignoreDaemon };
+  const before = ownership(target, policy);
+  if (before) return before;
+  let release = tryLease();
+  // With no index at all there is nothing to answer from: a query waits for the other
+  // writer (bounded) instead of skipping, so parallel first queries all succeed. (The
+  // real CLI fails such a query instead; README.md, "knowingly differs".)
+  for (let waited = 0; !release && !full && !fs.existsSync(target) && waited < 15_000; waited += 50) {
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
-    unlock = tryLock();
+    release = tryLease();
   }
-  if (!unlock) return { skipped: 'another writer holds the index lock' };
+  if (!release) return { skipped: 'writer_busy', detail: 'another writer holds the lease' };
   try {
+    // Ownership may have changed while we waited for the lease.
+    const after = ownership(target, policy);
+    if (after) return after;
     if (full) fullBuild(target);
     else incrementalBuild(target);
   } finally {
-    unlock();
+    release();
   }
   return { db: target };
+}
+
+function refreshNote(outcome) {
+  return `obelisk (double): index refresh skipped: ${outcome.skipped}${outcome.detail ? ` (${outcome.detail})` : ''}\n`;
 }
 
 // ---------------------------------------------------------------- the query sandbox
@@ -995,10 +1016,10 @@ async function cmdQuery(file) {
   const target = dbPath();
   try {
     if (faults.has('stale')) {
-      process.stderr.write('index refresh skipped: stale fault\n');
+      process.stderr.write('obelisk (double): index refresh skipped: stale fault\n');
     } else {
       const outcome = build({ full: false });
-      if (outcome.skipped) process.stderr.write(`index refresh skipped: ${outcome.skipped}\n`);
+      if (outcome.skipped) process.stderr.write(refreshNote(outcome));
     }
   } catch (e) {
     return finish(errorLine(e), 1);
@@ -1023,7 +1044,8 @@ async function cmdQuery(file) {
 function cmdBuild() {
   try {
     const outcome = build({ full: true });
-    if (outcome.skipped) throw new Error(`index build refused: ${outcome.skipped}`);
+    // The real CLI's message for a forced build that published nothing.
+    if (outcome.skipped) throw new Error(`Index rebuild was not published: ${outcome.skipped}`);
     return finish(`${JSON.stringify({ ok: true, db: outcome.db })}\n`, 0);
   } catch (e) {
     return finish(errorLine(e), 1);
@@ -1033,7 +1055,7 @@ function cmdBuild() {
 function cmdSearch(terms) {
   try {
     const outcome = build({ full: false });
-    if (outcome.skipped) process.stderr.write(`index refresh skipped: ${outcome.skipped}\n`);
+    if (outcome.skipped) process.stderr.write(refreshNote(outcome));
     const match = terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(' ');
     const db = openDb(dbPath(), { readOnly: true });
     const rows = db.prepare(`SELECT m.session_id, m.uuid, m.timestamp, m.role, m.text

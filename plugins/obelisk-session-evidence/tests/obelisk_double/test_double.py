@@ -8,6 +8,7 @@ documented behaviour and trap (OBELISK_PROTOCOL.md) is pinned here.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -32,6 +33,7 @@ from .fixtures import (
     OBELISK_WRAPPER,
     STDERR_CANARY,
     STDOUT_CANARY,
+    WRITER_LOCK_FILE,
     double_env,
     double_settings,
     kill_group,
@@ -875,23 +877,60 @@ def test_stale_fault_skips_the_refresh(obelisk_bin, archive_home, tmp_path):
     assert query_json(tmp_path, home, body) == 1
 
 
-def test_busy_lock_skips_refresh_and_refuses_build(obelisk_bin, archive_home, tmp_path):
+@contextlib.contextmanager
+def hold_writer_lease(home: Path):
+    """Hold the writer lease as another writer would: BEGIN IMMEDIATE on
+    ``$HOME/.obelisk/writer.lock.sqlite`` (the real CLI's lease, README fact 13)."""
+    lock = home / WRITER_LOCK_FILE
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    con = sqlite3.connect(lock, isolation_level=None, timeout=0)
+    try:
+        con.execute("BEGIN IMMEDIATE")
+        yield lock
+    finally:
+        con.close()  # closing ends the transaction and frees the lease
+
+
+def set_heartbeat(home: Path, age_ms: int) -> None:
+    """Write the desktop app's ``__app_heartbeat__`` row, ``age_ms`` old, into the index."""
+    con = sqlite3.connect(home / INDEX_FILE, timeout=10)
+    with con:
+        con.execute(
+            "INSERT OR REPLACE INTO index_state (jsonl_path, mtime)"
+            " VALUES ('__app_heartbeat__', ?)",
+            (int(time.time() * 1000) - age_ms,),
+        )
+    con.close()
+
+
+def test_held_writer_lease_keeps_the_index_behind_and_refuses_build(
+    obelisk_bin, archive_home, tmp_path
+):
     home = archive_home.home
     build(home)
-    append_session(archive_home, at=datetime.now(UTC), seed=13)
-    (home / ".obelisk" / "index.lock").write_text(str(os.getpid()))  # a live "writer"
-    run = query(tmp_path, home, "return sql('SELECT count(*) AS n FROM sessions')[0].n")
-    assert run.returncode == 0
-    assert json.loads(run.stdout) == len(_sessions(archive_home))
-    assert "lock" in run.stderr
-    refused = run_obelisk(["--build"], env=double_env(home))
-    assert refused.returncode == 1
-    assert "error" in json.loads(refused.stdout)
-    # A lock left by a dead process is taken over.
-    dead = subprocess.Popen(["true"])
-    dead.wait()
-    (home / ".obelisk" / "index.lock").write_text(str(dead.pid))
+    grown = append_session(archive_home, at=datetime.now(UTC), seed=13)
+    body = "return sql('SELECT count(*) AS n FROM sessions')[0].n"
+    with hold_writer_lease(home):
+        run = query(tmp_path, home, body)
+        assert (run.returncode, json.loads(run.stdout)) == (0, len(_sessions(archive_home)))
+        assert "writer_busy" in run.stderr
+        refused = run_obelisk(["--build"], env=double_env(home))
+        assert refused.returncode == 1
+        envelope = json.loads(refused.stdout)
+        assert envelope["error"] == "Index rebuild was not published: writer_busy"
+        assert set(envelope) == {"error", "stack"}
+    # Released: the next query refreshes and --build publishes again.
+    assert query_json(tmp_path, home, body) == len(_sessions(grown))
     assert run_obelisk(["--build"], env=double_env(home)).returncode == 0
+
+
+def test_an_old_pid_lock_file_is_not_a_lease(obelisk_bin, archive_home, tmp_path):
+    # The pid file the double used to write means nothing now: only the SQLite lease counts.
+    home = archive_home.home
+    (home / ".obelisk").mkdir()
+    (home / ".obelisk" / "index.lock").write_text(str(os.getpid()))
+    assert run_obelisk(["--build"], env=double_env(home)).returncode == 0
+    assert (home / WRITER_LOCK_FILE).is_file()
 
 
 def test_parallel_queries_all_answer(obelisk_bin, archive_home, tmp_path):
@@ -908,19 +947,17 @@ def test_parallel_queries_all_answer(obelisk_bin, archive_home, tmp_path):
         assert [(r.returncode, r.stdout) for r in runs] == [(0, "true\n")] * 4
 
 
-def test_fresh_app_heartbeat_blocks_writes(obelisk_bin, archive_home):
+def test_fresh_app_heartbeat_fails_build_and_an_old_one_is_dropped(obelisk_bin, archive_home):
     home = archive_home.home
     build(home)
-    con = sqlite3.connect(home / INDEX_FILE)
-    with con:
-        con.execute(
-            "INSERT INTO index_state (jsonl_path, mtime) VALUES ('__app_heartbeat__', ?)",
-            (int(time.time() * 1000),),
-        )
-    con.close()
+    set_heartbeat(home, age_ms=0)
     run = run_obelisk(["--build"], env=double_env(home))
     assert run.returncode == 1
-    assert "desktop app" in json.loads(run.stdout)["error"]
+    assert json.loads(run.stdout)["error"] == "Index rebuild was not published: daemon_active"
+    # 61 s old: the app is gone; the forced build republishes index_state without the row.
+    set_heartbeat(home, age_ms=61_000)
+    build(home)
+    assert db_rows(home, "SELECT 1 FROM index_state WHERE jsonl_path = '__app_heartbeat__'") == []
 
 
 # ------------------------------------------------------------------ fault switches
@@ -1280,3 +1317,46 @@ def test_agreement_index_location_and_build_answer(obelisk_bin, double_bin, tmp_
 
     double, runtime = _agree(obelisk_bin, double_bin, tmp_path, scenario)
     assert double == runtime == (0, ["db", "ok"], INDEX_FILE, True, False)
+
+
+@pytest.mark.real_obelisk
+def test_agreement_held_writer_lease(obelisk_bin, double_bin, tmp_path):
+    count = tmp_path / "count.js"
+    count.write_text("return sql('SELECT count(*) AS n FROM messages')[0].n")
+
+    def scenario(binary, home):
+        path = _claude_transcript(home, "s-lease", ["one", "two"])
+        built = _run(binary, home, "--build").returncode
+        _append_claude(path, "three", 2)
+        with hold_writer_lease(home):
+            run = _run(binary, home, "--query", str(count))
+            refused = _run(binary, home, "--build")
+        return built, run.returncode, run.stdout, refused.returncode, json.loads(
+            refused.stdout
+        )["error"]
+
+    double, runtime = _agree(obelisk_bin, double_bin, tmp_path, scenario)
+    assert double == runtime == (
+        0, 0, "2\n", 1, "Index rebuild was not published: writer_busy"
+    )
+
+
+@pytest.mark.real_obelisk
+def test_agreement_heartbeat_and_build(obelisk_bin, double_bin, tmp_path):
+    heartbeat = "SELECT count(*) AS n FROM index_state WHERE jsonl_path = '__app_heartbeat__'"
+
+    def scenario(binary, home):
+        _claude_transcript(home, "s-beat", ["one", "two"])
+        built = _run(binary, home, "--build").returncode
+        set_heartbeat(home, age_ms=0)
+        refused = _run(binary, home, "--build")
+        set_heartbeat(home, age_ms=61_000)
+        rebuilt = _run(binary, home, "--build").returncode
+        return built, refused.returncode, json.loads(refused.stdout)["error"], rebuilt, db_rows(
+            home, heartbeat
+        )
+
+    double, runtime = _agree(obelisk_bin, double_bin, tmp_path, scenario)
+    assert double == runtime == (
+        0, 1, "Index rebuild was not published: daemon_active", 0, [{"n": 0}]
+    )
