@@ -22,7 +22,8 @@ Helpers
     double_settings(home, **values)
                                 write the double's settings file ``home/.obelisk-double.json``
                                 (build_grace_ms 0 unless given; fault, version, slow_ms,
-                                flood_max_bytes ...): its switches, replacing earlier ones
+                                nonce_poll_ms, flood_max_bytes ...): its switches,
+                                replacing earlier ones
     double_env(home, extra_env=None, **settings)
                                 env for a run against ``home`` (HOME plus ``extra_env``),
                                 after writing ``double_settings(home, **settings)``
@@ -85,10 +86,10 @@ def double_settings(home: Path, **values: object) -> Path:
     """Write the double's settings file under ``home`` and return its path.
 
     The double takes its switches (``fault``, ``version``, ``slow_ms``, ``build_grace_ms``,
-    ``flood_max_bytes``) only from this file, never from the environment, so the product
-    has no test-only variable to forward. ``build_grace_ms`` is 0 unless given, so every
-    query sees the transcripts as they are now. The file is replaced, not merged: switches
-    of an earlier call do not linger.
+    ``nonce_poll_ms``, ``flood_max_bytes``) only from this file, never from the
+    environment, so the product has no test-only variable to forward. ``build_grace_ms``
+    is 0 unless given, so every query sees the transcripts as they are now. The file is
+    replaced, not merged: switches of an earlier call do not linger.
     """
     home.mkdir(parents=True, exist_ok=True)
     path = home / DOUBLE_SETTINGS_FILE

@@ -34,6 +34,7 @@ from .fixtures import (
     STDERR_CANARY,
     STDOUT_CANARY,
     WRITER_LOCK_FILE,
+    ObeliskRun,
     double_env,
     double_settings,
     kill_group,
@@ -844,19 +845,100 @@ def test_incremental_build_picks_up_new_changed_and_removed_transcripts(
     assert not db_rows(home, "SELECT 1 FROM index_state WHERE jsonl_path = ?", str(claude_file))
 
 
-def test_build_grace_window_defers_the_refresh(obelisk_bin, archive_home, tmp_path):
-    home = archive_home.home
+COUNT_MESSAGES = "return sql('SELECT count(*) AS n FROM messages')[0].n"
+
+
+def _count(home: Path, script: Path, **settings: object) -> ObeliskRun:
+    """Run ``script`` against ``home`` with the double ``settings`` given (the build grace
+    left at its default 30 s unless given), the way an agent would."""
+    double_settings(home, **{"build_grace_ms": 30_000, **settings})
+    return run_obelisk(["--query", str(script)], env={"HOME": str(home)})
+
+
+def test_an_agent_session_caller_sees_the_debounce(obelisk_bin, tmp_path):
+    # The query file's path is in a recent message: the nonce resolves at once, no extra
+    # build runs, so a line appended within the debounce after the last build stays
+    # invisible (README.md fact 15).
+    home = tmp_path / "home"
+    script = tmp_path / "agent.js"
+    script.write_text(COUNT_MESSAGES)
+    agent = _claude_transcript(home, "s-agent", [f"obelisk --query {script}", "ran it"])
     build(home)
-    grown = append_session(archive_home, at=datetime.now(UTC), seed=11)
+    _append_claude(agent, "appended after the build", 2)
+    run = _count(home, script, build_grace_ms=600_000)
+    assert (run.returncode, run.stdout) == (0, "2\n")
+    assert "recent_build" in run.stderr
+
+
+def test_outside_an_agent_session_the_query_refreshes_despite_debounce_and_heartbeat(
+    obelisk_bin, tmp_path
+):
+    # No recent message names the query file (nor holds its text): the nonce misses, and
+    # one more incremental build runs that ignores the debounce and the heartbeat.
+    home = tmp_path / "home"
+    script = tmp_path / "outside.js"
+    script.write_text(COUNT_MESSAGES)
+    path = _claude_transcript(home, "s-other", ["one", "two"])
+    build(home)
+    _append_claude(path, "three", 2)
+    run = _count(home, script, build_grace_ms=600_000)
+    assert (run.returncode, run.stdout) == (0, "3\n")
+    assert "recent_build" in run.stderr  # the pre-query refresh was skipped...
+    set_heartbeat(home, age_ms=0)
+    _append_claude(path, "four", 3)
+    run = _count(home, script)
+    assert (run.returncode, run.stdout) == (0, "4\n")  # ...the nonce-phase build was not
+    assert "daemon_active" in run.stderr
+    # The lease still rules: held, neither build runs.
+    _append_claude(path, "five", 4)
+    with hold_writer_lease(home):
+        run = _count(home, script, build_grace_ms=0)
+    assert (run.returncode, run.stdout) == (0, "4\n")
+    assert "writer_busy" in run.stderr
+
+
+def test_a_mention_older_than_15_minutes_does_not_resolve(obelisk_bin, tmp_path):
+    home = tmp_path / "home"
     script = tmp_path / "q.js"
-    script.write_text("return sql('SELECT count(*) AS n FROM sessions')[0].n")
-    before = len(_sessions(archive_home))
-    double_settings(home, build_grace_ms=600_000)
-    run = run_obelisk(["--query", str(script)], env={"HOME": str(home)})
-    assert (run.returncode, json.loads(run.stdout)) == (0, before)
-    assert json.loads(run_obelisk(["--query", str(script)], env=double_env(home)).stdout) == len(
-        _sessions(grown)
-    )
+    script.write_text(COUNT_MESSAGES)
+    path = _claude_transcript(home, "s-old", [f"obelisk --query {script}", "ok"], age_s=16 * 60)
+    build(home)
+    _append_claude(path, "three", 2)
+    assert _count(home, script, build_grace_ms=600_000).stdout == "3\n"
+
+
+@pytest.mark.parametrize(("invoked", "expected"), [(True, "2\n"), (False, "4\n")])
+def test_the_script_text_resolves_only_for_a_session_that_invoked_the_cli(
+    obelisk_bin, tmp_path, invoked, expected
+):
+    # A script of >= 40 characters is also looked for by its text, strictly: exactly one
+    # recent session holds the text AND a recent `obelisk --...` invocation record.
+    home = tmp_path / "home"
+    script = tmp_path / "hidden-path.js"
+    script.write_text(COUNT_MESSAGES)
+    texts = [f"cat > \"$f\" <<'EOF'\n{COUNT_MESSAGES}\nEOF"]
+    texts.append('obelisk --query "$f"' if invoked else "wrote a query file")
+    path = _claude_transcript(home, "s-heredoc", texts)
+    build(home)
+    _append_claude(path, "appended", 2)
+    _append_claude(path, "appended again", 3)
+    assert _count(home, script, build_grace_ms=600_000).stdout == expected
+
+
+def test_nonce_poll_runs_only_on_a_miss(obelisk_bin, tmp_path):
+    home = tmp_path / "home"
+    agent_script = tmp_path / "agent.js"
+    agent_script.write_text(COUNT_MESSAGES)
+    outside = tmp_path / "outside.js"
+    outside.write_text(COUNT_MESSAGES)
+    _claude_transcript(home, "s-agent", [f"obelisk --query {agent_script}", "ran it"])
+    build(home)
+    missed = _count(home, outside, nonce_poll_ms=600)
+    assert (missed.returncode, missed.elapsed >= 0.6) == (0, True)
+    # A hit never polls: a 60 s poll would time this run out.
+    double_settings(home, nonce_poll_ms=60_000)
+    hit = run_obelisk(["--query", str(agent_script)], env={"HOME": str(home)}, timeout=30)
+    assert (hit.timed_out, hit.returncode, hit.stdout) == (False, 0, "2\n")
 
 
 def test_stale_fault_skips_the_refresh(obelisk_bin, archive_home, tmp_path):
@@ -1166,6 +1248,7 @@ def test_environment_switches_are_ignored(obelisk_bin, archive_home, tmp_path):
         '{"slow_ms": -1}',
         '{"slow_ms": "100"}',
         '{"build_grace_ms": 1.5}',
+        '{"nonce_poll_ms": -1}',
         '{"faults": "hang"}',
     ],
 )
@@ -1360,3 +1443,32 @@ def test_agreement_heartbeat_and_build(obelisk_bin, double_bin, tmp_path):
     assert double == runtime == (
         0, 1, "Index rebuild was not published: daemon_active", 0, [{"n": 0}]
     )
+
+
+@pytest.mark.real_obelisk
+def test_agreement_nonce_phase(obelisk_bin, double_bin, tmp_path):
+    # From outside an agent session the query's extra build ignores the debounce and the
+    # heartbeat but not the lease; a caller whose query file a recent message names keeps
+    # the debounce. (The real CLI polls 4 s after a miss; the double by default not.)
+    agent_script = tmp_path / "agent.js"
+    agent_script.write_text(COUNT_MESSAGES)
+    outside = tmp_path / "outside.js"
+    outside.write_text(COUNT_MESSAGES)
+
+    def scenario(binary, home):
+        _claude_transcript(home, "s-agent", [f"obelisk --query {agent_script}", "ran it"])
+        other = _claude_transcript(home, "s-other", ["one", "two"])
+        counts = [_run(binary, home, "--build").returncode]
+        _append_claude(other, "three", 2)
+        counts.append(_run(binary, home, "--query", str(agent_script)).stdout)  # debounced
+        counts.append(_run(binary, home, "--query", str(outside)).stdout)  # extra build
+        set_heartbeat(home, age_ms=0)
+        _append_claude(other, "four", 3)
+        counts.append(_run(binary, home, "--query", str(outside)).stdout)  # heartbeat ignored
+        _append_claude(other, "five", 4)
+        with hold_writer_lease(home):
+            counts.append(_run(binary, home, "--query", str(outside)).stdout)  # lease rules
+        return counts
+
+    double, runtime = _agree(obelisk_bin, double_bin, tmp_path, scenario)
+    assert double == runtime == [0, "4\n", "5\n", "6\n", "6\n"]
