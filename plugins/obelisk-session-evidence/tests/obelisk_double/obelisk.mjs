@@ -319,9 +319,17 @@ function listTranscripts(home) {
   for (const dir of safeReaddir(claudeRoot)) {
     if (!dir.isDirectory()) continue;
     for (const f of safeReaddir(path.join(claudeRoot, dir.name))) {
-      if (f.isFile() && f.name.endsWith('.jsonl')) {
-        out.push({ ...statFile(path.join(claudeRoot, dir.name, f.name)), runtime: 'claude' });
+      // Any entry named *.jsonl is a unit, as upstream: a folder or a dangling symlink
+      // so named fails when it is parsed (README.md fact 16), not here.
+      if (!f.name.endsWith('.jsonl')) continue;
+      const p = path.join(claudeRoot, dir.name, f.name);
+      let st;
+      try {
+        st = statFile(p);
+      } catch {
+        st = { path: p, mtime: null, size: null };
       }
+      out.push({ ...st, runtime: 'claude' });
     }
   }
   const walk = (dir) => {
@@ -656,6 +664,25 @@ function forgetChild(db, agentId) {
   db.prepare('DELETE FROM messages WHERE agent_id = ?').run(agentId);
 }
 
+// One unit in a savepoint of its own: a unit that cannot be read or parsed leaves the
+// index exactly as it was (its old rows and index_state row untouched) and throws.
+function indexUnit(db, f) {
+  db.exec('SAVEPOINT unit');
+  try {
+    indexFile(db, f);
+  } catch (e) {
+    db.exec('ROLLBACK TO unit');
+    db.exec('RELEASE unit');
+    throw e;
+  }
+  db.exec('RELEASE unit');
+}
+
+function unitWarning(f, e) {
+  const why = e && e.message ? e.message : String(e);
+  process.stderr.write(`obelisk (double): cannot index the ${f.runtime} transcript ${f.path}: ${why}\n`);
+}
+
 function indexFile(db, f) {
   forgetFile(db, f.path);
   const parsed = f.runtime === 'claude' ? parseClaude(f.path) : parseCodex(f.path);
@@ -685,21 +712,40 @@ function writeMarkers(db, kind) {
   put.run('__provider_version__', now, INDEX_SCHEMA, SETTINGS.version);
 }
 
-function fullBuild(target) {
+// Returns null, or 'provider_failure' when `strict` (--build) and a unit failed: then
+// nothing is published and the index stays as it was. Not strict (a query's first build),
+// a failed unit is skipped with a warning, as in an incremental build.
+function fullBuild(target, { strict = false } = {}) {
   // Build beside the live file and rename over it, so a reader never sees a half-built index.
   const tmp = `${target}.tmp-${process.pid}`;
   fs.rmSync(tmp, { force: true });
   const db = new DatabaseSync(tmp);
+  let failed = null;
   try {
     db.exec(DDL);
     db.exec('BEGIN');
-    for (const f of listTranscripts(os.homedir())) indexFile(db, f);
-    writeMarkers(db, 'full');
-    db.exec('COMMIT');
+    for (const f of listTranscripts(os.homedir())) {
+      try {
+        indexUnit(db, f);
+      } catch (e) {
+        unitWarning(f, e);
+        if (strict) {
+          failed = 'provider_failure';
+          break;
+        }
+      }
+    }
+    if (failed) db.exec('ROLLBACK');
+    else {
+      writeMarkers(db, 'full');
+      db.exec('COMMIT');
+    }
   } finally {
     db.close();
   }
-  fs.renameSync(tmp, target);
+  if (failed) fs.rmSync(tmp, { force: true });
+  else fs.renameSync(tmp, target);
+  return failed;
 }
 
 // Readers and the writer may overlap (parallel callers): wait for a lock instead of
@@ -728,7 +774,13 @@ function incrementalBuild(target) {
       for (const f of listTranscripts(os.homedir())) {
         const prev = known.get(f.path);
         known.delete(f.path);
-        if (!prev || prev.mtime !== f.mtime || Number(prev.cursor) !== f.size) indexFile(db, f);
+        if (!prev || prev.mtime !== f.mtime || Number(prev.cursor) !== f.size) {
+          try {
+            indexUnit(db, f);
+          } catch (e) {
+            unitWarning(f, e); // skipped: its index_state row is not advanced
+          }
+        }
       }
       for (const gone of known.keys()) forgetFile(db, gone);
       writeMarkers(db, 'incremental');
@@ -823,8 +875,12 @@ function build({ full, ignoreRecent = false, ignoreDaemon = false }) {
     // Ownership may have changed while we waited for the lease.
     const after = ownership(target, policy);
     if (after) return after;
-    if (full) fullBuild(target);
-    else incrementalBuild(target);
+    if (full) {
+      const failed = fullBuild(target, { strict: true });
+      if (failed) return { skipped: failed };
+    } else {
+      incrementalBuild(target);
+    }
   } finally {
     release();
   }

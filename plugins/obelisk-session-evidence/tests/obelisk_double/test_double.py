@@ -1015,6 +1015,40 @@ def test_an_old_pid_lock_file_is_not_a_lease(obelisk_bin, archive_home, tmp_path
     assert (home / WRITER_LOCK_FILE).is_file()
 
 
+def _plant_unreadable_unit(home: Path, kind: str) -> Path:
+    """A ``.jsonl`` entry in a Claude project folder that cannot be read: a folder (EISDIR
+    even for root) or a dangling symlink (ENOENT). Discovery takes it, parsing fails."""
+    bad = home / ".claude" / "projects" / "-work-agree" / "broken.jsonl"
+    bad.parent.mkdir(parents=True, exist_ok=True)
+    if kind == "folder":
+        bad.mkdir()
+    else:
+        bad.symlink_to(home / "nowhere" / "gone.jsonl")
+    return bad
+
+
+@pytest.mark.parametrize("kind", ["folder", "dangling symlink"])
+def test_an_unreadable_unit_is_skipped_by_a_query_and_refuses_build(obelisk_bin, tmp_path, kind):
+    home = tmp_path / "home"
+    _claude_transcript(home, "s-good", ["one", "two"])
+    bad = _plant_unreadable_unit(home, kind)
+    # Malformed JSON lines are NOT a unit failure: they are skipped.
+    good = _claude_transcript(home, "s-ragged", ["three", "four"])
+    with good.open("a", encoding="utf-8") as fh:
+        fh.write("{not json\n")
+    run = query(tmp_path, home, COUNT_MESSAGES)
+    assert (run.returncode, run.stdout) == (0, "4\n")
+    assert str(bad) in run.stderr
+    assert db_rows(home, "SELECT 1 FROM index_state WHERE jsonl_path = ?", str(bad)) == []
+    assert db_rows(home, "SELECT 1 FROM index_state WHERE jsonl_path = ?", str(good))
+    refused = run_obelisk(["--build"], env=double_env(home))
+    assert refused.returncode == 1
+    assert json.loads(refused.stdout)["error"].endswith(": provider_failure")
+    assert str(bad) in refused.stderr
+    # Nothing was published: the index is the one the query left.
+    assert db_rows(home, "SELECT count(*) AS n FROM messages") == [{"n": 4}]
+
+
 def test_parallel_queries_all_answer(obelisk_bin, archive_home, tmp_path):
     # Concurrent callers race for the writer lock; losers skip the refresh and still answer.
     append_session(archive_home, at=datetime.now(UTC), seed=14)
@@ -1472,3 +1506,29 @@ def test_agreement_nonce_phase(obelisk_bin, double_bin, tmp_path):
 
     double, runtime = _agree(obelisk_bin, double_bin, tmp_path, scenario)
     assert double == runtime == [0, "4\n", "5\n", "6\n", "6\n"]
+
+
+@pytest.mark.real_obelisk
+def test_agreement_unreadable_unit(obelisk_bin, double_bin, tmp_path):
+    count = tmp_path / "count.js"
+    count.write_text(COUNT_MESSAGES)
+
+    def scenario(binary, home):
+        _claude_transcript(home, "s-good", ["one", "two"])
+        bad = _plant_unreadable_unit(home, "folder")
+        run = _run(binary, home, "--query", str(count))
+        refused = _run(binary, home, "--build")
+        return (
+            run.returncode,
+            run.stdout,
+            str(bad) in run.stderr,
+            refused.returncode,
+            json.loads(refused.stdout)["error"],
+            str(bad) in refused.stderr,
+            db_rows(home, "SELECT count(*) AS n FROM index_state WHERE jsonl_path = ?", str(bad)),
+        )
+
+    double, runtime = _agree(obelisk_bin, double_bin, tmp_path, scenario)
+    assert double == runtime == (
+        0, "2\n", True, 1, "Index rebuild was not published: provider_failure", True, [{"n": 0}]
+    )
