@@ -16,7 +16,7 @@ from loopx_obelisk_session_evidence.qualification import binary_digest
 from loopx_recall_core.hookspecs import QualifiableRecallProvider, QualificationRuntime
 from loopx_recall_core.providers_api import FAULT_KINDS, CorpusScope, ProviderFailure
 
-from .obelisk_double.fixtures import double_settings
+from .obelisk_double.fixtures import STALE_STAGE_HEARTBEAT, double_settings
 from .test_adapter import _binding, _request
 
 TIMEOUT = 3.0
@@ -91,13 +91,7 @@ def test_every_fault_is_staged_without_the_double_switch(runtime, leftovers, fau
     assert provider.retrieve(_request(["pytest"]), _binding(archive), timeout=30).items
 
 
-@pytest.mark.xfail(
-    reason="the stale stand-in writes a fresh __app_heartbeat__, but a query from outside an "
-    "agent session runs one more build that ignores the heartbeat (the real CLI's nonce phase, "
-    "now modelled by the double: obelisk_double/README.md fact 15), so the index is refreshed; "
-    "the stand-in must hold the writer lease instead (being changed in qualification.py)",
-    strict=False,
-)
+@STALE_STAGE_HEARTBEAT
 def test_the_stale_stage_keeps_the_index_behind(runtime):
     from loopx_recall_core.qualification.transcripts import append_session
 

@@ -22,6 +22,8 @@ from loopx_recall_core.qualification import harness
 from loopx_recall_core.qualification.corpus import build_corpus
 from loopx_recall_core.state import StateStore
 
+from ..obelisk_double.fixtures import STALE_STAGE_HEARTBEAT
+
 CASES, SEED = 30, 7
 FILES = ("report.json", "report.md", "report.svg")
 LOOPX = str(Path(sys.executable).parent / "loopx-recall")
@@ -53,6 +55,7 @@ def qualified(obelisk_bin, once_per_run):
     return result, shared / "out" / "report", shared / "loopx-home"
 
 
+@STALE_STAGE_HEARTBEAT
 def test_qualify_writes_the_report_and_records_the_pass(qualified):
     result, folder, home = qualified
     assert result.exit_code == 0, result.output
@@ -95,6 +98,7 @@ def test_qualify_writes_the_report_and_records_the_pass(qualified):
     assert verdict.report_digest == report["report_digest"]
 
 
+@STALE_STAGE_HEARTBEAT
 def test_the_recorded_pass_opens_stage_2_for_that_version(qualified, obelisk_bin, tmp_path):
     _result, _folder, home = qualified
     enable = ["capability", "enable", "agent-turn-recall", "--provider"]
@@ -111,6 +115,7 @@ def test_the_recorded_pass_opens_stage_2_for_that_version(qualified, obelisk_bin
     assert granted.exit_code == 0, granted.output
 
 
+@STALE_STAGE_HEARTBEAT
 def test_a_pass_on_one_runtime_does_not_open_stage_2_for_another(qualified, obelisk_bin, tmp_path):
     """The verdict is keyed on the runtime it was earned on (version + executable digest):
     a different executable of the same version is a different runtime."""
@@ -186,6 +191,7 @@ def _cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@STALE_STAGE_HEARTBEAT
 def test_qualify_runs_every_case_on_the_enablements_binary(obelisk_bin, tmp_path):
     env = _user_without_the_binary_on_path(tmp_path, obelisk_bin)
     enable = ["capability", "enable", "agent-turn-recall", "--provider"]

@@ -11,6 +11,8 @@ from loopx_obelisk_session_evidence.qualification import ObeliskQualification
 
 from loopx_recall_core.qualification.harness import QualificationError, run_qualification
 
+from ..obelisk_double.fixtures import STALE_STAGE_HEARTBEAT
+
 
 @pytest.fixture
 def double_env(obelisk_bin, tmp_path, monkeypatch):
@@ -19,6 +21,7 @@ def double_env(obelisk_bin, tmp_path, monkeypatch):
     monkeypatch.setenv("LOOPX_RECALL_LOAD_PLUGINS", "loopx-obelisk-session-evidence")
 
 
+@STALE_STAGE_HEARTBEAT
 def test_a_fault_the_provider_cannot_stage_fails_typed_faults(double_env, monkeypatch):
     staged = ObeliskQualification.fault_probes
 

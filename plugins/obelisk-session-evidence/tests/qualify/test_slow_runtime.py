@@ -13,9 +13,12 @@ from click.testing import CliRunner
 
 from loopx_recall_core.cli import cli
 
+from ..obelisk_double.fixtures import STALE_STAGE_HEARTBEAT
+
 SLEEP_S = 1.0
 
 
+@STALE_STAGE_HEARTBEAT
 def test_a_slow_runtime_qualifies_against_its_own_floor(obelisk_bin, tmp_path):
     slow = tmp_path / "slow-obelisk"
     slow.write_text(
