@@ -63,8 +63,9 @@
 //           tool_use id; timestamp and cwd stored as the transcript wrote them. Our
 //           choices: text = the text blocks joined by "\n" ('' for pure tool lines);
 //           content_type = first block's type; tool_results.file_path = the matching
-//           tool_use's file_path; summary lines {"type":"summary","summary","leafUuid"}
-//           take the leaf message's timestamp.
+//           tool_use's file_path. Summaries: only {"type":"system","subtype":
+//           "away_summary","content","uuid","timestamp"} lines (id = uuid, source
+//           'away_summary', visible); {"type":"summary"} lines are ignored.
 //   Codex   thread id = session_meta.payload.id (a leading "codex:" dropped); session id =
 //           "codex:<thread id>"; a file without one gives no rows. messages.uuid =
 //           "codex:<thread id>:<NNNNNN>", the 1-based ordinal of the non-empty line padded
@@ -76,7 +77,7 @@
 //           text '', content_type tool_use) so calls join messages for timestamp and cwd;
 //           an output gets NO message row: its message_uuid is its call's message.
 //           Our choices: response_item `message` lines are ignored (they repeat event_msg
-//           text); `compacted` lines {"payload":{"message"}} -> summaries.
+//           text); `compacted` lines are ignored (as upstream).
 //   Both    project_path = the most frequent normalized absolute messages.cwd (ties: the
 //           earliest by timestamp). Our choices: visibility = the line's "visibility"
 //           field if valid, else "hidden" when isVisibleInTranscriptOnly is true, else
@@ -119,7 +120,7 @@ import vm from 'node:vm';
 
 // Bumped whenever the DDL or the transcript mapping below changes; a mismatch forces a
 // full rebuild so old fixture indexes never answer with a different shape.
-const INDEX_SCHEMA = 2;
+const INDEX_SCHEMA = 3;
 const STDERR_CANARY = 'CANARY-OBELISK-STDERR-7f3a';
 const STDOUT_CANARY = 'CANARY-OBELISK-STDOUT-91c2';
 const FOREIGN_PATH = '/elsewhere/other-repo';
@@ -288,7 +289,8 @@ CREATE TABLE IF NOT EXISTS summaries (
   source TEXT,
   content TEXT,
   visibility TEXT NOT NULL DEFAULT 'visible',
-  leaf_uuid TEXT
+  input_tokens INTEGER,
+  output_tokens INTEGER
 );
 CREATE INDEX IF NOT EXISTS summaries_by_session ON summaries(session_id);
 
@@ -444,7 +446,6 @@ function finishSession(parsed, base) {
     ended_at: stamps[stamps.length - 1] || null,
     message_count: parsed.messages.length,
   };
-  for (const s of parsed.summaries) if (!s.timestamp) s.timestamp = session.ended_at;
   parsed.session = session;
   return parsed;
 }
@@ -459,15 +460,14 @@ function parseClaude(file) {
 
   lines.forEach((line, i) => {
     if (!line) return;
-    if (line.type === 'summary' && typeof line.summary === 'string') {
+    // The only summaries upstream indexes (README.md fact 17): a system line with
+    // subtype away_summary. Old `{"type":"summary"}` lines are ignored.
+    if (line.type === 'system' && line.subtype === 'away_summary' && line.content) {
+      if (typeof line.content !== 'string') return;
+      const ts = line.timestamp ?? null;
       parsed.summaries.push({
-        id: `${sessionId}:summary:${i}`,
-        session_id: sessionId,
-        timestamp: line.timestamp || null,
-        source: 'claude',
-        content: line.summary,
-        visibility: visibilityOf(line),
-        leaf_uuid: line.leafUuid || null,
+        id: line.uuid || `${sessionId}-away-${ts}`, session_id: sessionId, timestamp: ts,
+        source: 'away_summary', content: line.content, visibility: 'visible',
       });
       return;
     }
@@ -510,10 +510,6 @@ function parseClaude(file) {
       turn_duration_ms: Number.isInteger(line.durationMs) ? line.durationMs : null, source: 'claude',
     });
   });
-
-  // Claude summary lines carry no timestamp of their own: borrow the leaf message's.
-  const stampOf = new Map(parsed.messages.map((m) => [m.uuid, m.timestamp]));
-  for (const s of parsed.summaries) if (!s.timestamp && s.leaf_uuid) s.timestamp = stampOf.get(s.leaf_uuid) ?? null;
 
   return finishSession(parsed, {
     id: sessionId, project: path.basename(path.dirname(file)), git_branch: gitBranch,
@@ -603,14 +599,7 @@ function parseCodex(file) {
           });
         }
         break;
-      case 'compacted':
-        if (typeof p.message === 'string') {
-          parsed.summaries.push({
-            id: `${sessionId}:summary:${i}`, session_id: sessionId, timestamp: line.timestamp ?? null,
-            source: 'codex', content: p.message, visibility: visibilityOf(line), leaf_uuid: null,
-          });
-        }
-        break;
+      // `compacted` lines are not indexed upstream (README.md fact 17).
       default:
         break;
     }

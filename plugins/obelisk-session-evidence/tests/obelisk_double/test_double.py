@@ -528,18 +528,69 @@ def test_visibility_meta_and_timestamps(obelisk_bin, archive_home):
 
 
 def test_summaries(obelisk_bin, archive_home):
+    # Only Claude away_summary lines are summaries (README.md fact 17): the generator plants
+    # one per Claude session; Codex `compacted` lines are in the archive but not indexed.
     build(archive_home.home)
     rows = {r["content"]: r for r in db_rows(archive_home.home, "SELECT * FROM summaries")}
     planted = [e for e in archive_home.events if e.kind == "summary"]
+    assert planted
+    assert {e.runtime for e in planted} == {"claude"}
     assert len(rows) == len(planted)
     for event in planted:
         row = rows[event.text]
         assert (row["session_id"], row["timestamp"], row["source"], row["visibility"]) == (
             event.session_id,
             event.timestamp,
-            event.runtime,
+            "away_summary",
             "visible",
         )
+    raw = "".join(p.read_text(encoding="utf-8") for p in archive_home.home.rglob("*.jsonl"))
+    assert '"type": "compacted"' in raw
+
+
+def _summary_lines(session: str, start: datetime) -> list[dict]:
+    at = _iso(start + timedelta(seconds=30))
+    return [
+        {"type": "summary", "summary": "OLD-STYLE summary line", "leafUuid": f"{session}-0001"},
+        {
+            "type": "system",
+            "subtype": "away_summary",
+            "content": "While you were away: pinned the parser and the tests pass.",
+            "uuid": "away-0001",
+            "timestamp": at,
+            "sessionId": session,
+            "cwd": "/work/agree",
+        },
+    ]
+
+
+def _plant_summaries(home: Path) -> None:
+    path = _claude_transcript(home, "s-sum", ["fix the parser", "done"])
+    start = datetime.now(UTC) - timedelta(seconds=120)
+    with path.open("a", encoding="utf-8") as fh:
+        for line in _summary_lines("s-sum", start):
+            fh.write(json.dumps(line) + "\n")
+    stamp = _iso(start)
+    _codex_session(home, "thread-sum", "/work/agree", stamp, "ok")
+    rollout = next((home / ".codex").rglob("rollout-thread-sum.jsonl"))
+    with rollout.open("a", encoding="utf-8") as fh:
+        line = {"timestamp": stamp, "type": "compacted", "payload": {"message": "COMPACTED"}}
+        fh.write(json.dumps(line) + "\n")
+
+
+SUMMARY_ROWS = "SELECT id, session_id, timestamp, source, content, visibility FROM summaries"
+
+
+def test_only_claude_away_summaries_are_summaries(obelisk_bin, tmp_path):
+    home = tmp_path / "home"
+    _plant_summaries(home)
+    build(home)
+    rows = db_rows(home, SUMMARY_ROWS)
+    assert [(r["id"], r["session_id"], r["source"], r["visibility"]) for r in rows] == [
+        ("away-0001", "s-sum", "away_summary", "visible")
+    ]
+    assert rows[0]["content"].startswith("While you were away")
+    assert rows[0]["timestamp"].endswith("Z")
 
 
 def test_fts_is_unicode61_and_finds_non_ascii(obelisk_bin, archive_home, tmp_path):
@@ -1354,9 +1405,12 @@ def test_append_session_ends_at_the_requested_time(tmp_path):
         added = grown.events[len(archive.events) :]
         assert {e.runtime for e in added} == {runtime}
         assert {e.repo_root for e in added} == {str(archive.repos["alpha-wt"])}
-        assert max(e.timestamp for e in added) == "2026-03-01T13:00:00.000Z"
+        assert max(e.timestamp for e in added) <= "2026-03-01T13:00:00.000Z"
         newest = max((p for p in archive.home.rglob("*.jsonl")), key=lambda p: p.stat().st_mtime)
         assert newest.stat().st_mtime == at.timestamp()
+        # The transcript's last line is at ``at`` (for Codex an unplanted `compacted` line).
+        stamps = [json.loads(x)["timestamp"] for x in newest.read_text().splitlines()]
+        assert max(stamps) == stamps[-1] == "2026-03-01T13:00:00.000Z"
         archive = grown
 
 
@@ -1532,3 +1586,56 @@ def test_agreement_unreadable_unit(obelisk_bin, double_bin, tmp_path):
     assert double == runtime == (
         0, "2\n", True, 1, "Index rebuild was not published: provider_failure", True, [{"n": 0}]
     )
+
+
+@pytest.mark.real_obelisk
+def test_agreement_summaries(obelisk_bin, double_bin, tmp_path):
+    script = tmp_path / "summaries.js"
+    script.write_text(f"return sql({json.dumps(SUMMARY_ROWS + ' ORDER BY id')})")
+
+    def scenario(binary, home):
+        _plant_summaries(home)
+        run = _run(binary, home, "--query", str(script))
+        rows = json.loads(run.stdout)
+        for row in rows:
+            row["timestamp"] = bool(row["timestamp"])
+        return run.returncode, rows
+
+    double, runtime = _agree(obelisk_bin, double_bin, tmp_path, scenario)
+    assert double == runtime
+    assert [r["id"] for r in double[1]] == ["away-0001"]
+
+
+@pytest.mark.real_obelisk
+def test_agreement_a_planted_summary_is_summary_evidence(
+    obelisk_bin, double_bin, tmp_path, monkeypatch
+):
+    # The plugin's own summary query (template v5) finds a planted away_summary.
+    from loopx_obelisk_session_evidence.provider import ObeliskSessionEvidence
+
+    from ..test_adapter import _request
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+
+    def scenario(binary, home):
+        monkeypatch.setenv("HOME", str(home))
+        path = _claude_transcript(home, "s-sum", ["fix the parser", "done"], cwd=str(repo))
+        with path.open("a", encoding="utf-8") as fh:
+            for line in _summary_lines("s-sum", datetime.now(UTC) - timedelta(seconds=120)):
+                fh.write(json.dumps({**line, "cwd": str(repo)}) + "\n")
+        binding = {
+            "history_sources": ["claude"],
+            "window_days": 30,
+            "private": {"repository_roots": [str(repo)], "obelisk_bin": str(binary)},
+        }
+        result = ObeliskSessionEvidence().retrieve(
+            _request(["pinned the parser"], types=["summary"]), binding, timeout=60
+        )
+        return [(i.evidence_type, i.session_ref, i.snippet) for i in result.items]
+
+    double, runtime = _agree(obelisk_bin, double_bin, tmp_path, scenario)
+    assert double == runtime
+    assert double == [
+        ("summary", "s-sum", "While you were away: pinned the parser and the tests pass.")
+    ]
