@@ -31,7 +31,7 @@ SUITE = textwrap.dedent(
     def test_writes_under_its_own_home():
         home = Path(os.environ["HOME"])
         (home / ".obelisk").mkdir()
-        (home / ".obelisk" / "index.db").write_text("an index")
+        (home / ".obelisk" / "obelisk.sqlite").write_text("an index")
     """
 )
 

@@ -106,7 +106,7 @@ def test_extension_and_capability_journey_in_fresh_venv(wheelhouse, tmp_path):
         check=True, capture_output=True,
     )
     home = tmp_path / "home"
-    index = home / ".obelisk" / "index.db"
+    index = home / ".obelisk" / "obelisk.sqlite"
     index.parent.mkdir(parents=True)
     index.write_bytes(b"SQLite format 3\x00 stand-in for the user's Obelisk index")
     before = index.read_bytes()

@@ -23,7 +23,9 @@ the last one (when there are >= 2) started 35-60 days before ``now`` (outside a 
 window); old sessions exist for both runtimes. Every session plants, in order: a
 failing shell command (``prior_failure``), an assistant decision ("I'll switch to X
 because Y", ``decision``), a file edit (``file_history``), a passing command
-(``tool_outcome``) and a summary (``summary``). Session #0 of each repo adds non-ASCII
+(``tool_outcome``) and a summary (``summary``: a Claude ``away_summary`` system line; a
+Codex session writes a ``compacted`` line instead, which the index does not hold and which
+is not planted). Session #0 of each repo adds non-ASCII
 text ("naïve café 東京 🚀") to the prompt and the decision, #1 a hidden decision, #2 a
 canary secret in the user prompt and, for Claude, an inactive decision. Every failing
 output carries a canary secret (``env: STAGING_API_TOKEN=CANARY-SECRET-<16 hex>``).
@@ -40,8 +42,8 @@ messages (as the real CLI does) and use ``shell`` (even index) or ``exec_command
   ``["bash", "-lc", SCRIPT]``. ``None`` for other kinds.
 * ``file_path``: as written in the transcript: absolute for Claude ``Edit``/``Write``,
   repo-relative as in the ``*** Update File:`` line of a Codex ``apply_patch``.
-* ``timestamp``: the transcript line's timestamp; for a Claude summary (whose line has
-  no timestamp) that of its ``leafUuid`` message, which is the session's last message.
+* ``timestamp``: the transcript line's timestamp (for a summary, the ``away_summary``
+  line's own).
 
 A :class:`Story` passed to :func:`append_session` fixes the failing command, its first
 output line and exit code, and the passing command, instead of drawing them from the

@@ -143,9 +143,25 @@ def write_claude(s: Session, home: Path) -> Path:
     line("user", {"role": "user", "content": "ls"}, at_cwd=str(plan.repo_root / "src"))
     last = assistant([{"type": "text", "text": "The check passes now."}])
 
-    # Claude summary lines have no timestamp; the index borrows the leaf message's.
-    s.lines.append({"type": "summary", "summary": c["summary"], "leafUuid": last["uuid"]})
-    s.plant("summary", c["summary"], last["timestamp"])
+    # The recap Claude Code writes when the user comes back: a system `away_summary` line,
+    # the only kind of summary the Obelisk index holds (id = uuid, its own timestamp).
+    away = {
+        "parentUuid": last["uuid"],
+        "isSidechain": False,
+        "userType": "external",
+        "cwd": cwd,
+        "sessionId": s.session_id,
+        "version": version,
+        "gitBranch": branch,
+        "type": "system",
+        "subtype": "away_summary",
+        "content": c["summary"],
+        "isMeta": False,
+        "uuid": new_uuid(rng),
+        "timestamp": s.tick(),
+    }
+    s.lines.append(away)
+    s.plant("summary", c["summary"], away["timestamp"])
 
     path = home / ".claude" / "projects" / claude_project_folder(cwd) / f"{s.session_id}.jsonl"
     return path

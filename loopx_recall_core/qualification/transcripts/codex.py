@@ -122,8 +122,9 @@ def write_codex(s: Session, home: Path, codex_id: str) -> Path:
     s.plant("tool_outcome", ok, ts, command=c["ok_command"])
     say("assistant", "The check passes now.")
 
-    ts = add("compacted", {"message": c["summary"]})["timestamp"]
-    s.plant("summary", c["summary"], ts)
+    # Codex writes a `compacted` line when it compacts the context; the Obelisk index does
+    # not hold it, so it is written but not planted (nothing should find it as a summary).
+    add("compacted", {"message": c["summary"]})
 
     day = plan.start.astimezone(UTC)
     name = f"rollout-{day:%Y-%m-%dT%H-%M-%S}-{codex_id}.jsonl"

@@ -21,8 +21,8 @@ folder; it answers ``--version`` with the real runtime's version (no slow probe)
   ``writer.lock.sqlite`` beside the index ``--build`` reported), so neither the CLI's
   pre-query refresh nor the extra one it runs for a caller outside an agent session can
   write. Before each query the stand-in also writes a fresh ``__app_heartbeat__`` row, which
-  stops the refresh of a caller inside an agent session (and of the double, which does not
-  model the lease yet).
+  stops the refresh of a caller inside an agent session too (whose query skips the
+  heartbeat-blind second build).
 """
 
 from __future__ import annotations

@@ -44,7 +44,7 @@ def test_prepare_indexes_with_the_configured_binary_and_names_it(runtime, obelis
     assert identity.runtime_version == "0.2.4"
     assert identity.binary_digest == binary_digest(str(obelisk_bin))
     assert provider.runtime_identity(None, timeout=30) == identity
-    assert (archive.home / ".obelisk" / "index.db").exists()  # HOME's index, not OBELISK_HOME's
+    assert (archive.home / ".obelisk" / "obelisk.sqlite").exists()  # HOME's, not OBELISK_HOME's
     assert qualification.bare_call(timeout=30) > 0
 
 

@@ -17,14 +17,17 @@ Fixtures
                   ``tmp_path/home``; use ``archive_home.home`` as HOME for the double.
 
 Helpers
+    INDEX_FILE, WRITER_LOCK_FILE
+                                the index and the writer lease, relative to HOME
     double_settings(home, **values)
                                 write the double's settings file ``home/.obelisk-double.json``
                                 (build_grace_ms 0 unless given; fault, version, slow_ms,
-                                flood_max_bytes ...): its switches, replacing earlier ones
+                                nonce_poll_ms, flood_max_bytes ...): its switches,
+                                replacing earlier ones
     double_env(home, extra_env=None, **settings)
                                 env for a run against ``home`` (HOME plus ``extra_env``),
                                 after writing ``double_settings(home, **settings)``
-    run_obelisk(args, ...)      spawn the wrapper in its own process group with a
+    run_obelisk(args, ...)      spawn the wrapper (or ``binary=``) in its own process group with a
                                 wall-clock deadline and an output cap, killing the whole
                                 group on either: the behaviour a real caller needs.
 """
@@ -55,6 +58,10 @@ OBELISK_WRAPPER = HERE / "obelisk"
 ENSURE_NODE22 = REPO_ROOT / "scripts" / "ensure-node22"
 #: The double's settings file, relative to the HOME it runs with (see obelisk.mjs).
 DOUBLE_SETTINGS_FILE = ".obelisk-double.json"
+#: The index and the writer lease, relative to HOME: where the real 0.2.4 CLI keeps them
+#: (always under ``$HOME/.obelisk``; it reads no OBELISK_HOME), and so the double too.
+INDEX_FILE = Path(".obelisk") / "obelisk.sqlite"
+WRITER_LOCK_FILE = Path(".obelisk") / "writer.lock.sqlite"
 STDERR_CANARY = "CANARY-OBELISK-STDERR-7f3a"
 STDOUT_CANARY = "CANARY-OBELISK-STDOUT-91c2"
 
@@ -79,10 +86,10 @@ def double_settings(home: Path, **values: object) -> Path:
     """Write the double's settings file under ``home`` and return its path.
 
     The double takes its switches (``fault``, ``version``, ``slow_ms``, ``build_grace_ms``,
-    ``flood_max_bytes``) only from this file, never from the environment, so the product
-    has no test-only variable to forward. ``build_grace_ms`` is 0 unless given, so every
-    query sees the transcripts as they are now. The file is replaced, not merged: switches
-    of an earlier call do not linger.
+    ``nonce_poll_ms``, ``flood_max_bytes``) only from this file, never from the
+    environment, so the product has no test-only variable to forward. ``build_grace_ms``
+    is 0 unless given, so every query sees the transcripts as they are now. The file is
+    replaced, not merged: switches of an earlier call do not linger.
     """
     home.mkdir(parents=True, exist_ok=True)
     path = home / DOUBLE_SETTINGS_FILE
@@ -125,15 +132,17 @@ def run_obelisk(
     timeout: float = 60.0,
     max_output: int = 16 * 1024 * 1024,
     cwd: Path | None = None,
+    binary: Path | None = None,
 ) -> ObeliskRun:
-    """Run the wrapper with ``env`` layered over os.environ; never hangs, never floods."""
+    """Run the wrapper (or ``binary``: e.g. ``obelisk_bin`` for a double-vs-real agreement
+    test) with ``env`` layered over os.environ; never hangs, never floods."""
     full_env = dict(os.environ)
     full_env["LOOPX_RECALL_NODE22"] = str(node22())
     full_env.update(env or {})
     started = time.monotonic()
     deadline = started + timeout
     proc = subprocess.Popen(
-        [str(OBELISK_WRAPPER), *args],
+        [str(binary or OBELISK_WRAPPER), *args],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

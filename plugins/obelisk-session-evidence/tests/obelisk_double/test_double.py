@@ -8,6 +8,7 @@ documented behaviour and trap (OBELISK_PROTOCOL.md) is pinned here.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -28,9 +29,12 @@ from loopx_recall_core.qualification.transcripts import Archive, append_session,
 from .fixtures import (
     DOUBLE_SETTINGS_FILE,
     ENSURE_NODE22,
+    INDEX_FILE,
     OBELISK_WRAPPER,
     STDERR_CANARY,
     STDOUT_CANARY,
+    WRITER_LOCK_FILE,
+    ObeliskRun,
     double_env,
     double_settings,
     kill_group,
@@ -57,7 +61,7 @@ def count_script(table: str, column: str, value: str) -> str:
 
 
 def db_rows(home: Path, sql: str, *params) -> list[dict]:
-    con = sqlite3.connect(f"file:{home / '.obelisk' / 'index.db'}?mode=ro", uri=True)
+    con = sqlite3.connect(f"file:{home / INDEX_FILE}?mode=ro", uri=True)
     con.row_factory = sqlite3.Row
     try:
         return [dict(r) for r in con.execute(sql, params)]
@@ -130,22 +134,26 @@ def test_version(obelisk_bin, tmp_path, flag):
 
 
 def test_build_prints_ok_and_db_path(obelisk_bin, archive_home):
+    # The real 0.2.4 CLI: $HOME/.obelisk/obelisk.sqlite (db.ts), printed as {"ok","db"}.
     run = run_obelisk(["--build"], env=double_env(archive_home.home))
     assert run.returncode == 0
     assert run.stdout[-1] == "\n"
     assert run.stdout.count("\n") == 1
     out = json.loads(run.stdout)
-    assert out == {"ok": True, "db": str(archive_home.home / ".obelisk" / "index.db")}
+    assert out == {"ok": True, "db": str(archive_home.home / ".obelisk" / "obelisk.sqlite")}
     assert Path(out["db"]).is_file()
+    assert not (archive_home.home / ".obelisk" / "index.db").exists()
 
 
-def test_obelisk_home_overrides_index_location(obelisk_bin, archive_home, tmp_path):
+def test_obelisk_home_is_ignored(obelisk_bin, archive_home, tmp_path):
+    # The real 0.2.4 build never reads OBELISK_HOME (paths.ts is not compiled in): the
+    # index stays under HOME whatever the variable says.
     elsewhere = tmp_path / "obelisk-state"
     run = run_obelisk(
         ["--build"], env=double_env(archive_home.home, {"OBELISK_HOME": str(elsewhere)})
     )
-    assert json.loads(run.stdout)["db"] == str(elsewhere / "index.db")
-    assert not (archive_home.home / ".obelisk").exists()
+    assert json.loads(run.stdout)["db"] == str(archive_home.home / INDEX_FILE)
+    assert not elsewhere.exists()
 
 
 @pytest.mark.parametrize(
@@ -520,18 +528,69 @@ def test_visibility_meta_and_timestamps(obelisk_bin, archive_home):
 
 
 def test_summaries(obelisk_bin, archive_home):
+    # Only Claude away_summary lines are summaries (README.md fact 17): the generator plants
+    # one per Claude session; Codex `compacted` lines are in the archive but not indexed.
     build(archive_home.home)
     rows = {r["content"]: r for r in db_rows(archive_home.home, "SELECT * FROM summaries")}
     planted = [e for e in archive_home.events if e.kind == "summary"]
+    assert planted
+    assert {e.runtime for e in planted} == {"claude"}
     assert len(rows) == len(planted)
     for event in planted:
         row = rows[event.text]
         assert (row["session_id"], row["timestamp"], row["source"], row["visibility"]) == (
             event.session_id,
             event.timestamp,
-            event.runtime,
+            "away_summary",
             "visible",
         )
+    raw = "".join(p.read_text(encoding="utf-8") for p in archive_home.home.rglob("*.jsonl"))
+    assert '"type": "compacted"' in raw
+
+
+def _summary_lines(session: str, start: datetime) -> list[dict]:
+    at = _iso(start + timedelta(seconds=30))
+    return [
+        {"type": "summary", "summary": "OLD-STYLE summary line", "leafUuid": f"{session}-0001"},
+        {
+            "type": "system",
+            "subtype": "away_summary",
+            "content": "While you were away: pinned the parser and the tests pass.",
+            "uuid": "away-0001",
+            "timestamp": at,
+            "sessionId": session,
+            "cwd": "/work/agree",
+        },
+    ]
+
+
+def _plant_summaries(home: Path) -> None:
+    path = _claude_transcript(home, "s-sum", ["fix the parser", "done"])
+    start = datetime.now(UTC) - timedelta(seconds=120)
+    with path.open("a", encoding="utf-8") as fh:
+        for line in _summary_lines("s-sum", start):
+            fh.write(json.dumps(line) + "\n")
+    stamp = _iso(start)
+    _codex_session(home, "thread-sum", "/work/agree", stamp, "ok")
+    rollout = next((home / ".codex").rglob("rollout-thread-sum.jsonl"))
+    with rollout.open("a", encoding="utf-8") as fh:
+        line = {"timestamp": stamp, "type": "compacted", "payload": {"message": "COMPACTED"}}
+        fh.write(json.dumps(line) + "\n")
+
+
+SUMMARY_ROWS = "SELECT id, session_id, timestamp, source, content, visibility FROM summaries"
+
+
+def test_only_claude_away_summaries_are_summaries(obelisk_bin, tmp_path):
+    home = tmp_path / "home"
+    _plant_summaries(home)
+    build(home)
+    rows = db_rows(home, SUMMARY_ROWS)
+    assert [(r["id"], r["session_id"], r["source"], r["visibility"]) for r in rows] == [
+        ("away-0001", "s-sum", "away_summary", "visible")
+    ]
+    assert rows[0]["content"].startswith("While you were away")
+    assert rows[0]["timestamp"].endswith("Z")
 
 
 def test_fts_is_unicode61_and_finds_non_ascii(obelisk_bin, archive_home, tmp_path):
@@ -588,6 +647,40 @@ def test_transcript_mtimes_follow_last_event(archive_home):
 def _write_jsonl(path: Path, lines: list[dict]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+
+
+def _iso(at: datetime) -> str:
+    return at.strftime("%Y-%m-%dT%H:%M:%S.") + f"{at.microsecond // 1000:03d}Z"
+
+
+def _claude_transcript(
+    home: Path, session: str, texts: list[str], *, cwd: str = "/work/agree", age_s: float = 120
+) -> Path:
+    """A Claude transcript whose messages (user/assistant alternating) are ``age_s`` seconds
+    old or newer: recent enough for the real CLI's 15-minute invocation lookup."""
+    start = datetime.now(UTC) - timedelta(seconds=age_s)
+    path = home / ".claude" / "projects" / "-work-agree" / f"{session}.jsonl"
+    _write_jsonl(path, [_claude_line(session, i, text, start, cwd) for i, text in enumerate(texts)])
+    return path
+
+
+def _claude_line(session: str, i: int, text: str, start: datetime, cwd: str = "/work/agree"):
+    role = "user" if i % 2 == 0 else "assistant"
+    return {
+        "type": role,
+        "uuid": f"{session}-{i:04d}",
+        "timestamp": _iso(start + timedelta(seconds=i)),
+        "cwd": cwd,
+        "sessionId": session,
+        "message": {"role": role, "content": text},
+    }
+
+
+def _append_claude(path: Path, text: str, i: int) -> None:
+    """Append one message line (stamped now) to the Claude transcript ``path``."""
+    line = _claude_line(path.stem, i, text, datetime.now(UTC) - timedelta(seconds=i))
+    with path.open("a", encoding="utf-8") as fh:
+        fh.write(json.dumps(line) + "\n")
 
 
 def _codex_session(
@@ -803,19 +896,100 @@ def test_incremental_build_picks_up_new_changed_and_removed_transcripts(
     assert not db_rows(home, "SELECT 1 FROM index_state WHERE jsonl_path = ?", str(claude_file))
 
 
-def test_build_grace_window_defers_the_refresh(obelisk_bin, archive_home, tmp_path):
-    home = archive_home.home
+COUNT_MESSAGES = "return sql('SELECT count(*) AS n FROM messages')[0].n"
+
+
+def _count(home: Path, script: Path, **settings: object) -> ObeliskRun:
+    """Run ``script`` against ``home`` with the double ``settings`` given (the build grace
+    left at its default 30 s unless given), the way an agent would."""
+    double_settings(home, **{"build_grace_ms": 30_000, **settings})
+    return run_obelisk(["--query", str(script)], env={"HOME": str(home)})
+
+
+def test_an_agent_session_caller_sees_the_debounce(obelisk_bin, tmp_path):
+    # The query file's path is in a recent message: the nonce resolves at once, no extra
+    # build runs, so a line appended within the debounce after the last build stays
+    # invisible (README.md fact 15).
+    home = tmp_path / "home"
+    script = tmp_path / "agent.js"
+    script.write_text(COUNT_MESSAGES)
+    agent = _claude_transcript(home, "s-agent", [f"obelisk --query {script}", "ran it"])
     build(home)
-    grown = append_session(archive_home, at=datetime.now(UTC), seed=11)
+    _append_claude(agent, "appended after the build", 2)
+    run = _count(home, script, build_grace_ms=600_000)
+    assert (run.returncode, run.stdout) == (0, "2\n")
+    assert "recent_build" in run.stderr
+
+
+def test_outside_an_agent_session_the_query_refreshes_despite_debounce_and_heartbeat(
+    obelisk_bin, tmp_path
+):
+    # No recent message names the query file (nor holds its text): the nonce misses, and
+    # one more incremental build runs that ignores the debounce and the heartbeat.
+    home = tmp_path / "home"
+    script = tmp_path / "outside.js"
+    script.write_text(COUNT_MESSAGES)
+    path = _claude_transcript(home, "s-other", ["one", "two"])
+    build(home)
+    _append_claude(path, "three", 2)
+    run = _count(home, script, build_grace_ms=600_000)
+    assert (run.returncode, run.stdout) == (0, "3\n")
+    assert "recent_build" in run.stderr  # the pre-query refresh was skipped...
+    set_heartbeat(home, age_ms=0)
+    _append_claude(path, "four", 3)
+    run = _count(home, script)
+    assert (run.returncode, run.stdout) == (0, "4\n")  # ...the nonce-phase build was not
+    assert "daemon_active" in run.stderr
+    # The lease still rules: held, neither build runs.
+    _append_claude(path, "five", 4)
+    with hold_writer_lease(home):
+        run = _count(home, script, build_grace_ms=0)
+    assert (run.returncode, run.stdout) == (0, "4\n")
+    assert "writer_busy" in run.stderr
+
+
+def test_a_mention_older_than_15_minutes_does_not_resolve(obelisk_bin, tmp_path):
+    home = tmp_path / "home"
     script = tmp_path / "q.js"
-    script.write_text("return sql('SELECT count(*) AS n FROM sessions')[0].n")
-    before = len(_sessions(archive_home))
-    double_settings(home, build_grace_ms=600_000)
-    run = run_obelisk(["--query", str(script)], env={"HOME": str(home)})
-    assert (run.returncode, json.loads(run.stdout)) == (0, before)
-    assert json.loads(run_obelisk(["--query", str(script)], env=double_env(home)).stdout) == len(
-        _sessions(grown)
-    )
+    script.write_text(COUNT_MESSAGES)
+    path = _claude_transcript(home, "s-old", [f"obelisk --query {script}", "ok"], age_s=16 * 60)
+    build(home)
+    _append_claude(path, "three", 2)
+    assert _count(home, script, build_grace_ms=600_000).stdout == "3\n"
+
+
+@pytest.mark.parametrize(("invoked", "expected"), [(True, "2\n"), (False, "4\n")])
+def test_the_script_text_resolves_only_for_a_session_that_invoked_the_cli(
+    obelisk_bin, tmp_path, invoked, expected
+):
+    # A script of >= 40 characters is also looked for by its text, strictly: exactly one
+    # recent session holds the text AND a recent `obelisk --...` invocation record.
+    home = tmp_path / "home"
+    script = tmp_path / "hidden-path.js"
+    script.write_text(COUNT_MESSAGES)
+    texts = [f"cat > \"$f\" <<'EOF'\n{COUNT_MESSAGES}\nEOF"]
+    texts.append('obelisk --query "$f"' if invoked else "wrote a query file")
+    path = _claude_transcript(home, "s-heredoc", texts)
+    build(home)
+    _append_claude(path, "appended", 2)
+    _append_claude(path, "appended again", 3)
+    assert _count(home, script, build_grace_ms=600_000).stdout == expected
+
+
+def test_nonce_poll_runs_only_on_a_miss(obelisk_bin, tmp_path):
+    home = tmp_path / "home"
+    agent_script = tmp_path / "agent.js"
+    agent_script.write_text(COUNT_MESSAGES)
+    outside = tmp_path / "outside.js"
+    outside.write_text(COUNT_MESSAGES)
+    _claude_transcript(home, "s-agent", [f"obelisk --query {agent_script}", "ran it"])
+    build(home)
+    missed = _count(home, outside, nonce_poll_ms=600)
+    assert (missed.returncode, missed.elapsed >= 0.6) == (0, True)
+    # A hit never polls: a 60 s poll would time this run out.
+    double_settings(home, nonce_poll_ms=60_000)
+    hit = run_obelisk(["--query", str(agent_script)], env={"HOME": str(home)}, timeout=30)
+    assert (hit.timed_out, hit.returncode, hit.stdout) == (False, 0, "2\n")
 
 
 def test_stale_fault_skips_the_refresh(obelisk_bin, archive_home, tmp_path):
@@ -836,23 +1010,94 @@ def test_stale_fault_skips_the_refresh(obelisk_bin, archive_home, tmp_path):
     assert query_json(tmp_path, home, body) == 1
 
 
-def test_busy_lock_skips_refresh_and_refuses_build(obelisk_bin, archive_home, tmp_path):
+@contextlib.contextmanager
+def hold_writer_lease(home: Path):
+    """Hold the writer lease as another writer would: BEGIN IMMEDIATE on
+    ``$HOME/.obelisk/writer.lock.sqlite`` (the real CLI's lease, README fact 13)."""
+    lock = home / WRITER_LOCK_FILE
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    con = sqlite3.connect(lock, isolation_level=None, timeout=0)
+    try:
+        con.execute("BEGIN IMMEDIATE")
+        yield lock
+    finally:
+        con.close()  # closing ends the transaction and frees the lease
+
+
+def set_heartbeat(home: Path, age_ms: int) -> None:
+    """Write the desktop app's ``__app_heartbeat__`` row, ``age_ms`` old, into the index."""
+    con = sqlite3.connect(home / INDEX_FILE, timeout=10)
+    with con:
+        con.execute(
+            "INSERT OR REPLACE INTO index_state (jsonl_path, mtime)"
+            " VALUES ('__app_heartbeat__', ?)",
+            (int(time.time() * 1000) - age_ms,),
+        )
+    con.close()
+
+
+def test_held_writer_lease_keeps_the_index_behind_and_refuses_build(
+    obelisk_bin, archive_home, tmp_path
+):
     home = archive_home.home
     build(home)
-    append_session(archive_home, at=datetime.now(UTC), seed=13)
-    (home / ".obelisk" / "index.lock").write_text(str(os.getpid()))  # a live "writer"
-    run = query(tmp_path, home, "return sql('SELECT count(*) AS n FROM sessions')[0].n")
-    assert run.returncode == 0
-    assert json.loads(run.stdout) == len(_sessions(archive_home))
-    assert "lock" in run.stderr
+    grown = append_session(archive_home, at=datetime.now(UTC), seed=13)
+    body = "return sql('SELECT count(*) AS n FROM sessions')[0].n"
+    with hold_writer_lease(home):
+        run = query(tmp_path, home, body)
+        assert (run.returncode, json.loads(run.stdout)) == (0, len(_sessions(archive_home)))
+        assert "writer_busy" in run.stderr
+        refused = run_obelisk(["--build"], env=double_env(home))
+        assert refused.returncode == 1
+        envelope = json.loads(refused.stdout)
+        assert envelope["error"] == "Index rebuild was not published: writer_busy"
+        assert set(envelope) == {"error", "stack"}
+    # Released: the next query refreshes and --build publishes again.
+    assert query_json(tmp_path, home, body) == len(_sessions(grown))
+    assert run_obelisk(["--build"], env=double_env(home)).returncode == 0
+
+
+def test_an_old_pid_lock_file_is_not_a_lease(obelisk_bin, archive_home, tmp_path):
+    # The pid file the double used to write means nothing now: only the SQLite lease counts.
+    home = archive_home.home
+    (home / ".obelisk").mkdir()
+    (home / ".obelisk" / "index.lock").write_text(str(os.getpid()))
+    assert run_obelisk(["--build"], env=double_env(home)).returncode == 0
+    assert (home / WRITER_LOCK_FILE).is_file()
+
+
+def _plant_unreadable_unit(home: Path, kind: str) -> Path:
+    """A ``.jsonl`` entry in a Claude project folder that cannot be read: a folder (EISDIR
+    even for root) or a dangling symlink (ENOENT). Discovery takes it, parsing fails."""
+    bad = home / ".claude" / "projects" / "-work-agree" / "broken.jsonl"
+    bad.parent.mkdir(parents=True, exist_ok=True)
+    if kind == "folder":
+        bad.mkdir()
+    else:
+        bad.symlink_to(home / "nowhere" / "gone.jsonl")
+    return bad
+
+
+@pytest.mark.parametrize("kind", ["folder", "dangling symlink"])
+def test_an_unreadable_unit_is_skipped_by_a_query_and_refuses_build(obelisk_bin, tmp_path, kind):
+    home = tmp_path / "home"
+    _claude_transcript(home, "s-good", ["one", "two"])
+    bad = _plant_unreadable_unit(home, kind)
+    # Malformed JSON lines are NOT a unit failure: they are skipped.
+    good = _claude_transcript(home, "s-ragged", ["three", "four"])
+    with good.open("a", encoding="utf-8") as fh:
+        fh.write("{not json\n")
+    run = query(tmp_path, home, COUNT_MESSAGES)
+    assert (run.returncode, run.stdout) == (0, "4\n")
+    assert str(bad) in run.stderr
+    assert db_rows(home, "SELECT 1 FROM index_state WHERE jsonl_path = ?", str(bad)) == []
+    assert db_rows(home, "SELECT 1 FROM index_state WHERE jsonl_path = ?", str(good))
     refused = run_obelisk(["--build"], env=double_env(home))
     assert refused.returncode == 1
-    assert "error" in json.loads(refused.stdout)
-    # A lock left by a dead process is taken over.
-    dead = subprocess.Popen(["true"])
-    dead.wait()
-    (home / ".obelisk" / "index.lock").write_text(str(dead.pid))
-    assert run_obelisk(["--build"], env=double_env(home)).returncode == 0
+    assert json.loads(refused.stdout)["error"].endswith(": provider_failure")
+    assert str(bad) in refused.stderr
+    # Nothing was published: the index is the one the query left.
+    assert db_rows(home, "SELECT count(*) AS n FROM messages") == [{"n": 4}]
 
 
 def test_parallel_queries_all_answer(obelisk_bin, archive_home, tmp_path):
@@ -869,19 +1114,17 @@ def test_parallel_queries_all_answer(obelisk_bin, archive_home, tmp_path):
         assert [(r.returncode, r.stdout) for r in runs] == [(0, "true\n")] * 4
 
 
-def test_fresh_app_heartbeat_blocks_writes(obelisk_bin, archive_home):
+def test_fresh_app_heartbeat_fails_build_and_an_old_one_is_dropped(obelisk_bin, archive_home):
     home = archive_home.home
     build(home)
-    con = sqlite3.connect(home / ".obelisk" / "index.db")
-    with con:
-        con.execute(
-            "INSERT INTO index_state (jsonl_path, mtime) VALUES ('__app_heartbeat__', ?)",
-            (int(time.time() * 1000),),
-        )
-    con.close()
+    set_heartbeat(home, age_ms=0)
     run = run_obelisk(["--build"], env=double_env(home))
     assert run.returncode == 1
-    assert "desktop app" in json.loads(run.stdout)["error"]
+    assert json.loads(run.stdout)["error"] == "Index rebuild was not published: daemon_active"
+    # 61 s old: the app is gone; the forced build republishes index_state without the row.
+    set_heartbeat(home, age_ms=61_000)
+    build(home)
+    assert db_rows(home, "SELECT 1 FROM index_state WHERE jsonl_path = '__app_heartbeat__'") == []
 
 
 # ------------------------------------------------------------------ fault switches
@@ -1090,6 +1333,7 @@ def test_environment_switches_are_ignored(obelisk_bin, archive_home, tmp_path):
         '{"slow_ms": -1}',
         '{"slow_ms": "100"}',
         '{"build_grace_ms": 1.5}',
+        '{"nonce_poll_ms": -1}',
         '{"faults": "hang"}',
     ],
 )
@@ -1161,9 +1405,12 @@ def test_append_session_ends_at_the_requested_time(tmp_path):
         added = grown.events[len(archive.events) :]
         assert {e.runtime for e in added} == {runtime}
         assert {e.repo_root for e in added} == {str(archive.repos["alpha-wt"])}
-        assert max(e.timestamp for e in added) == "2026-03-01T13:00:00.000Z"
+        assert max(e.timestamp for e in added) <= "2026-03-01T13:00:00.000Z"
         newest = max((p for p in archive.home.rglob("*.jsonl")), key=lambda p: p.stat().st_mtime)
         assert newest.stat().st_mtime == at.timestamp()
+        # The transcript's last line is at ``at`` (for Codex an unplanted `compacted` line).
+        stamps = [json.loads(x)["timestamp"] for x in newest.read_text().splitlines()]
+        assert max(stamps) == stamps[-1] == "2026-03-01T13:00:00.000Z"
         archive = grown
 
 
@@ -1199,4 +1446,196 @@ def test_a_forked_or_sub_agent_codex_thread_is_stored_under_its_parent(
     assert [tuple(r.values()) for r in results] == [
         ("codex:thread-child:call_same", "codex:thread-parent", "CHILD"),
         ("codex:thread-parent:call_same", "codex:thread-parent", "PARENT"),
+    ]
+
+
+# ------------------------------------------------------------------ double vs real (agreement)
+#
+# Each test runs one small scenario through the double (double_bin) and through obelisk_bin
+# in two fresh HOMEs and compares what a caller can observe. In the normal suite both are
+# the double; in the real-binary lane (LOOPX_RECALL_REAL_OBELISK, -m real_obelisk)
+# obelisk_bin is the real CLI. No double settings file is written: the double runs on its
+# defaults (30 s debounce, like the real CLI), so the scenarios use no test switch.
+
+
+def _agree(obelisk_bin: Path, double_bin: Path, tmp_path: Path, scenario):
+    """``scenario(binary, home)`` for the double and for obelisk_bin; both answers."""
+    answers = []
+    for name, binary in (("double", double_bin), ("runtime", obelisk_bin)):
+        home = tmp_path / f"home-{name}"
+        home.mkdir()
+        answers.append(scenario(binary, home))
+    return answers
+
+
+def _run(binary: Path, home: Path, *args: str, env: dict[str, str] | None = None):
+    return run_obelisk(list(args), env={"HOME": str(home), **(env or {})}, binary=binary)
+
+
+@pytest.mark.real_obelisk
+def test_agreement_index_location_and_build_answer(obelisk_bin, double_bin, tmp_path):
+    def scenario(binary, home):
+        _claude_transcript(home, "s-agree", ["hello", "hi"])
+        run = _run(binary, home, "--build", env={"OBELISK_HOME": str(home / "elsewhere")})
+        out = json.loads(run.stdout)
+        return (
+            run.returncode,
+            sorted(out),
+            Path(out["db"]).relative_to(home),
+            (home / INDEX_FILE).is_file(),
+            (home / "elsewhere").exists(),
+        )
+
+    double, runtime = _agree(obelisk_bin, double_bin, tmp_path, scenario)
+    assert double == runtime == (0, ["db", "ok"], INDEX_FILE, True, False)
+
+
+@pytest.mark.real_obelisk
+def test_agreement_held_writer_lease(obelisk_bin, double_bin, tmp_path):
+    count = tmp_path / "count.js"
+    count.write_text("return sql('SELECT count(*) AS n FROM messages')[0].n")
+
+    def scenario(binary, home):
+        path = _claude_transcript(home, "s-lease", ["one", "two"])
+        built = _run(binary, home, "--build").returncode
+        _append_claude(path, "three", 2)
+        with hold_writer_lease(home):
+            run = _run(binary, home, "--query", str(count))
+            refused = _run(binary, home, "--build")
+        return built, run.returncode, run.stdout, refused.returncode, json.loads(
+            refused.stdout
+        )["error"]
+
+    double, runtime = _agree(obelisk_bin, double_bin, tmp_path, scenario)
+    assert double == runtime == (
+        0, 0, "2\n", 1, "Index rebuild was not published: writer_busy"
+    )
+
+
+@pytest.mark.real_obelisk
+def test_agreement_heartbeat_and_build(obelisk_bin, double_bin, tmp_path):
+    heartbeat = "SELECT count(*) AS n FROM index_state WHERE jsonl_path = '__app_heartbeat__'"
+
+    def scenario(binary, home):
+        _claude_transcript(home, "s-beat", ["one", "two"])
+        built = _run(binary, home, "--build").returncode
+        set_heartbeat(home, age_ms=0)
+        refused = _run(binary, home, "--build")
+        set_heartbeat(home, age_ms=61_000)
+        rebuilt = _run(binary, home, "--build").returncode
+        return built, refused.returncode, json.loads(refused.stdout)["error"], rebuilt, db_rows(
+            home, heartbeat
+        )
+
+    double, runtime = _agree(obelisk_bin, double_bin, tmp_path, scenario)
+    assert double == runtime == (
+        0, 1, "Index rebuild was not published: daemon_active", 0, [{"n": 0}]
+    )
+
+
+@pytest.mark.real_obelisk
+def test_agreement_nonce_phase(obelisk_bin, double_bin, tmp_path):
+    # From outside an agent session the query's extra build ignores the debounce and the
+    # heartbeat but not the lease; a caller whose query file a recent message names keeps
+    # the debounce. (The real CLI polls 4 s after a miss; the double by default not.)
+    agent_script = tmp_path / "agent.js"
+    agent_script.write_text(COUNT_MESSAGES)
+    outside = tmp_path / "outside.js"
+    outside.write_text(COUNT_MESSAGES)
+
+    def scenario(binary, home):
+        _claude_transcript(home, "s-agent", [f"obelisk --query {agent_script}", "ran it"])
+        other = _claude_transcript(home, "s-other", ["one", "two"])
+        counts = [_run(binary, home, "--build").returncode]
+        _append_claude(other, "three", 2)
+        counts.append(_run(binary, home, "--query", str(agent_script)).stdout)  # debounced
+        counts.append(_run(binary, home, "--query", str(outside)).stdout)  # extra build
+        set_heartbeat(home, age_ms=0)
+        _append_claude(other, "four", 3)
+        counts.append(_run(binary, home, "--query", str(outside)).stdout)  # heartbeat ignored
+        _append_claude(other, "five", 4)
+        with hold_writer_lease(home):
+            counts.append(_run(binary, home, "--query", str(outside)).stdout)  # lease rules
+        return counts
+
+    double, runtime = _agree(obelisk_bin, double_bin, tmp_path, scenario)
+    assert double == runtime == [0, "4\n", "5\n", "6\n", "6\n"]
+
+
+@pytest.mark.real_obelisk
+def test_agreement_unreadable_unit(obelisk_bin, double_bin, tmp_path):
+    count = tmp_path / "count.js"
+    count.write_text(COUNT_MESSAGES)
+
+    def scenario(binary, home):
+        _claude_transcript(home, "s-good", ["one", "two"])
+        bad = _plant_unreadable_unit(home, "folder")
+        run = _run(binary, home, "--query", str(count))
+        refused = _run(binary, home, "--build")
+        return (
+            run.returncode,
+            run.stdout,
+            str(bad) in run.stderr,
+            refused.returncode,
+            json.loads(refused.stdout)["error"],
+            str(bad) in refused.stderr,
+            db_rows(home, "SELECT count(*) AS n FROM index_state WHERE jsonl_path = ?", str(bad)),
+        )
+
+    double, runtime = _agree(obelisk_bin, double_bin, tmp_path, scenario)
+    assert double == runtime == (
+        0, "2\n", True, 1, "Index rebuild was not published: provider_failure", True, [{"n": 0}]
+    )
+
+
+@pytest.mark.real_obelisk
+def test_agreement_summaries(obelisk_bin, double_bin, tmp_path):
+    script = tmp_path / "summaries.js"
+    script.write_text(f"return sql({json.dumps(SUMMARY_ROWS + ' ORDER BY id')})")
+
+    def scenario(binary, home):
+        _plant_summaries(home)
+        run = _run(binary, home, "--query", str(script))
+        rows = json.loads(run.stdout)
+        for row in rows:
+            row["timestamp"] = bool(row["timestamp"])
+        return run.returncode, rows
+
+    double, runtime = _agree(obelisk_bin, double_bin, tmp_path, scenario)
+    assert double == runtime
+    assert [r["id"] for r in double[1]] == ["away-0001"]
+
+
+@pytest.mark.real_obelisk
+def test_agreement_a_planted_summary_is_summary_evidence(
+    obelisk_bin, double_bin, tmp_path, monkeypatch
+):
+    # The plugin's own summary query (template v5) finds a planted away_summary.
+    from loopx_obelisk_session_evidence.provider import ObeliskSessionEvidence
+
+    from ..test_adapter import _request
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+
+    def scenario(binary, home):
+        monkeypatch.setenv("HOME", str(home))
+        path = _claude_transcript(home, "s-sum", ["fix the parser", "done"], cwd=str(repo))
+        with path.open("a", encoding="utf-8") as fh:
+            for line in _summary_lines("s-sum", datetime.now(UTC) - timedelta(seconds=120)):
+                fh.write(json.dumps({**line, "cwd": str(repo)}) + "\n")
+        binding = {
+            "history_sources": ["claude"],
+            "window_days": 30,
+            "private": {"repository_roots": [str(repo)], "obelisk_bin": str(binary)},
+        }
+        result = ObeliskSessionEvidence().retrieve(
+            _request(["pinned the parser"], types=["summary"]), binding, timeout=60
+        )
+        return [(i.evidence_type, i.session_ref, i.snippet) for i in result.items]
+
+    double, runtime = _agree(obelisk_bin, double_bin, tmp_path, scenario)
+    assert double == runtime
+    assert double == [
+        ("summary", "s-sum", "While you were away: pinned the parser and the tests pass.")
     ]
