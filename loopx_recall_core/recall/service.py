@@ -38,6 +38,7 @@ from loopx_recall_core.recall.outcome import REASON_CODES, RecallOutcome
 from loopx_recall_core.recall.receipts import failure_receipt, result_receipt
 from loopx_recall_core.recall.stage_gate import stage_two_verdict
 from loopx_recall_core.recall.store import PrivateStore
+from loopx_recall_core.redaction import redact_snippet
 from loopx_recall_core.state import Enablement, StateStore
 
 __all__ = ["DEFAULT_TIMEOUT_S", "RecallService", "find_recall_provider", "recall"]
@@ -107,6 +108,27 @@ def _verify(
     ):
         return None, "scope_violation"
     return returned, None
+
+
+def _redacted(
+    request: HistoricalEvidenceRequestV0, result: HistoricalEvidenceResultV0
+) -> HistoricalEvidenceResultV0:
+    """``result`` with every snippet through the one redactor, still within the request's
+    limits: a marker longer than its secret never takes a snippet past
+    ``max_snippet_chars``, and if the grown snippets together pass ``max_total_chars``,
+    each grown one is cut back to its own length (the total is then the provider's)."""
+    limits = request.limits
+    snippets = [redact_snippet(item.snippet, limits.max_snippet_chars) for item in result.items]
+    if sum(map(len, snippets)) > limits.max_total_chars:
+        snippets = [
+            new if len(new) <= len(old.snippet) else redact_snippet(old.snippet, len(old.snippet))
+            for old, new in zip(result.items, snippets, strict=True)
+        ]
+    items = tuple(
+        attrs.evolve(item, snippet=snippet)
+        for item, snippet in zip(result.items, snippets, strict=True)
+    )
+    return attrs.evolve(result, items=items)
 
 
 def recall(
@@ -207,6 +229,9 @@ def recall(
         result = attrs.evolve(
             result, scope_applied=attrs.evolve(result.scope_applied, cross_agent_used=True)
         )
+    # One choke point: what is stored, returned and digested is the redacted result, so
+    # the receipt verifies against the stored record (``recall receipt``).
+    result = _redacted(request, result)
     log.info("recall succeeded: %d items", len(result.items))
     receipt = result_receipt(request, result, key=key)
     outcome = _outcome(store, request, "succeeded", None, receipt, result)
