@@ -37,23 +37,11 @@ if TYPE_CHECKING:
     from importlib import metadata
 
 __all__ = [
-    "ExtensionRefused",
-    "InstalledExtension",
-    "KnownExtension",
-    "PipFailed",
-    "UninstallTarget",
-    "arrived",
-    "catalogue",
-    "check_install_spec",
-    "extension_list",
-    "find_known",
-    "install",
-    "installed_extensions",
-    "installed_view",
-    "requirement_name",
-    "uninstall",
+    "ExtensionRefused", "InstalledExtension", "KnownExtension", "PipFailed", "UninstallTarget",
+    "arrived", "catalogue", "check_install_spec", "extension_list", "find_known", "install",
+    "installed_extensions", "installed_view", "requirement_name", "uninstall",
     "uninstall_target",
-]
+]  # fmt: skip
 
 
 class ExtensionRefused(Exception):

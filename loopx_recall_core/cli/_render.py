@@ -83,7 +83,8 @@ def render_status(d: dict[str, Any]) -> str:
         # A Replan situation must name this exact id, or replan answers scope_mismatch.
         lines.append(f"    repository_id: {e['repository_id']}")
         lines.append(
-            f"    agent sessions: {sessions['mode']} ({sessions['claimed_sessions']} claimed): "
+            f"    agent sessions: {sessions['mode']} ({sessions['claimed_sessions']} claimed, "
+            f"{sessions.get('forgotten_sessions', 0)} forgotten): "
             f"{sessions['identity']}"
         )
         if "mode_source" in sessions:

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""``loopx-recall session claim|list|release``: the session-claim ledger by hand.
+"""``loopx-recall session claim|list|release|forget``: the session-claim ledger by hand.
 
 The runtimes' hooks (``loopx-recall hook``) claim sessions automatically; these commands
 are for the owner. Errors never name a session, agent or path.
@@ -78,8 +78,33 @@ def release(
     )
 
 
+@session.command("forget")
+@click.option("--agent-id", required=True)
+@click.option("--project-id", required=True)
+@runtime_option
+@session_option
+@format_option()
+def forget(
+    agent_id: str, project_id: str, runtime: str, session_id: str, output_format: str
+) -> None:
+    """Forget a session: it is never returned to any agent again, and never claimed again
+    (its claim goes; refused when another agent or project holds it). Obelisk's own data
+    is not touched."""
+    try:
+        changed = SessionLedger().forget(
+            agent_id=agent_id, project_id=project_id, runtime=runtime, session_id=session_id
+        )
+    except ClaimRefused as exc:
+        raise Rejected(str(exc)) from None
+    emit(
+        {"schema_version": "loopx_session_change_v0", "action": "forget", "changed": changed},
+        output_format,
+        lambda d: "session forgotten" if d["changed"] else "already forgotten; no change",
+    )
+
+
 def _render_list(d: dict[str, Any]) -> str:
-    lines = [f"{d['count']} claimed session(s)"]
+    lines = [f"{d['count']} claimed session(s); {d['forgotten']} forgotten (all agents)"]
     for row in d["by_project_and_runtime"]:
         lines.append(f"  {row['project_id']} / {row['runtime']}: {row['count']}")
     for row in d.get("sessions", []):
@@ -97,11 +122,12 @@ def list_sessions(
 ) -> None:
     """Count this agent's claimed sessions per project and runtime (ids only with
     --show-private)."""
-    claims = SessionLedger().claims(agent_id=agent_id, project_id=project_id)
+    claims, forgotten = SessionLedger().view(agent_id=agent_id, project_id=project_id)
     counts = Counter((c.project_id, c.runtime) for c in claims)
     data: dict[str, Any] = {
         "schema_version": "loopx_session_list_v0",
         "count": len(claims),
+        "forgotten": len(forgotten),
         "by_project_and_runtime": [
             {"project_id": p, "runtime": r, "count": n} for (p, r), n in sorted(counts.items())
         ],

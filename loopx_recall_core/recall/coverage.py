@@ -4,7 +4,7 @@
 
 With claimed agent sessions only the claimed ones are searched, so an answer is complete
 only when every session of the bound runtimes in the repository and window is claimed by
-someone (this agent or another): a session nobody claimed may be this agent's, and its
+someone (this agent or another) or forgotten: a session nobody claimed may be this agent's, and its
 history is missing from the answer. The provider lists the sessions it finds on disk
 (:class:`~loopx_recall_core.hookspecs.SessionListingProvider`); the ledger says which are
 claimed. The RFC: absence is never evidence when coverage is unknown, so an answer with
@@ -43,5 +43,7 @@ def unclaimed_sessions(
         return None
     if not all(isinstance(c, SessionCandidate) for c in found):
         return None
-    held = {(c.runtime, c.session_id) for c in ledger.claims()}
+    claims, forgotten = ledger.view()
+    # A claimed session belongs to someone; a forgotten one is out of every recall.
+    held = {(c.runtime, c.session_id) for c in (*claims, *forgotten)}
     return [c for c in found if (c.runtime, c.session_id) not in held]

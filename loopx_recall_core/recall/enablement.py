@@ -267,7 +267,9 @@ def disable(
     return removed
 
 
-def _public_enablement(enablement: Enablement, show_private: bool, claimed: int) -> dict[str, Any]:
+def _public_enablement(
+    enablement: Enablement, show_private: bool, claimed: int, forgotten: int = 0
+) -> dict[str, Any]:
     binding = dict(enablement.binding)
     private = binding.pop("private", None)
     binding.pop("agent_identity", None)  # a provider's old statement; the host's is below
@@ -276,6 +278,8 @@ def _public_enablement(enablement: Enablement, show_private: bool, claimed: int)
         "mode": mode,
         "identity": AGENT_IDENTITY[mode],
         "claimed_sessions": claimed,
+        #: sessions forgotten by anyone: out of every agent's recall (a count, never ids)
+        "forgotten_sessions": forgotten,
         "cross_agent_access": mode == "runtime",
     }
     if enablement.agent_sessions is None:
@@ -352,11 +356,10 @@ def status_record(
     from loopx_recall_core.recall.ledger import SessionLedger  # only with an enablement
 
     ledger = SessionLedger(store.root)
+    views = [ledger.view(agent_id=e.agent_id, project_id=e.project_id) for e in enablements]
     rows = [
-        _public_enablement(
-            e, show_private, len(ledger.claims(agent_id=e.agent_id, project_id=e.project_id))
-        )
-        for e in enablements
+        _public_enablement(e, show_private, len(claims), len(forgotten))
+        for e, (claims, forgotten) in zip(enablements, views, strict=True)
     ]
     record = {
         "schema_version": "loopx_capability_status_v0",

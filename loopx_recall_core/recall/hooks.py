@@ -29,7 +29,8 @@ payload content). The outcome codes:
 * ``no_agent_configured``: no agent or project id (flags or environment).
 * ``claimed_by_another``: another agent or project holds the session (only that);
   ``wrong_runtime``: the id names another runtime's session (``codex:<thread>`` sent to
-  the Claude hook); ``ledger_full``; ``invalid_session_or_agent``: an id the ledger
+  the Claude hook); ``forgotten``: the session was forgotten (``session forget``), so it
+  is never claimed again; ``ledger_full``; ``invalid_session_or_agent``: an id the ledger
   refuses (blank, too long, spaces or controls in a session id).
 * ``state_unusable``: the state folder cannot be used (then there may be no log to
   write); ``internal_error:<exception class>``: a bug, logged instead of failing the turn.

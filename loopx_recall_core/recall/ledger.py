@@ -12,6 +12,12 @@ Owner-local and private, under the same rules as the private result store
 0600, replaced atomically under its own lock, never followed through a link; a corrupt
 or unknown file is reported, never reset. Reading creates nothing. The cwd a hook saw is
 kept only as a keyed digest (the owner's receipt key), never in the clear.
+
+A session can be forgotten (``loopx-recall session forget``): a tombstone in the same file
+(``forgotten``, beside ``claims``) keeps it out of every recall of every agent from then
+on. Its claim, if any, goes; a later claim of it is refused (``forgotten``); the host
+passes the tombstoned sessions to the provider to exclude and refuses a result that still
+holds one (``recall/service.py``).
 """
 
 from __future__ import annotations
@@ -41,6 +47,7 @@ __all__ = [
     "Claim",
     "ClaimRefused",
     "SessionLedger",
+    "Tombstone",
     "native_session_id",
 ]
 
@@ -53,6 +60,7 @@ _ID_UNITS = 256
 #: A runtime's session id: printable, no whitespace, no control character.
 _SESSION_ID = re.compile(r"[^\s\x00-\x1f\x7f]{1,256}\Z")
 _FIELDS = ("agent_id", "project_id", "runtime", "session_id", "first_seen", "cwd_digest")
+_TOMBSTONE_FIELDS = ("agent_id", "project_id", "runtime", "session_id", "forgotten_at")
 
 
 class ClaimRefused(Exception):
@@ -60,7 +68,8 @@ class ClaimRefused(Exception):
 
     ``code`` says why, as the hook log names it: ``claimed_by_another`` (another agent or
     project holds the session), ``wrong_runtime`` (the id names another runtime's
-    session), ``ledger_full``, or ``invalid_session_or_agent`` (anything else).
+    session), ``ledger_full``, ``forgotten`` (the session was forgotten: it is never
+    claimed or recalled again), or ``invalid_session_or_agent`` (anything else).
     """
 
     def __init__(self, message: str, code: str = "invalid_session_or_agent") -> None:
@@ -83,6 +92,21 @@ class Claim:
 
     def owned_by(self, agent_id: str, project_id: str) -> bool:
         return self.agent_id == agent_id and self.project_id == project_id
+
+
+@attrs.frozen(kw_only=True)
+class Tombstone:
+    """A forgotten session (``runtime`` and the runtime's own id), and who forgot it."""
+
+    agent_id: str
+    project_id: str
+    runtime: str
+    session_id: str
+    forgotten_at: str
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.runtime, self.session_id)
 
 
 def _utf8(value: str) -> bool:
@@ -148,11 +172,14 @@ class SessionLedger:
         )
 
     def _read(self) -> dict[tuple[str, str], Claim]:
+        return self._read_all()[0]
+
+    def _read_all(self) -> tuple[dict[tuple[str, str], Claim], dict[tuple[str, str], Tombstone]]:
         if not self._exists():
-            return {}
+            return {}, {}
         raw = read_file(self.path, _MAX_BYTES, "the loopx session ledger", owner_only=True)
         if raw is None:
-            return {}
+            return {}, {}
         try:
             data = loads(raw)
         except JsonInputError as exc:
@@ -163,24 +190,28 @@ class SessionLedger:
             raise StateError(
                 "the loopx session ledger has an unknown schema_version; it was left untouched"
             )
-        rows = data.get("claims")
+        invalid = StateError("the loopx session ledger is invalid; it was left untouched")
+        rows, gone = data.get("claims"), data.get("forgotten", [])
         if (
             not isinstance(rows, list)
-            or len(rows) > MAX_CLAIMS
-            or set(data)
-            != {
-                "schema_version",
-                "claims",
-            }
+            or not isinstance(gone, list)
+            or len(rows) + len(gone) > MAX_CLAIMS
+            or set(data) - {"forgotten"} != {"schema_version", "claims"}
         ):
-            raise StateError("the loopx session ledger is invalid; it was left untouched")
+            raise invalid
         claims: dict[tuple[str, str], Claim] = {}
         for row in rows:
             claim = _claim_of(row)
             if claim is None or claim.key in claims:
-                raise StateError("the loopx session ledger is invalid; it was left untouched")
+                raise invalid
             claims[claim.key] = claim
-        return claims
+        tombstones: dict[tuple[str, str], Tombstone] = {}
+        for row in gone:
+            tombstone = _tombstone_of(row)
+            if tombstone is None or tombstone.key in tombstones or tombstone.key in claims:
+                raise invalid
+            tombstones[tombstone.key] = tombstone
+        return claims, tombstones
 
     def claims(self, *, agent_id: str | None = None, project_id: str | None = None) -> list[Claim]:
         """The claims (of one agent and/or project), oldest first; creates nothing."""
@@ -194,14 +225,34 @@ class SessionLedger:
             key=lambda c: (c.first_seen, c.runtime, c.session_id),
         )
 
+    def forgotten(self) -> list[Tombstone]:
+        """Every forgotten session, whoever forgot it (they are out of every recall)."""
+        return self.view()[1]
+
+    def view(
+        self, *, agent_id: str | None = None, project_id: str | None = None
+    ) -> tuple[list[Claim], list[Tombstone]]:
+        """:meth:`claims` and :meth:`forgotten` from one read of the file."""
+        claims, tombstones = self._read_all()
+        mine = [c for c in claims.values() if agent_id in (None, c.agent_id)
+                and project_id in (None, c.project_id)]  # fmt: skip
+        return (
+            sorted(mine, key=lambda c: (c.first_seen, c.runtime, c.session_id)),
+            sorted(tombstones.values(), key=lambda t: (t.forgotten_at, t.key)),
+        )
+
     # -- updating --------------------------------------------------------------------
 
-    def _write(self, claims: Iterable[Claim]) -> None:
+    def _write(self, claims: Iterable[Claim], forgotten: Iterable[Tombstone] = ()) -> None:
         rows = [
             {k: v for k, v in attrs.asdict(c).items() if v is not None}
             for c in sorted(claims, key=lambda c: (c.first_seen, c.runtime, c.session_id))
         ]
-        payload = dump_private_json({"schema_version": LEDGER_VERSION, "claims": rows})
+        data: dict[str, Any] = {"schema_version": LEDGER_VERSION, "claims": rows}
+        gone = [attrs.asdict(t) for t in sorted(forgotten, key=lambda t: (t.forgotten_at, t.key))]
+        if gone:  # a ledger that forgot nothing keeps the earlier shape
+            data["forgotten"] = gone
+        payload = dump_private_json(data)
         write_atomic(
             self.folder, self.path.name, payload, prefix=".ledger-", what="the loopx session ledger"
         )
@@ -229,7 +280,12 @@ class SessionLedger:
             cwd_digest = keyed_digest(PrivateStore(self.root).receipt_key(), cwd)
         ensure_subfolder(self.root, "private", "sessions")
         with locked(self._lock_path, timeout, "the loopx session ledger lock"):
-            claims = self._read()
+            claims, tombstones = self._read_all()
+            if (runtime, session_id) in tombstones:
+                raise ClaimRefused(
+                    "the session was forgotten: it is never claimed or recalled again",
+                    "forgotten",
+                )
             held = claims.get((runtime, session_id))
             if held is not None:
                 if held.owned_by(agent_id, project_id):
@@ -251,7 +307,7 @@ class SessionLedger:
                 cwd_digest=cwd_digest,
             )
             claims[claim.key] = claim
-            self._write(claims.values())
+            self._write(claims.values(), tombstones.values())
         return True
 
     def release(self, *, agent_id: str, project_id: str, runtime: str, session_id: str) -> bool:
@@ -264,7 +320,7 @@ class SessionLedger:
         if held is None:
             return False  # nothing to do: touch nothing
         with locked(self._lock_path, _LOCK_TIMEOUT_S, "the loopx session ledger lock"):
-            claims = self._read()
+            claims, tombstones = self._read_all()
             held = claims.get((runtime, session_id))
             if held is None:
                 return False
@@ -273,7 +329,40 @@ class SessionLedger:
                     "the session is claimed by another agent or project", "claimed_by_another"
                 )
             del claims[held.key]
-            self._write(claims.values())
+            self._write(claims.values(), tombstones.values())
+        return True
+
+    def forget(self, *, agent_id: str, project_id: str, runtime: str, session_id: str) -> bool:
+        """Tombstone one session: never returned to any agent again, never claimed again.
+        Its claim by this agent+project goes; a session another agent or project holds is
+        :class:`ClaimRefused` (nothing changes). False when it was already forgotten."""
+        _check_name(agent_id, "--agent-id")
+        _check_name(project_id, "--project-id")
+        session_id = native_session_id(runtime, session_id)
+        ensure_subfolder(self.root, "private", "sessions")
+        with locked(self._lock_path, _LOCK_TIMEOUT_S, "the loopx session ledger lock"):
+            claims, tombstones = self._read_all()
+            key = (runtime, session_id)
+            if key in tombstones:
+                return False
+            held = claims.get(key)
+            if held is not None and not held.owned_by(agent_id, project_id):
+                raise ClaimRefused(
+                    "the session is claimed by another agent or project", "claimed_by_another"
+                )
+            if held is None and len(claims) + len(tombstones) >= MAX_CLAIMS:
+                raise ClaimRefused(
+                    f"the ledger holds {MAX_CLAIMS} entries; release some first", "ledger_full"
+                )
+            claims.pop(key, None)
+            tombstones[key] = Tombstone(
+                agent_id=agent_id,
+                project_id=project_id,
+                runtime=runtime,
+                session_id=session_id,
+                forgotten_at=datetime.now(UTC).isoformat(timespec="milliseconds"),
+            )
+            self._write(claims.values(), tombstones.values())
         return True
 
 
@@ -291,3 +380,13 @@ def _claim_of(row: object) -> Claim | None:
     if values["runtime"] not in RUNTIMES or not _SESSION_ID.match(values["session_id"]):
         return None
     return Claim(**values)
+
+
+def _tombstone_of(row: object) -> Tombstone | None:
+    if not isinstance(row, dict) or set(row) != set(_TOMBSTONE_FIELDS):
+        return None
+    if not all(isinstance(row[name], str) and row[name] for name in _TOMBSTONE_FIELDS):
+        return None
+    if row["runtime"] not in RUNTIMES or not _SESSION_ID.match(row["session_id"]):
+        return None
+    return Tombstone(**row)

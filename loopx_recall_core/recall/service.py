@@ -34,11 +34,12 @@ from loopx_recall_core.plugins import (
 from loopx_recall_core.providers_api import ProviderFailure
 from loopx_recall_core.recall.admission import STAGE_TRIGGERS, Admitted, admit
 from loopx_recall_core.recall.coverage import unclaimed_sessions
-from loopx_recall_core.recall.ledger import Claim, SessionLedger
+from loopx_recall_core.recall.ledger import Claim, SessionLedger, Tombstone
 from loopx_recall_core.recall.outcome import REASON_CODES, RecallOutcome
 from loopx_recall_core.recall.receipts import failure_receipt, result_receipt
 from loopx_recall_core.recall.stage_gate import stage_two_verdict
 from loopx_recall_core.recall.store import PrivateStore
+from loopx_recall_core.redaction import redact_snippet
 from loopx_recall_core.state import Enablement, StateStore
 
 __all__ = ["DEFAULT_TIMEOUT_S", "RecallService", "find_recall_provider", "recall"]
@@ -55,7 +56,7 @@ def find_recall_provider(host: PluginHost, provider_id: str) -> RecallProvider |
     return entry[1] if entry is not None else None
 
 
-def _claimed_refs(claims: Sequence[Claim]) -> frozenset[str]:
+def _claimed_refs(claims: Sequence[Claim | Tombstone]) -> frozenset[str]:
     """The names a result may give the claimed sessions, runtime by runtime: a Claude
     session by its own id, the others by the runtime-prefixed id session indexes use
     (``codex:<thread id>``). A bare id is never accepted for a prefixed runtime, so a claim
@@ -85,11 +86,13 @@ def _verify(
     request: HistoricalEvidenceRequestV0,
     returned: object,
     claimed: frozenset[str] | None = None,
+    forgotten: frozenset[str] = frozenset(),
 ) -> tuple[HistoricalEvidenceResultV0 | None, str | None]:
     """The result if it honestly answers ``request``, else the rejection reason.
 
     ``claimed`` (claimed-session mode): the only sessions the items may come from, and a
-    result that says it used another agent's sessions is out of scope."""
+    result that says it used another agent's sessions is out of scope. ``forgotten``:
+    sessions no item may come from (``session forget``)."""
     if isinstance(returned, Mapping):
         try:
             returned = structure(dict(returned), HistoricalEvidenceResultV0)
@@ -107,7 +110,30 @@ def _verify(
         or any(item.session_ref not in claimed for item in returned.items)
     ):
         return None, "scope_violation"
+    if any(item.session_ref in forgotten for item in returned.items):
+        return None, "scope_violation"
     return returned, None
+
+
+def _redacted(
+    request: HistoricalEvidenceRequestV0, result: HistoricalEvidenceResultV0
+) -> HistoricalEvidenceResultV0:
+    """``result`` with every snippet through the one redactor, still within the request's
+    limits: a marker longer than its secret never takes a snippet past
+    ``max_snippet_chars``, and if the grown snippets together pass ``max_total_chars``,
+    each grown one is cut back to its own length (the total is then the provider's)."""
+    limits = request.limits
+    snippets = [redact_snippet(item.snippet, limits.max_snippet_chars) for item in result.items]
+    if sum(map(len, snippets)) > limits.max_total_chars:
+        snippets = [
+            new if len(new) <= len(old.snippet) else redact_snippet(old.snippet, len(old.snippet))
+            for old, new in zip(result.items, snippets, strict=True)
+        ]
+    items = tuple(
+        attrs.evolve(item, snippet=snippet)
+        for item, snippet in zip(result.items, snippets, strict=True)
+    )
+    return attrs.evolve(result, items=items)
 
 
 def recall(
@@ -126,7 +152,8 @@ def recall(
 
     ``current_sessions`` names the sessions the agent is running in right now (e.g. the
     running Codex thread or Claude session id): they are not history, and the provider
-    receives them as its ``exclude_sessions`` argument.
+    receives them as its ``exclude_sessions`` argument, with every forgotten session
+    (``session forget``, read from the session ledger; an item of one rejects the result).
 
     The host decides whose sessions count (the enablement's ``agent_sessions``) and says so
     in the binding it hands over: ``agent_sessions`` (``claimed`` or ``runtime``) and, when
@@ -174,10 +201,12 @@ def recall(
     mode = enablement.session_mode
     binding["agent_sessions"] = mode
     claimed = None
+    claims, tombstones = SessionLedger(store.root).view(
+        agent_id=enablement.agent_id, project_id=enablement.project_id
+    )
+    forgotten = _claimed_refs(tombstones)  # out of every recall: excluded, then re-checked
+    excluded = (*current_sessions, *sorted(forgotten))
     if mode == "claimed":
-        claims = SessionLedger(store.root).claims(
-            agent_id=enablement.agent_id, project_id=enablement.project_id
-        )
         binding["claimed_sessions"] = [
             {"runtime": c.runtime, "session_id": c.session_id} for c in claims
         ]
@@ -186,7 +215,7 @@ def recall(
     try:
         returned = call_with_deadline(
             lambda: provider.retrieve(
-                request, binding, timeout=remaining, exclude_sessions=tuple(current_sessions)
+                request, binding, timeout=remaining, exclude_sessions=excluded
             ),
             remaining + _HOST_GRACE_S,
         )
@@ -198,7 +227,7 @@ def recall(
     except Exception as exc:  # noqa: BLE001 - fail open for the work lane
         log.warning("recall provider raised %s", type(exc).__name__)
         return _finish(request, provider_id, version, "failed", "provider_failed", store, key)
-    result, rejection = _verify(request, returned, claimed)
+    result, rejection = _verify(request, returned, claimed, forgotten)
     if result is None:
         outcome = _finish(request, provider_id, version, "failed", rejection, store, key)
         return attrs.evolve(outcome, agent_sessions=mode)
@@ -208,6 +237,9 @@ def recall(
         result = attrs.evolve(
             result, scope_applied=attrs.evolve(result.scope_applied, cross_agent_used=True)
         )
+    # One choke point: what is stored, returned and digested is the redacted result, so
+    # the receipt verifies against the stored record (``recall receipt``).
+    result = _redacted(request, result)
     unclaimed = None
     if mode == "claimed" and isinstance(provider, SessionListingProvider):
         result, unclaimed = _covered(result, provider, binding, store, deadline)

@@ -28,6 +28,11 @@ Verdict, first row that applies:
 =====================  =================================================================
 
 The matches (private references of the related items) are kept with every verdict.
+
+Both sides are compared as redacted text (``loopx_recall_core/redaction.py``): the recall
+service stores only redacted snippets, so the proposed step is redacted the same way (a
+command holding a password matches its redacted prior), and a snippet from any other
+source is redacted here before it is read.
 """
 
 from __future__ import annotations
@@ -50,6 +55,7 @@ from loopx_recall_core.recall.replan.routes import (
     step_route,
 )
 from loopx_recall_core.recall.replan.snippets import parse_snippet
+from loopx_recall_core.redaction import redact
 
 __all__ = ["VERDICTS", "Comparison", "RouteMatch", "compare", "item_ref"]
 
@@ -135,7 +141,7 @@ def compare(
         return Comparison(verdict="undetermined", reason=reason)
     if request is not None and result_problems(request, result):
         return Comparison(verdict="undetermined", reason="result_rejected")
-    route = step_route(step, repository_root)
+    route = step_route(_redacted_step(step), repository_root)
     matches = tuple(
         RouteMatch(ref=item_ref(item), evidence_type=item.evidence_type, relation=relation)
         for item in result.items
@@ -158,10 +164,19 @@ def compare(
     return verdict("no_prior_match", "no_match_in_fresh_index")
 
 
+def _redacted_step(step: Step) -> Step:
+    return attrs.evolve(
+        step,
+        command=None if step.command is None else redact(step.command),
+        hypothesis=None if step.hypothesis is None else redact(step.hypothesis),
+    )
+
+
 def _relate(route: Route, item: EvidenceItem, root: str | None) -> Relation | None:
-    parsed = parse_snippet(item.snippet, root)
+    snippet = redact(item.snippet)  # a no-op for what the recall service stored
+    parsed = parse_snippet(snippet, root)
     if parsed.route is None:
-        return "mentioned" if _mentions(route, item.snippet) else None
+        return "mentioned" if _mentions(route, snippet) else None
     if same_route(route, parsed.route):
         # An edit's content is unknown: the same files edited again is never a repeat.
         failed = route.kind == "command" and (

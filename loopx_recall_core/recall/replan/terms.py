@@ -15,17 +15,20 @@ Sources, in priority order (the first 8 distinct terms win):
 4. keywords of the situation's hypotheses.
 
 Every term is a verbatim substring of the field it came from (a normalized form that is
-not, such as ``a//b`` -> ``a/b``, is dropped) or a word of the public program tables
-(:func:`.canonical.vocabulary`: no text of the situation), non-blank, at most 128 UTF-16 units (a
-longer error signature is cut at a blank), and never an absolute or home path, a flag,
-or an id. Duplicates are dropped case-insensitively. Terms are alternatives: a provider
-should match an item containing any of them and rank items by how many they contain.
+not, such as ``a//b`` -> ``a/b``, is dropped) and of that field once redacted (a secret,
+or a term holding one, is never searched for: ``loopx_recall_core/redaction.py``), or a
+word of the public program tables (:func:`.canonical.vocabulary`: no text of the situation),
+non-blank, at most 128 UTF-16 units (a longer error signature is cut at a blank), and
+never an absolute or home path, a flag, or an id. Duplicates are dropped
+case-insensitively. Terms are alternatives: a provider should match an item containing
+any of them and rank items by how many they contain.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from loopx_recall_core.canonical import js_trim, utf16_len
 from loopx_recall_core.contracts.replan import ReplanSituationV0, Step
@@ -34,6 +37,7 @@ from loopx_recall_core.recall.replan.paths import normalize_arg
 from loopx_recall_core.recall.replan.routes import hypothesis_keywords
 from loopx_recall_core.recall.replan.shell import Segment, command_segments
 from loopx_recall_core.recall.replan.toolchains import SCRIPT_RUNNERS
+from loopx_recall_core.redaction import redact
 
 __all__ = ["MAX_TERMS", "MAX_TERM_UNITS", "canonical_sources", "query_terms"]
 
@@ -42,6 +46,7 @@ MAX_TERM_UNITS = 128
 _MIN_TERM_CHARS = 2
 _WORDY = re.compile(r"\w")
 _VOCABULARY = vocabulary()
+_redacted = lru_cache(maxsize=64)(redact)  # one situation's fields, each redacted once
 
 
 def canonical_sources(situation: ReplanSituationV0) -> tuple[str, ...]:
@@ -114,7 +119,7 @@ def _acceptable(term: str, source: str) -> bool:
     return (
         len(term) >= _MIN_TERM_CHARS
         and utf16_len(term) <= MAX_TERM_UNITS
-        and (term in source or term in _VOCABULARY)
+        and (term in _redacted(source) or term in _VOCABULARY)
         and _WORDY.search(term) is not None
         and not term.startswith(("-", "/", "~", "|", "cd:"))
     )

@@ -1,0 +1,88 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""Issue 22, measured: 50 synthetic secrets of every kind the redactor covers, planted in
+Codex transcripts (tool commands and outputs) and in a hook payload, go through the
+installed CLI, the plugin and the Obelisk double. Not one 12-character piece of any of them
+reaches `recall history --show-private` (text and JSON), `recall show`, `recall replan
+--show-private`, stderr, the hook log or any file under the state root, while each
+secret's line does come through, redacted."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+from datetime import timedelta
+
+import pytest
+
+from loopx_recall_core.qualification.canaries import secret_canaries
+
+from .adversarial.hostile import codex_transcript, now_iso
+from .conftest import CAPABILITY, LOOPX
+
+CANARIES = secret_canaries()
+GROUP = 6
+LIMITS = ["--max-sessions", "50", "--max-items", "64", "--max-snippet-chars", "2000",
+          "--max-total-chars", "32000"]  # fmt: skip
+AGENT = ["--agent-id", "agent-a", "--project-id", "proj-j"]
+
+
+def _leaks(text: str) -> list[str]:
+    return sorted({c.kind for c in CANARIES if any(f in text for f in c.fragments())})
+
+
+@pytest.fixture
+def world(loopx, archive_home, tmp_path):
+    home = archive_home.home
+    repo = home / "src" / "service"
+    repo.mkdir(parents=True)
+    stamp = now_iso(-timedelta(hours=2))
+    groups = [CANARIES[i : i + GROUP] for i in range(0, len(CANARIES), GROUP)]
+    for n, group in enumerate(groups):
+        inline = next(c for c in group if "\n" not in c.text)  # one in the command itself
+        codex_transcript(home, f"thread-redact-{n}", cwd=str(repo), timestamp=stamp,
+                         call_id=f"call_{n}", command=f"./deploy.sh --env staging; {inline.text}",
+                         output="Exit code: 1\n" + "\n".join(c.text for c in group))  # fmt: skip
+    loopx("capability", "enable", *CAPABILITY, *AGENT, "--history-source", "codex",
+          "--repository-root", str(repo), "--repository-id", "repo-r", "--agent-sessions",
+          "runtime", *LIMITS)  # fmt: skip
+    state = tmp_path / "loopx"
+    # a runtime's hook payload holding secrets: the hook keeps an outcome code, nothing else
+    notify = {"type": "agent-turn-complete", "thread-id": "thread-redact-0", "turn-id": "t1",
+              "cwd": str(repo), "input-messages": [CANARIES[0].text],
+              "last-assistant-message": CANARIES[1].text}  # fmt: skip
+    env = {"PATH": os.environ["PATH"], "HOME": str(home), "LOOPX_RECALL_HOME": str(state),
+           "LOOPX_RECALL_AGENT_ID": "agent-a", "LOOPX_RECALL_PROJECT_ID": "proj-j"}  # fmt: skip
+    done = subprocess.run([LOOPX, "hook", "codex", json.dumps(notify)], env=env,
+                          capture_output=True, timeout=60, check=False)  # fmt: skip
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+    return loopx, state, len(groups)
+
+
+def test_no_canary_reaches_any_output_store_or_log(world):
+    loopx, state, sessions = world
+    history = [*AGENT, "--term", "deploy", "--evidence-type", "prior_failure", *LIMITS]
+    runs = [loopx("recall", "history", *history, "--show-private", "--format", "json")]
+    data = json.loads(runs[0].stdout)
+    assert data["status"] == "succeeded", data
+    assert len(data["items"]) == sessions  # every planted session came back
+    redacted = runs[0].stdout
+    # every canary's line came through: one marker per canary, at least
+    assert len(re.findall(r"\[redacted:[a-z_]+\]", redacted)) >= len(CANARIES)
+    assert {c.kind for c in CANARIES} <= set(re.findall(r"\[redacted:([a-z_]+)\]", redacted))
+    runs.append(loopx("recall", "history", *history, "--show-private"))
+    for fmt in ("json", "text"):
+        runs.append(loopx("recall", "show", data["private_ref"], "--format", fmt))
+        runs.append(loopx("recall", "replan", "--proposed-command", "./deploy.sh --env staging",
+                          *AGENT, "--show-private", "--format", fmt))  # fmt: skip
+    # recall show prints the stored, redacted items
+    assert all("[redacted:" in run.stdout for run in (runs[2], runs[4]))
+    for run in runs:
+        assert _leaks(run.stdout + run.stderr) == []
+    files = [p for p in state.rglob("*") if p.is_file()]
+    assert any(p.name == "hooks.log" for p in files)
+    assert len([p for p in files if p.parent.parent.name == "results"]) == 4  # 2 history, 2 replan
+    stored = "".join(p.read_bytes().decode(errors="replace") for p in files)
+    assert _leaks(stored) == []
