@@ -164,7 +164,7 @@ def test_claimed_sessions_reach_a_provider_that_is_not_obelisk(cli):
     cli([*ENABLE, "--agent-id", "a1", "--project-id", "p1", "--journal-dir", str(cli.journal),
          "--journal-label", "ci", "--journal-label", "notes"])
     cli(["session", "claim", "--agent-id", "a1", "--project-id", "p1", "--runtime", "codex",
-         "--session", "s-2"])
+         "--session", "s-2", "--force"])  # the journal provider lists no sessions
     answer = json.loads(
         cli(["recall", "history", "--agent-id", "a1", "--project-id", "p1", "--term", "pytest",
              "--show-private", "--format", "json"]).stdout

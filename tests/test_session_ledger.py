@@ -140,8 +140,9 @@ def _cli(*args):
 
 def test_session_cli_claim_list_release(loopx_home):
     base = ["--project-id", "proj-j", "--runtime", "codex", "--session", SESSION]
-    assert _cli("session", "claim", "--agent-id", AGENT_A, *base).exit_code == 0
-    refused = _cli("session", "claim", "--agent-id", AGENT_B, *base)
+    # no enablement, so no transcript can vouch for the id: --force claims it anyway
+    assert _cli("session", "claim", "--agent-id", AGENT_A, *base, "--force").exit_code == 0
+    refused = _cli("session", "claim", "--agent-id", AGENT_B, *base, "--force")
     assert refused.exit_code == 1
     assert "another agent" in refused.output
     assert not any(c in refused.output for c in CANARIES)
@@ -160,7 +161,7 @@ def test_session_cli_claim_list_release(loopx_home):
 
 def test_session_cli_bad_id_is_one_line_exit_1(loopx_home):
     result = _cli("session", "claim", "--agent-id", AGENT_A, "--project-id", "p",
-                  "--runtime", "pi", "--session", f"{SESSION} x")
+                  "--runtime", "pi", "--session", f"{SESSION} x", "--force")
     assert result.exit_code == 1
     assert result.output.count("\n") == 1
     assert SESSION not in result.output
@@ -170,6 +171,17 @@ def test_session_cli_unusable_state_is_exit_2(loopx_home):
     loopx_home.mkdir()
     os.chmod(loopx_home, 0o777)
     result = _cli("session", "claim", "--agent-id", AGENT_A, "--project-id", "p",
-                  "--runtime", "pi", "--session", SESSION)
+                  "--runtime", "pi", "--session", SESSION, "--force")
     assert result.exit_code == 2
     assert not any(c in result.output for c in CANARIES)
+
+
+def test_claiming_an_id_no_transcript_holds_is_refused_unless_forced(loopx_home):
+    # Before: a mistyped id was accepted and claimed nothing.
+    args = ["session", "claim", "--agent-id", AGENT_A, "--project-id", "proj-j",
+            "--runtime", "codex", "--session", SESSION]  # fmt: skip
+    refused = _cli(*args)
+    assert refused.exit_code == 1
+    assert refused.output.count("\n") == 1
+    assert SESSION not in refused.output
+    assert _cli(*args, "--force").exit_code == 0

@@ -210,6 +210,8 @@ def history(
     shown["private_ref"] = outcome.private_ref
     if show_private and outcome.result is not None:
         shown["items"] = unstructure(outcome.result)["items"]
+    if output_format == "text":
+        shown["claim_for"] = (agent_id, project_id)
     emit(shown, output_format, render_outcome)
 
 
@@ -362,6 +364,9 @@ def replan_command(
     # Text names the stored result's handle always; --show-private adds the matched items.
     handle = report.outcome.private_ref if report.outcome is not None else None
     shown = {**data, "handle": handle}
+    if report.admission.request is not None:
+        scope = report.admission.request.scope
+        shown["claim_for"] = (scope.agent_id, scope.project_id)
     if show_private:
         shown["matched_items"] = matched_items(report)
     emit(shown, output_format, render_replan)

@@ -8,7 +8,13 @@ from typing import Any
 
 from loopx_recall_core.recall.replan.comparison import item_ref
 
-__all__ = ["matched_items", "render_outcome", "render_receipt", "render_replan"]
+__all__ = [
+    "coverage_line",
+    "matched_items",
+    "render_outcome",
+    "render_receipt",
+    "render_replan",
+]
 
 
 def render_receipt(receipt: dict[str, Any]) -> str:
@@ -24,9 +30,24 @@ def render_receipt(receipt: dict[str, Any]) -> str:
     )
 
 
+def coverage_line(count: object, agent_id: str | None, project_id: str | None) -> str | None:
+    """One line when sessions in scope are claimed by no one: how many, and how to claim."""
+    if not isinstance(count, int) or count <= 0:
+        return None
+    ids = f" --agent-id {agent_id} --project-id {project_id}" if agent_id and project_id else ""
+    return (
+        f"  coverage incomplete: {count} session(s) in scope are claimed by no agent, so "
+        f"absence is not evidence; `loopx-recall session candidates{ids}` lists them, "
+        f"`loopx-recall session claim{ids} --candidates` claims them"
+    )
+
+
 def render_outcome(data: dict[str, Any]) -> str:
     lines = [f"recall {data['status']}" + (f": {data['reason']}" if data["reason"] else "")]
     lines.append(render_receipt(data["receipt"]))
+    note = coverage_line(data.get("unclaimed_sessions"), *data.get("claim_for", (None, None)))
+    if note:
+        lines.append(note)
     if data.get("private_ref"):
         lines.append(f"  stored: `loopx-recall recall show {data['private_ref']}` reads it back")
     for item in data.get("items", []):
@@ -49,6 +70,11 @@ def render_replan(data: dict[str, Any]) -> str:
             + f", {recall_data['receipt']['result_count']} items, freshness "
             f"{recall_data['receipt']['freshness']}"
         )
+        note = coverage_line(
+            recall_data.get("unclaimed_sessions"), *data.get("claim_for", (None, None))
+        )
+        if note:
+            lines.append(note)
     lines.append(f"  comparison: {data['comparison']['verdict']}")
     for match in data.get("matched_items", []):
         # what happened: when, the relation, and the first lines of the stored snippet

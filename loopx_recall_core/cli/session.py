@@ -1,6 +1,7 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""``loopx-recall session claim|list|release|forget``: the session-claim ledger by hand.
+"""``loopx-recall session claim|candidates|list|release|forget``: the session-claim ledger by
+hand.
 
 The runtimes' hooks (``loopx-recall hook``) claim sessions automatically; these commands
 are for the owner. Errors never name a session, agent or path.
@@ -8,13 +9,19 @@ are for the owner. Errors never name a session, agent or path.
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
 from typing import Any
 
 import click
 
 from loopx_recall_core.cli._common import Group, Rejected, emit, format_option
-from loopx_recall_core.recall.ledger import RUNTIMES, ClaimRefused, SessionLedger
+from loopx_recall_core.recall.ledger import (
+    RUNTIMES,
+    ClaimRefused,
+    SessionLedger,
+    native_session_id,
+)
 
 runtime_option = click.option(
     "--runtime", required=True, type=click.Choice(RUNTIMES), help="The agent runtime."
@@ -35,24 +42,139 @@ def session() -> None:
 @session.command("claim")
 @click.option("--agent-id", required=True)
 @click.option("--project-id", required=True)
-@runtime_option
-@session_option
+@click.option("--runtime", type=click.Choice(RUNTIMES), help="The agent runtime.")
+@click.option(
+    "--session",
+    "session_id",
+    help="The runtime's session id (Claude sessionId, Codex thread id; codex:<id> accepted).",
+)
+@click.option(
+    "--candidates",
+    "all_candidates",
+    is_flag=True,
+    help="Claim every unclaimed session `session candidates` lists (asks first).",
+)
+@click.option("--force", is_flag=True, help="Claim an id no transcript on disk holds yet.")
+@click.option("--yes", is_flag=True, help="Do not ask before claiming the candidates.")
 @format_option()
 def claim(
-    agent_id: str, project_id: str, runtime: str, session_id: str, output_format: str
+    agent_id: str,
+    project_id: str,
+    runtime: str | None,
+    session_id: str | None,
+    all_candidates: bool,
+    force: bool,
+    yes: bool,
+    output_format: str,
 ) -> None:
-    """Claim a session for one agent and project (refused when another one holds it)."""
+    """Claim a session for one agent and project (refused when another one holds it), or,
+    with --candidates, every session in scope nobody claimed.
+
+    A session id that no transcript of that runtime in the bound repository and window
+    holds is refused (a mistyped id would claim nothing), unless --force.
+    """
+    if all_candidates == bool(runtime or session_id):
+        raise click.UsageError("give --runtime R --session S, or --candidates")
+    if not all_candidates and not (runtime and session_id):
+        raise click.UsageError("--runtime and --session go together")
+    ledger = SessionLedger()
+    if all_candidates:
+        chosen = [(c.runtime, c.session_id) for c in _unclaimed(agent_id, project_id)]
+        if not chosen:
+            emit({"schema_version": "loopx_session_change_v0", "action": "claim",
+                  "changed": False, "claimed": 0}, output_format,
+                 lambda d: "no unclaimed session in scope; no change")  # fmt: skip
+            return
+        if not yes:
+            if not sys.stdin.isatty():
+                raise Rejected(f"{len(chosen)} session(s) to claim: pass --yes to claim them")
+            click.confirm(f"claim {len(chosen)} session(s) for {agent_id}?", abort=True, err=True)
+    else:
+        chosen = [(runtime, session_id)]  # type: ignore[list-item]
+        if not force and not _on_disk(agent_id, project_id, runtime, session_id):
+            raise Rejected(
+                "no transcript of that runtime in the bound repository and window holds that "
+                "session id (mistyped?): `loopx-recall session candidates` lists them; --force "
+                "claims it anyway"
+            )
+    claimed = 0
     try:
-        changed = SessionLedger().claim(
-            agent_id=agent_id, project_id=project_id, runtime=runtime, session_id=session_id
-        )
+        for one_runtime, one_id in chosen:
+            claimed += ledger.claim(
+                agent_id=agent_id, project_id=project_id, runtime=one_runtime, session_id=one_id
+            )
     except ClaimRefused as exc:
         raise Rejected(str(exc)) from None
     emit(
-        {"schema_version": "loopx_session_change_v0", "action": "claim", "changed": changed},
+        {"schema_version": "loopx_session_change_v0", "action": "claim",
+         "changed": claimed > 0, "claimed": claimed},
         output_format,
-        lambda d: "session claimed" if d["changed"] else "already claimed by you; no change",
-    )
+        lambda d: (f"{d['claimed']} session(s) claimed" if all_candidates else "session claimed")
+        if d["changed"] else "already claimed by you; no change",
+    )  # fmt: skip
+
+
+def _listing(agent_id: str, project_id: str) -> tuple[list[Any], SessionLedger]:
+    from loopx_recall_core.plugins import load_host
+    from loopx_recall_core.recall.coverage import NoListing, sessions_on_disk
+    from loopx_recall_core.state import StateStore
+
+    try:
+        return sessions_on_disk(agent_id, project_id, state=StateStore().read(), host=load_host())
+    except NoListing as exc:
+        raise Rejected(str(exc)) from None
+
+
+def _unclaimed(agent_id: str, project_id: str) -> list[Any]:
+    found, ledger = _listing(agent_id, project_id)
+    claims, forgotten = ledger.view()
+    held = {(c.runtime, c.session_id) for c in (*claims, *forgotten)}
+    return [c for c in found if (c.runtime, c.session_id) not in held]
+
+
+def _on_disk(agent_id: str, project_id: str, runtime: str, session_id: str) -> bool:
+    found, _ledger = _listing(agent_id, project_id)
+    wanted = native_session_id(runtime, session_id)
+    return any(c.runtime == runtime and c.session_id == wanted for c in found)
+
+
+@session.command("candidates")
+@click.option("--agent-id", required=True)
+@click.option("--project-id", required=True)
+@format_option()
+def candidates(agent_id: str, project_id: str, output_format: str) -> None:
+    """The sessions of the bound runtimes in the bound repository and window that no agent
+    claimed: they may be this agent's, and until they are claimed (or claimed by another,
+    or forgotten) a recall's coverage is incomplete. On your terminal, each shows the first
+    words of its first prompt; `session claim --candidates` claims them all."""
+    rows = _unclaimed(agent_id, project_id)
+    terminal = sys.stdout.isatty()
+    data = {
+        "schema_version": "loopx_session_candidates_v0",
+        "count": len(rows),
+        "sessions": [
+            {
+                "runtime": c.runtime,
+                "session_id": c.session_id,
+                "started_at": c.started_at,
+                "last_activity": c.last_activity,
+                **({"first_words": c.first_words} if terminal else {}),
+            }
+            for c in rows
+        ],
+    }
+    emit(data, output_format, _render_candidates)
+
+
+def _render_candidates(d: dict[str, Any]) -> str:
+    lines = [f"{d['count']} unclaimed session(s) in scope"]
+    for row in d["sessions"]:
+        words = f"  {row['first_words']!r}" if row.get("first_words") else ""
+        lines.append(
+            f"  {row['runtime']} {row['session_id']} started {row['started_at'] or '?'}, "
+            f"last active {row['last_activity'] or '?'}{words}"
+        )
+    return "\n".join(lines)
 
 
 @session.command("release")

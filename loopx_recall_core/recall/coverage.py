@@ -20,7 +20,7 @@ from typing import Any
 from loopx_recall_core.plugins import call_with_deadline
 from loopx_recall_core.providers_api import SessionCandidate
 
-__all__ = ["LISTING_TIMEOUT_S", "unclaimed_sessions"]
+__all__ = ["LISTING_TIMEOUT_S", "NoListing", "sessions_on_disk", "unclaimed_sessions"]
 
 #: The listing's bound when the caller has no deadline of its own (``session candidates``).
 LISTING_TIMEOUT_S = 10.0
@@ -47,3 +47,38 @@ def unclaimed_sessions(
     # A claimed session belongs to someone; a forgotten one is out of every recall.
     held = {(c.runtime, c.session_id) for c in (*claims, *forgotten)}
     return [c for c in found if (c.runtime, c.session_id) not in held]
+
+
+class NoListing(Exception):
+    """The sessions cannot be listed (nothing enabled, no provider that lists, or it
+    failed); the message is safe to print."""
+
+
+def sessions_on_disk(
+    agent_id: str, project_id: str, *, state: Any, host: Any, timeout: float = LISTING_TIMEOUT_S
+) -> tuple[list[SessionCandidate], Any]:
+    """Every session the enablement of ``agent_id`` in ``project_id`` covers, as its provider
+    finds them on disk, and the ledger; :class:`NoListing` when they cannot be listed."""
+    from loopx_recall_core.recall.ledger import SessionLedger
+    from loopx_recall_core.recall.service import find_recall_provider
+
+    enablements = [e for e in state.enablements
+                   if e.agent_id == agent_id and e.project_id == project_id]  # fmt: skip
+    if not enablements:
+        raise NoListing(
+            "nothing is enabled for this agent and project: run `loopx-recall capability enable`"
+        )
+    enablement = enablements[-1]
+    provider = find_recall_provider(host, enablement.provider_id)
+    lister = getattr(provider, "session_candidates", None)
+    if not callable(lister):
+        raise NoListing("the enabled provider cannot list sessions")
+    try:
+        found = call_with_deadline(
+            lambda: list(lister(enablement.binding, timeout=timeout)), timeout + _HOST_GRACE_S
+        )
+    except Exception:  # noqa: BLE001 - a provider's failure, reported without its text
+        raise NoListing("the provider could not list the sessions in time") from None
+    if not all(isinstance(c, SessionCandidate) for c in found):
+        raise NoListing("the provider listed something that is not a session")
+    return found, SessionLedger()

@@ -162,7 +162,7 @@ def test_replan_of_agent_b_never_sees_agent_a_failures(world, tmp_path):
     assert out["recall"]["receipt"]["freshness"] == "incomplete"
     # Once every session in scope belongs to someone, the answer is complete.
     loopx("session", "claim", "--agent-id", "agent-c", "--project-id", "proj-j", "--runtime",
-          "codex", "--session", THREAD_OTHER)  # fmt: skip
+          "codex", "--session", THREAD_OTHER, "--force")  # fmt: skip (agent-c enables nothing)
     out = json.loads(loopx("recall", "replan", "--situation-json", str(path), "--format",
                            "json").stdout)  # fmt: skip
     assert out["recall"]["unclaimed_sessions"] == 0
@@ -211,3 +211,38 @@ def test_a_fork_claimed_by_another_agent_stays_that_agents(forked):
 def test_the_running_fork_is_not_its_own_history(forked):
     b, _ = _history(forked, "agent-b", "--show-private", "--current-session", THREAD_FORK)
     assert {i["session_ref"] for i in b["items"]} == {f"codex:{THREAD_B}"}
+
+
+def test_unclaimed_sessions_are_listed_said_and_claimable(world):
+    loopx, _state = world
+    # agent-b's answer misses THREAD_OTHER (nobody's yet): the text says so and how to claim
+    text = loopx("recall", "history", "--agent-id", "agent-b", "--project-id", "proj-j",
+                 "--term", "pytest").stdout  # fmt: skip
+    assert "freshness incomplete" in text
+    notes = [line for line in text.splitlines() if "coverage incomplete" in line]
+    assert notes == [
+        "  coverage incomplete: 1 session(s) in scope are claimed by no agent, so absence is "
+        "not evidence; `loopx-recall session candidates --agent-id agent-b --project-id "
+        "proj-j` lists them, `loopx-recall session claim --agent-id agent-b --project-id "
+        "proj-j --candidates` claims them"
+    ]
+    listed = json.loads(loopx("session", "candidates", "--agent-id", "agent-b", "--project-id",
+                              "proj-j", "--format", "json").stdout)  # fmt: skip
+    assert [(s["runtime"], s["session_id"]) for s in listed["sessions"]] == [
+        ("codex", THREAD_OTHER)
+    ]
+    assert "first_words" not in listed["sessions"][0]  # not a terminal: no prompt text
+    # a mistyped id is refused; the listed ones are claimed at once with --yes
+    typo = loopx("session", "claim", "--agent-id", "agent-b", "--project-id", "proj-j",
+                 "--runtime", "codex", "--session", THREAD_OTHER + "x", check=False)  # fmt: skip
+    assert typo.returncode == 1
+    assert "mistyped" in typo.stderr
+    claimed = loopx("session", "claim", "--agent-id", "agent-b", "--project-id", "proj-j",
+                    "--candidates", "--yes").stdout  # fmt: skip
+    assert claimed.strip() == "1 session(s) claimed"
+    again = json.loads(loopx("session", "candidates", "--agent-id", "agent-b", "--project-id",
+                             "proj-j", "--format", "json").stdout)  # fmt: skip
+    assert again["count"] == 0
+    text = loopx("recall", "history", "--agent-id", "agent-b", "--project-id", "proj-j",
+                 "--term", "pytest").stdout  # fmt: skip
+    assert "coverage incomplete" not in text
