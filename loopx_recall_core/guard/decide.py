@@ -25,7 +25,14 @@ from loopx_recall_core.recall.replan.relation import relate, verdict_of
 from loopx_recall_core.recall.replan.routes import Route, command_route, near_route
 from loopx_recall_core.recall.replan.snippets import parse_snippet
 
-__all__ = ["MAX_WARNING_CHARS", "Match", "find_repeat", "programs_of", "warning_text"]
+__all__ = [
+    "MAX_WARNING_CHARS",
+    "Match",
+    "find_repeat",
+    "index_items",
+    "programs_of",
+    "warning_text",
+]
 
 MAX_WARNING_CHARS = 600
 
@@ -35,6 +42,16 @@ def programs_of(route: Route | None) -> list[str]:
     if route is None or route.kind != "command":
         return []
     return sorted({segment.program for segment in route.segments})
+
+
+def index_items(items: list[dict[str, Any]], root: str | None) -> dict[str, list[int]]:
+    """The set's index: program -> the line numbers (1-based; line 0 is the header) of the
+    items whose header runs it."""
+    index: dict[str, list[int]] = {}
+    for number, item in enumerate(items, start=1):
+        for program in programs_of(parse_snippet(item["snippet"], root).route):
+            index.setdefault(program, []).append(number)
+    return index
 
 
 class Match:

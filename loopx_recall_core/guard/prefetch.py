@@ -147,9 +147,8 @@ def _prefetch_locked(
 ) -> str:
     from loopx_recall_core.canonical import digest
     from loopx_recall_core.contracts import unstructure
-    from loopx_recall_core.guard.decide import programs_of
+    from loopx_recall_core.guard.decide import index_items
     from loopx_recall_core.recall.ledger import SessionLedger
-    from loopx_recall_core.recall.replan.snippets import parse_snippet
     from loopx_recall_core.recall.service import RecallService
     from loopx_recall_core.recall.store import PrivateStore
     from loopx_recall_core.state import StateStore
@@ -182,21 +181,17 @@ def _prefetch_locked(
     )
     outcome = service(_request(enablement))
     repository_root = _repository_root(enablement)
-    items: list[dict[str, Any]] = []
-    index: dict[str, list[int]] = {}
     result = outcome.result
-    for item in result.items if result is not None else ():
-        items.append(
-            {
-                "ref": f"{item.session_ref}#{item.message_ref or ''}",
-                "session": item.session_ref,
-                "type": item.evidence_type,
-                "at": item.observed_at,
-                "snippet": item.snippet,
-            }
-        )
-        for program in programs_of(parse_snippet(item.snippet, repository_root).route):
-            index.setdefault(program, []).append(len(items))
+    items = [
+        {
+            "ref": f"{item.session_ref}#{item.message_ref or ''}",
+            "session": item.session_ref,
+            "type": item.evidence_type,
+            "at": item.observed_at,
+            "snippet": item.snippet,
+        }
+        for item in (result.items if result is not None else ())
+    ]
     header = {
         "schema_version": store.SET_VERSION,
         "agent_id": agent_id,
@@ -212,7 +207,7 @@ def _prefetch_locked(
         "receipt_digest": digest(unstructure(outcome.receipt)),
         "repository_root": repository_root,
         "count": len(items),
-        "index": index,
+        "index": index_items(items, repository_root),
     }
     try:
         store.write_set(root, header, items)
