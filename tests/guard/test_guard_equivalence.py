@@ -63,14 +63,17 @@ def test_the_warning_offers_what_succeeded_next_never_a_later_failure():
     head, lines = helpers.set_lines([failed, worse, fixed, other])
     match = find_repeat("pytest  tests/a.py", head, lines)
     assert match.verdict == "repeats_prior_failure"
-    assert match.next_success is not None and match.next_success["ref"] == "s1#m3"
+    assert match.next_success is not None
+    assert match.next_success["ref"] == "s1#m3"
     now = datetime(2026, 1, 1, 13, 0, tzinfo=UTC).timestamp()
     text = warning_text(match, now)
     assert len(text) <= 600
-    assert "3 h ago" in text and "Failed: pytest tests/a.py" in text
+    assert "3 h ago" in text
+    assert "Failed: pytest tests/a.py" in text
     assert "ImportError: no module x" in text
     assert "Succeeded next in that session: pytest tests/a.py -p no:cacheprovider" in text
-    assert "-x" not in text and "-k fast" not in text
+    assert "-x" not in text
+    assert "-k fast" not in text
 
 
 def test_a_long_failure_is_cut_to_600_characters():

@@ -37,7 +37,8 @@ def guarded(loopx_home):
 
 
 def _answer(done):
-    assert done.returncode == 0 and done.stderr == b""
+    assert done.returncode == 0
+    assert done.stderr == b""
     return json.loads(done.stdout) if done.stdout else None
 
 
@@ -51,15 +52,21 @@ def test_a_repeat_is_warned_once_in_claudes_documented_shape(guarded):
     assert set(specific) == {"hookEventName", "additionalContext"}
     assert specific["hookEventName"] == "PreToolUse"
     warning = specific["additionalContext"]
-    assert isinstance(warning, str) and len(warning) <= 600
-    assert "Failed: pytest tests/test_api.py" in warning and "AssertionError: 500" in warning
-    assert "2 h ago" in warning and "npm" not in warning
+    assert isinstance(warning, str)
+    assert len(warning) <= 600
+    assert "Failed: pytest tests/test_api.py" in warning
+    assert "AssertionError: 500" in warning
+    assert "2 h ago" in warning
+    assert "npm" not in warning
     # each route at most once per session
     again = helpers.run_guard(home, "claude", helpers.pre_tool_use("pytest tests/test_api.py"))
     assert _answer(again) is None
     stats = guard_stats(home, "proj-j")
-    assert stats["guarded_calls"] == 2 and stats["matches"] == 1 and stats["answered"] == 1
-    assert stats["warned_then_repeated"] == 1 and stats["warned_then_avoided"] == 0
+    assert stats["guarded_calls"] == 2
+    assert stats["matches"] == 1
+    assert stats["answered"] == 1
+    assert stats["warned_then_repeated"] == 1
+    assert stats["warned_then_avoided"] == 0
     folder = home / "private" / "guard"
     for path in folder.rglob("*"):
         mode = stat.S_IMODE(path.stat().st_mode)
@@ -82,7 +89,8 @@ def test_codex_gets_the_same_documented_shape(guarded):
 
 def test_deny_once_denies_the_first_proposal_and_lets_the_retry_pass(guarded):
     home = guarded("deny-once")
-    first = _answer(helpers.run_guard(home, "claude", helpers.pre_tool_use("pytest tests/test_api.py")))
+    payload = helpers.pre_tool_use("pytest tests/test_api.py")
+    first = _answer(helpers.run_guard(home, "claude", payload))
     specific = first["hookSpecificOutput"]
     assert specific["permissionDecision"] == "deny"
     assert "Failed: pytest tests/test_api.py" in specific["permissionDecisionReason"]
@@ -95,10 +103,12 @@ def test_deny_once_denies_the_first_proposal_and_lets_the_retry_pass(guarded):
 
 def test_avoiding_the_warned_route_is_counted(guarded):
     home = guarded()
-    assert _answer(helpers.run_guard(home, "claude", helpers.pre_tool_use("pytest tests/test_api.py")))
+    payload = helpers.pre_tool_use("pytest tests/test_api.py")
+    assert _answer(helpers.run_guard(home, "claude", payload))
     assert _answer(helpers.run_guard(home, "claude", helpers.pre_tool_use("git status"))) is None
     stats = guard_stats(home, "proj-j")
-    assert stats["warned_then_avoided"] == 1 and stats["warned_then_repeated"] == 0
+    assert stats["warned_then_avoided"] == 1
+    assert stats["warned_then_repeated"] == 0
 
 
 @pytest.mark.parametrize(
@@ -116,10 +126,10 @@ def test_what_is_not_a_repeat_is_silent(guarded, command):
 
 
 def test_a_prior_success_is_not_warned(guarded):
-    home = guarded(items=[helpers.item("tool_outcome", "Bash: pytest tests/test_api.py\noutcome: ok",
-                                       at=TWO_HOURS_AGO)])  # fmt: skip
-    assert _answer(helpers.run_guard(home, "claude",
-                                     helpers.pre_tool_use("pytest tests/test_api.py"))) is None  # fmt: skip
+    ok = "Bash: pytest tests/test_api.py\noutcome: ok"
+    home = guarded(items=[helpers.item("tool_outcome", ok, at=TWO_HOURS_AGO)])
+    payload = helpers.pre_tool_use("pytest tests/test_api.py")
+    assert _answer(helpers.run_guard(home, "claude", payload)) is None
 
 
 @pytest.mark.parametrize(
