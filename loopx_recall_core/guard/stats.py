@@ -32,7 +32,10 @@ def guard_stats(root: Path, project_id: str) -> dict[str, Any]:
     return {
         "schema_version": STATS_SCHEMA,
         "guarded_calls": len(decisions),
-        "matches": sum(1 for r in decisions if r.get("verdict") == "repeats_prior_failure"),
+        # a repeat already warned about in the session is still a match
+        "matches": sum(
+            1 for r in decisions if r.get("verdict") in ("repeats_prior_failure", "already_warned")
+        ),
         "answered": sum(1 for r in decisions if r.get("answered")),
         "warned_then_avoided": sum(1 for r in follow if r.get("outcome") == "avoided"),
         "warned_then_repeated": sum(1 for r in follow if r.get("outcome") == "repeated"),

@@ -63,7 +63,7 @@ def test_a_repeat_is_warned_once_in_claudes_documented_shape(guarded):
     assert _answer(again) is None
     stats = guard_stats(home, "proj-j")
     assert stats["guarded_calls"] == 2
-    assert stats["matches"] == 1
+    assert stats["matches"] == 2
     assert stats["answered"] == 1
     assert stats["warned_then_repeated"] == 1
     assert stats["warned_then_avoided"] == 0
