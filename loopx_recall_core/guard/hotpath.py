@@ -79,6 +79,15 @@ def _option(argv: list[str], name: str, env: str) -> str | None:
     return os.environ.get(env) or None
 
 
+def _deadline(argv: list[str]) -> float:
+    """``--deadline-ms N`` (50..60000; default 300): for a machine too slow for 300 ms."""
+    try:
+        value = float(_option(argv, "--deadline-ms", "") or DEADLINE_S * 1000)
+    except ValueError:
+        return DEADLINE_S
+    return min(max(value, 50.0), 60_000.0) / 1000 if value == value else DEADLINE_S
+
+
 def guard_policy(root: Path, agent_id: str, project_id: str) -> tuple[str, dict[str, Any]] | None:
     """The guard's policy and the enablement, read straight from ``state.json`` (the
     records' reader pulls in cattrs; this path only looks up one key)."""
@@ -122,6 +131,7 @@ def decide_payload(
     root: Path,
     now: float,
     started: float,
+    deadline: float = DEADLINE_S,
 ) -> dict[str, Any] | None:
     """The hook output for one payload, or None (print nothing); records the decision."""
     from loopx_recall_core.guard.decide import find_repeat, warning_text
@@ -162,7 +172,7 @@ def decide_payload(
         output = _output(policy, warning_text(match, now))
         warned[route_key] = now
         record["pending"] = {"route": route_key, "at": now, "policy": policy}
-    if time.monotonic() - started > DEADLINE_S:
+    if time.monotonic() - started > deadline:
         return None
     store.write_session(root, runtime, session, record)
     store.append_decision(
@@ -216,20 +226,21 @@ def _start_prefetch(
 def main(runtime: str, argv: list[str]) -> None:
     """Run the hook; never raises, prints at most one JSON object."""
     started = time.monotonic()
+    deadline = _deadline(argv)
     previous = None
     with contextlib.suppress(Exception):
         previous = signal.signal(signal.SIGALRM, _alarm)
-        signal.setitimer(signal.ITIMER_REAL, DEADLINE_S)
+        signal.setitimer(signal.ITIMER_REAL, deadline)
     output = None
     try:
         agent_id = _option(argv, "--agent-id", "LOOPX_RECALL_AGENT_ID")
         project_id = _option(argv, "--project-id", "LOOPX_RECALL_PROJECT_ID")
-        raw = _read_stdin(DEADLINE_S)
+        raw = _read_stdin(deadline)
         payload = loads(raw) if raw and raw.strip() else None
         if agent_id and project_id and isinstance(payload, dict):
             output = decide_payload(
                 runtime, payload, agent_id=agent_id, project_id=project_id,
-                root=store.state_root(), now=time.time(), started=started,
+                root=store.state_root(), now=time.time(), started=started, deadline=deadline,
             )  # fmt: skip
     except BaseException:  # noqa: BLE001 - the deadline, any error: silent, exit 0
         output = None
@@ -238,7 +249,7 @@ def main(runtime: str, argv: list[str]) -> None:
             signal.setitimer(signal.ITIMER_REAL, 0)
             if previous is not None:
                 signal.signal(signal.SIGALRM, previous)
-    if output is not None and time.monotonic() - started <= DEADLINE_S:
+    if output is not None and time.monotonic() - started <= deadline:
         with contextlib.suppress(Exception):
             sys.stdout.write(json.dumps(output) + "\n")
             sys.stdout.flush()

@@ -93,6 +93,7 @@ def run_guard(home: Path, runtime: str, payload: Any, *args: str) -> subprocess.
         "LOOPX_RECALL_HOME": str(home),
         "LOOPX_RECALL_LOAD_PLUGINS": "",
     }
-    ids = ("--agent-id", "agent-a", "--project-id", "proj-j")
+    # a loaded test machine can take longer than the default 300 ms to start Python
+    ids = ("--agent-id", "agent-a", "--project-id", "proj-j", "--deadline-ms", "30000")
     return subprocess.run([LOOPX, "guard", runtime, *(args or ids)], input=raw, env=env,
                           capture_output=True, timeout=60, check=False)  # fmt: skip
