@@ -93,6 +93,9 @@ class Enablement:
     ``binding`` is what the provider's ``bind`` returned: public facts at the top level and
     private ones (paths) under ``binding["private"]``; only the owner sees those.
 
+    ``guard`` is the repetition guard's policy (``warn`` or ``deny-once``) for this agent
+    and project, absent while the guard is off (:mod:`loopx_recall_core.guard`).
+
     ``agent_sessions`` says which sessions are this agent's history: ``claimed`` (only the
     sessions claimed for this agent and project in the session ledger) or ``runtime``
     (every session of the bound runtimes in the repository). Absent in enablements made
@@ -109,6 +112,8 @@ class Enablement:
     limits: LimitCeilings
     binding: dict[str, Any] = attrs.field(factory=dict)
     agent_sessions: Literal["claimed", "runtime"] | None = optional()
+    #: The repetition guard's policy when ``hook install --guard`` turned it on (absent: off).
+    guard: Literal["warn", "deny-once"] | None = optional()
 
     @property
     def session_mode(self) -> Literal["claimed", "runtime"]:

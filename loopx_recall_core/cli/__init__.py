@@ -27,6 +27,7 @@ _GROUPS = {
     "capability": ("loopx_recall_core.cli.capability", "capability"),
     "extension": ("loopx_recall_core.cli.extension", "extension"),
     "external-evidence": ("loopx_recall_core.cli.external_evidence", "external_evidence"),
+    "guard": ("loopx_recall_core.cli.guard", "guard"),
     "hook": ("loopx_recall_core.cli.hook", "hook"),
     "loopx": ("loopx_recall_core.cli.loopx", "loopx"),
     "recall": ("loopx_recall_core.cli.recall", "recall"),
@@ -44,6 +45,7 @@ GROUP_HELP = {
     "external-evidence": (
         "External-evidence-research v0: discover -> plan -> receipt -> admit -> retire."
     ),
+    "guard": "Warn before an agent repeats a failed command (PreToolUse hooks; default off).",
     "hook": "Claim sessions as agent runtimes start them (Claude Code hooks, Codex notify).",
     "loopx": "Manifests that plug loopx-recall into LoopX (loopx extension install --manifest).",
     "recall": "Agent-turn-recall: bounded, provenance-bearing history with public receipts.",
@@ -71,6 +73,12 @@ def __getattr__(name: str) -> Any:
 
 
 def main(prog_name: str = "loopx-recall") -> None:
+    if sys.argv[1:2] == ["guard"] and sys.argv[2:3] in (["claude"], ["codex"]):
+        # the PreToolUse hot path: no click, no signal handlers, always exit 0
+        from loopx_recall_core.guard import hotpath
+
+        hotpath.main(sys.argv[2], sys.argv[3:])
+        raise SystemExit(0)
     for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         # an inherited SIG_IGN (nohup, a background job's SIGINT) stays: ignored is ignored
         if signal.getsignal(signum) is not signal.SIG_IGN:

@@ -1,6 +1,10 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""``loopx-recall recall``: historical-evidence records, requests and receipts."""
+"""``loopx-recall recall``: historical-evidence records, requests and receipts.
+
+Long because: one click group holds every ``recall`` command (history, replan, show,
+qualify's wiring, validate, receipt) with their shared options; each command stays thin.
+"""
 
 from __future__ import annotations
 

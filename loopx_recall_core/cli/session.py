@@ -188,9 +188,16 @@ def release(
 ) -> None:
     """Release one of this agent's sessions (its history then no longer counts)."""
     try:
-        changed = SessionLedger().release(
+        ledger = SessionLedger()
+        changed = ledger.release(
             agent_id=agent_id, project_id=project_id, runtime=runtime, session_id=session_id
         )
+        if changed:
+            from loopx_recall_core.guard.store import remove_set
+            from loopx_recall_core.recall.ledger import native_session_id
+
+            # the session's prior-outcome set goes with its claim
+            remove_set(ledger.root, runtime, native_session_id(runtime, session_id))
     except ClaimRefused as exc:
         raise Rejected(str(exc)) from None
     emit(

@@ -149,9 +149,11 @@ def _text(payload: Mapping[str, Any], *names: str) -> str | None:
 Stdin = bytes | Callable[[], bytes | None] | None
 
 
-def _session_of(runtime: str, argv_payload: str | None, stdin: Stdin) -> tuple[str, str | None]:
-    """``(session id, cwd)`` from what the runtime sent; ``stdin`` is read (when it is a
-    reader) only if the runtime sent nothing on the command line."""
+def _session_of(
+    runtime: str, argv_payload: str | None, stdin: Stdin
+) -> tuple[str, str | None, str | None]:
+    """``(session id, cwd, hook event)`` from what the runtime sent; ``stdin`` is read
+    (when it is a reader) only if the runtime sent nothing on the command line."""
     if runtime == "codex" and argv_payload is not None:
         payload = _payload(argv_payload)
         if payload.get("type") != "agent-turn-complete":
@@ -163,7 +165,7 @@ def _session_of(runtime: str, argv_payload: str | None, stdin: Stdin) -> tuple[s
     if session is None:
         raise _Skip("no_session_id")
     cwd = _text(payload, "cwd")
-    return session, cwd
+    return session, cwd, _text(payload, "hook_event_name")
 
 
 def run_hook(
@@ -207,7 +209,7 @@ def _claim(
     stdin: Stdin,
     root: Path,
 ) -> str:
-    session, cwd = _session_of(runtime, argv_payload, stdin)
+    session, cwd, event = _session_of(runtime, argv_payload, stdin)
     if not agent_id or not project_id:
         raise _Skip("no_agent_configured")
     changed = SessionLedger(root).claim(
@@ -218,6 +220,11 @@ def _claim(
         cwd=cwd,
         timeout=_LOCK_TIMEOUT_S,
     )
+    if event in ("SessionStart", "Stop"):
+        # the repetition guard's prior-outcome set: made (or refreshed) detached, if on
+        from loopx_recall_core.guard.prefetch import start_for_hook
+
+        start_for_hook(root, runtime, session, agent_id, project_id)
     return "claimed" if changed else "already_claimed"
 
 

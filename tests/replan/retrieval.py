@@ -34,10 +34,10 @@ import json
 from collections import Counter
 from typing import Any
 
-from loopx_recall_core.contracts import EvidenceItem, structure
+from loopx_recall_core.contracts import structure
 from loopx_recall_core.contracts.replan import ReplanSituationV0
 from loopx_recall_core.recall.replan.admission import build_request
-from loopx_recall_core.recall.replan.comparison import _relate
+from loopx_recall_core.recall.replan.relation import relate
 from loopx_recall_core.recall.replan.routes import step_route
 from loopx_recall_core.recall.replan.terms import query_terms
 from tests.replan import helpers
@@ -207,10 +207,7 @@ def predict(step: dict[str, Any], item: Entry) -> str:
     relations = set()
     for kind, snippet, mine in items:
         if mine:
-            entry = EvidenceItem(
-                session_ref="s", message_ref="m", evidence_type=kind, snippet=snippet
-            )
-            relations.add(_relate(route, entry, ROOT))
+            relations.add(relate(route, snippet, kind, ROOT))
     if "same_route_failed" in relations:
         return "repeat"
     return "near" if relations - {None} else "novel"
@@ -223,10 +220,7 @@ def background_repeats(step: dict[str, Any]) -> bool:
     for kind, body, failed in BACKGROUND:
         if kind == "call" and failed:
             snippet = f"Bash: {body}\noutcome: failed (exit 1)\n{OUTPUT[True]}"
-            entry = EvidenceItem(
-                session_ref="s", message_ref="m", evidence_type="prior_failure", snippet=snippet
-            )
-            if _relate(route, entry, ROOT) == "same_route_failed":
+            if relate(route, snippet, "prior_failure", ROOT) == "same_route_failed":
                 return True
     return False
 

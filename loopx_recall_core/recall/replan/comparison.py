@@ -37,7 +37,6 @@ source is redacted here before it is read.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from typing import Literal
 
@@ -46,15 +45,8 @@ import attrs
 from loopx_recall_core.contracts import EvidenceItem, HistoricalEvidenceRequestV0, result_problems
 from loopx_recall_core.contracts.replan import Step
 from loopx_recall_core.recall.outcome import RecallOutcome
-from loopx_recall_core.recall.replan.routes import (
-    Route,
-    hypothesis_keywords,
-    keyword_overlap,
-    near_route,
-    same_route,
-    step_route,
-)
-from loopx_recall_core.recall.replan.snippets import parse_snippet
+from loopx_recall_core.recall.replan.relation import Relation, relate, verdict_of
+from loopx_recall_core.recall.replan.routes import step_route
 from loopx_recall_core.redaction import redact
 
 __all__ = ["VERDICTS", "Comparison", "RouteMatch", "compare", "item_ref"]
@@ -63,7 +55,6 @@ Verdict = Literal[
     "repeats_prior_failure", "similar_to_prior_attempt", "no_prior_match", "undetermined"
 ]
 VERDICTS: tuple[str, ...] = Verdict.__args__
-Relation = Literal["same_route_failed", "same_route", "near_miss", "mentioned"]
 ComparisonReason = Literal[
     "not_admitted",
     "recall_refused",
@@ -145,23 +136,19 @@ def compare(
     matches = tuple(
         RouteMatch(ref=item_ref(item), evidence_type=item.evidence_type, relation=relation)
         for item in result.items
-        if (relation := _relate(route, item, repository_root)) is not None
+        # a no-op for what the recall service stored; a snippet from elsewhere is redacted here
+        if (relation := relate(route, redact(item.snippet), item.evidence_type, repository_root))
+        is not None
     )
-
-    def verdict(verdict: Verdict, reason: str) -> Comparison:
-        return Comparison(
-            verdict=verdict, reason=reason, freshness=result.freshness, matches=matches
-        )
-
-    if any(match.relation == "same_route_failed" for match in matches):
-        return verdict("repeats_prior_failure", "prior_failure_found")
-    if result.freshness != "fresh":
-        return verdict("undetermined", f"index_{result.freshness}")
-    if result.truncated:
-        return verdict("undetermined", "result_truncated")
-    if matches:
-        return verdict("similar_to_prior_attempt", "similar_attempt_found")
-    return verdict("no_prior_match", "no_match_in_fresh_index")
+    verdict, reason = verdict_of(
+        [match.relation for match in matches], result.freshness, truncated=result.truncated
+    )
+    return Comparison(
+        verdict=verdict,  # type: ignore[arg-type]  # verdict_of answers in these vocabularies
+        reason=reason,  # type: ignore[arg-type]
+        freshness=result.freshness,
+        matches=matches,
+    )
 
 
 def _redacted_step(step: Step) -> Step:
@@ -169,43 +156,4 @@ def _redacted_step(step: Step) -> Step:
         step,
         command=None if step.command is None else redact(step.command),
         hypothesis=None if step.hypothesis is None else redact(step.hypothesis),
-    )
-
-
-def _relate(route: Route, item: EvidenceItem, root: str | None) -> Relation | None:
-    snippet = redact(item.snippet)  # a no-op for what the recall service stored
-    parsed = parse_snippet(snippet, root)
-    if parsed.route is None:
-        return "mentioned" if _mentions(route, snippet) else None
-    if same_route(route, parsed.route):
-        # An edit's content is unknown: the same files edited again is never a repeat.
-        failed = route.kind == "command" and (
-            item.evidence_type == "prior_failure" or parsed.failed is True
-        )
-        return "same_route_failed" if failed else "same_route"
-    if near_route(route, parsed.route):
-        return "near_miss"
-    return None
-
-
-def _word(text: str, word: str) -> bool:
-    # On word boundaries, except that a path may follow a "/" (an absolute form of it).
-    return re.search(rf"(?<![\w.-]){re.escape(word)}(?![\w/-]|\.\w)", text) is not None
-
-
-def _mentions(route: Route, text: str) -> bool:
-    """Headerless text that names the route: program plus every target (or subcommand)."""
-    if route.kind == "command":
-        for segment in route.segments:
-            anchors = [t.partition("::")[0] for t in segment.targets]
-            if segment.subcommand is not None:
-                anchors.append(segment.subcommand)
-            if anchors and _word(text, segment.program) and all(_word(text, a) for a in anchors):
-                return True
-        return False
-    if route.kind == "edit":
-        return any(_word(text, path) for path in route.paths)
-    words = frozenset(word.casefold() for word in hypothesis_keywords(text))
-    return bool(route.text) and (
-        route.text in " ".join(text.casefold().split()) or keyword_overlap(route.keywords, words)
     )

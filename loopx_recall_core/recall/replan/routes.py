@@ -21,12 +21,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import attrs
 
-from loopx_recall_core.contracts.replan import Step
 from loopx_recall_core.recall.replan.paths import multiset_equal, norm_path, same_path
 from loopx_recall_core.recall.replan.shell import Segment, command_segments
+
+if TYPE_CHECKING:  # the guard's hot path imports routes without the contracts (cattrs)
+    from loopx_recall_core.contracts.replan import Step
 
 __all__ = [
     "Route",

@@ -1,0 +1,104 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""The guard's PreToolUse hot path over a 10,000-item prior-outcome set, paired against
+``python -c pass`` (same interpreter, interleaved runs).
+
+Run: .venv/bin/python benchmarks/guard_hotpath.py [--runs N] [--items N]  (not a test)
+
+The set holds N items over 400 programs (a real set holds at most 64: the v0 limit);
+the proposed command repeats one failure, so every run takes the full path: payload,
+state.json, the set (split, header, only the candidate lines parsed), replan's relation,
+the session record and the decision record. The first run answers (a warning); the rest
+are the same route again (once per route per session), which costs the same path.
+Target (issue 20): guard p95 <= 100 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from loopx_recall_core.guard import store
+from loopx_recall_core.guard.decide import index_items
+from loopx_recall_core.state import DEFAULT_CEILINGS, Enablement, LimitCeilings, State, StateStore
+
+LOOPX = str(Path(sys.executable).parent / "loopx-recall")
+
+
+def _items(count: int) -> list[dict]:
+    items = []
+    for n in range(count):
+        program = f"tool{n % 400}"
+        outcome = "failed (exit 1)" if n % 3 else "ok"
+        items.append({
+            "ref": f"s{n % 50}#m{n}", "session": f"s{n % 50}",
+            "type": "prior_failure" if n % 3 else "tool_outcome",
+            "at": f"2026-01-0{1 + n % 9}T10:{n % 60:02d}:00+00:00",
+            "snippet": f"Bash: {program} run tests/test_{n}.py --flag {n}\noutcome: {outcome}\n"
+            + "E   AssertionError: something went wrong here\n" * 4,
+        })  # fmt: skip
+    return items
+
+
+def _p(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=40)
+    parser.add_argument("--items", type=int, default=10_000)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as scratch:
+        home = Path(scratch) / "state"
+        home.mkdir(mode=0o700)
+        enabled = Enablement(
+            capability="agent-turn-recall", provider_id="p", surface="replan-history",
+            agent_id="agent-a", project_id="proj-j", repository_id="repo-r", stage=2,
+            limits=LimitCeilings(**DEFAULT_CEILINGS), guard="warn",
+        )  # fmt: skip
+        with StateStore(home).update() as box:
+            box[0] = State(schema_version="loopx_state_v0", enablements=(enabled,))
+        items = _items(args.items)
+        header = {
+            "schema_version": store.SET_VERSION, "agent_id": "agent-a", "project_id": "proj-j",
+            "runtime": "claude", "session_id": "S", "created_at": time.time(),
+            "ttl_s": 3600, "freshness": "fresh", "truncated": False, "status": "succeeded",
+            "receipt_digest": "sha256:" + "0" * 64, "repository_root": "/r",
+            "count": len(items), "index": index_items(items, "/r"),
+        }  # fmt: skip
+        path = store.write_set(home, header, items)
+        payload = json.dumps({
+            "session_id": "S", "transcript_path": "/t", "cwd": "/r", "permission_mode": "default",
+            "hook_event_name": "PreToolUse", "tool_name": "Bash",
+            "tool_input": {"command": "tool7 run tests/test_7.py --flag 7"}, "tool_use_id": "t",
+        }).encode()  # fmt: skip
+        env = {**os.environ, "LOOPX_RECALL_HOME": str(home), "LOOPX_RECALL_LOAD_PLUGINS": ""}
+        guard_cmd = [LOOPX, "guard", "claude", "--agent-id", "agent-a", "--project-id", "proj-j"]
+        guard, bare, answered = [], [], 0
+        for _ in range(args.runs):
+            started = time.perf_counter()
+            done = subprocess.run(guard_cmd, input=payload, env=env, capture_output=True,
+                                  check=False)  # fmt: skip
+            guard.append((time.perf_counter() - started) * 1000)
+            answered += bool(done.stdout)
+            started = time.perf_counter()
+            subprocess.run([sys.executable, "-c", "pass"], check=False)
+            bare.append((time.perf_counter() - started) * 1000)
+        size = path.stat().st_size / 1e6
+        print(f"set: {args.items} items, {size:.1f} MB; runs: {args.runs}; answered: {answered}")
+        print(f"guard      p50 {statistics.median(guard):6.1f} ms  p95 {_p(guard, 0.95):6.1f} ms")
+        print(f"python -c  p50 {statistics.median(bare):6.1f} ms  p95 {_p(bare, 0.95):6.1f} ms")
+        print(f"ratio p50 {statistics.median(guard) / statistics.median(bare):.1f}x")
+
+
+if __name__ == "__main__":
+    main()

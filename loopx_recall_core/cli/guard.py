@@ -1,0 +1,73 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""``loopx-recall guard claude|codex|stats|prefetch``: the repetition guard.
+
+``guard claude`` and ``guard codex`` are the runtimes' PreToolUse command hooks. They are
+answered by :mod:`loopx_recall_core.guard.hotpath` before click is imported (see
+:func:`loopx_recall_core.cli.main`); the commands here document them and catch the rare
+command line the fast dispatch leaves to click. ``guard prefetch`` is the detached
+process a session start launches (its facts arrive on stdin).
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from loopx_recall_core.cli._common import Group, emit, format_option
+
+
+@click.group(cls=Group)
+def guard() -> None:
+    """Warn before an agent repeats a failed command (PreToolUse hooks; default off)."""
+
+
+def _hook(runtime: str) -> None:
+    from loopx_recall_core.guard import hotpath
+
+    hotpath.main(runtime, sys.argv)
+
+
+_SETTINGS = {"context_settings": {"ignore_unknown_options": True, "allow_extra_args": True}}
+
+
+@guard.command("claude", **_SETTINGS)
+def claude() -> None:
+    """Claude Code PreToolUse hook: JSON on stdin; prints the hook's answer or nothing.
+    Always exits 0."""
+    _hook("claude")
+
+
+@guard.command("codex", **_SETTINGS)
+def codex() -> None:
+    """Codex PreToolUse hook: JSON on stdin; prints the hook's answer or nothing. Always
+    exits 0."""
+    _hook("codex")
+
+
+@guard.command("prefetch", hidden=True)
+def prefetch() -> None:
+    """Make a session's prior-outcome set (run detached by a session start)."""
+    from loopx_recall_core.guard.prefetch import run_prefetch
+    from loopx_recall_core.guard.store import state_root
+    from loopx_recall_core.jsonio import loads
+
+    try:
+        facts = loads(sys.stdin.buffer.read(100_000))
+        if isinstance(facts, dict):
+            run_prefetch(state_root(), facts)
+    except Exception:  # noqa: BLE001 - detached: nobody reads an error; the set stays absent
+        sys.exit(0)
+
+
+@guard.command("stats")
+@click.option("--project-id", required=True)
+@format_option()
+def stats(project_id: str, output_format: str) -> None:
+    """Guarded calls, matches, warned-then-avoided, warned-then-repeated and the guard's
+    latency for one project (counts only)."""
+    from loopx_recall_core.guard.stats import guard_stats, render_text
+    from loopx_recall_core.guard.store import state_root
+
+    emit(guard_stats(state_root(), project_id), output_format, render_text)

@@ -1,0 +1,255 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""``loopx-recall guard claude|codex``: the PreToolUse command hook (the hot path).
+
+Reached from :func:`loopx_recall_core.cli.main` before click is imported. It reads the
+payload, the owner's ``state.json`` (the guard's policy for the agent and project), the
+session's prior-outcome set and guard record, and answers with the runtime's documented
+output (see :mod:`loopx_recall_core.guard`). No provider process, no index read, no
+network: a missing or old set is refreshed by a DETACHED prefetch (:mod:`.prefetch`),
+never waited for.
+
+Whatever happens (no match, no set, no claim, guard off, bad payload, any error, the
+300 ms deadline passed) it prints nothing and the process exits 0: the guard never blocks
+work by failing. Each decision leaves one content-free record for ``guard stats``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import select
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from loopx_recall_core.guard import store
+from loopx_recall_core.jsonio import loads
+from loopx_recall_core.private_files import read_file
+
+__all__ = ["DEADLINE_S", "RETRY_WINDOW_S", "SHELL_TOOLS", "decide_payload", "guard_policy", "main"]
+
+DEADLINE_S = 0.3
+#: A warned route proposed again within this window is the agent's deliberate retry.
+RETRY_WINDOW_S = 600.0
+SHELL_TOOLS = frozenset({"bash", "shell", "exec_command", "local_shell", "unified_exec"})
+_MAX_PAYLOAD = 1_000_000
+_PENDING_S = 120.0
+
+
+class _Deadline(Exception):
+    pass
+
+
+def _alarm(_signum: int, _frame: object) -> None:
+    raise _Deadline
+
+
+def _read_stdin(timeout: float) -> bytes | None:
+    try:
+        descriptor = sys.stdin.fileno()
+        if os.isatty(descriptor):
+            return None
+    except (AttributeError, OSError, ValueError):
+        return None
+    deadline = time.monotonic() + timeout
+    chunks: list[bytes] = []
+    size = 0
+    while size <= _MAX_PAYLOAD:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0 or not select.select([descriptor], [], [], remaining)[0]:
+            return None
+        chunk = os.read(descriptor, 65536)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        size += len(chunk)
+    return None
+
+
+def _option(argv: list[str], name: str, env: str) -> str | None:
+    for index, arg in enumerate(argv):
+        if arg == name and index + 1 < len(argv):
+            return argv[index + 1]
+        if arg.startswith(name + "="):
+            return arg.partition("=")[2]
+    return os.environ.get(env) or None
+
+
+def _deadline(argv: list[str]) -> float:
+    """``--deadline-ms N`` (50..60000; default 300): for a machine too slow for 300 ms."""
+    try:
+        value = float(_option(argv, "--deadline-ms", "") or DEADLINE_S * 1000)
+    except ValueError:
+        return DEADLINE_S
+    return min(max(value, 50.0), 60_000.0) / 1000 if value == value else DEADLINE_S
+
+
+def guard_policy(root: Path, agent_id: str, project_id: str) -> tuple[str, dict[str, Any]] | None:
+    """The guard's policy and the enablement, read straight from ``state.json`` (the
+    records' reader pulls in cattrs; this path only looks up one key)."""
+    raw = read_file(root / "state.json", 16_000_000, "the loopx state file")
+    state = loads(raw) if raw else None
+    for entry in (state or {}).get("enablements", ()):
+        if (
+            isinstance(entry, dict)
+            and entry.get("agent_id") == agent_id
+            and entry.get("project_id") == project_id
+            and entry.get("stage") == 2
+            and entry.get("guard") in ("warn", "deny-once")
+        ):
+            return entry["guard"], entry
+    return None
+
+
+def _command(payload: dict[str, Any]) -> str | None:
+    from loopx_recall_core.recall.replan.snippets import shell_command
+
+    if str(payload.get("tool_name", "")).casefold() not in SHELL_TOOLS:
+        return None
+    command = shell_command(payload.get("tool_input"))
+    return command if command and command.strip() else None
+
+
+def _output(policy: str, warning: str) -> dict[str, Any]:
+    if policy == "deny-once":
+        specific = {"permissionDecision": "deny", "permissionDecisionReason": warning}
+    else:  # warn: no permissionDecision (allow would skip the user's permission prompt)
+        specific = {"additionalContext": warning}
+    return {"hookSpecificOutput": {"hookEventName": "PreToolUse", **specific}}
+
+
+def decide_payload(
+    runtime: str,
+    payload: dict[str, Any],
+    *,
+    agent_id: str,
+    project_id: str,
+    root: Path,
+    now: float,
+    started: float,
+    deadline: float = DEADLINE_S,
+) -> dict[str, Any] | None:
+    """The hook output for one payload, or None (print nothing); records the decision."""
+    from loopx_recall_core.guard.decide import find_repeat, warning_text
+
+    session = payload.get("session_id")
+    command = _command(payload)
+    if not isinstance(session, str) or not session or command is None:
+        return None
+    if payload.get("hook_event_name") not in (None, "PreToolUse"):
+        return None
+    found = guard_policy(root, agent_id, project_id)
+    if found is None:
+        return None
+    policy, _enablement = found
+    lines = store.read_set_lines(store.set_path(root, runtime, session))
+    header = store.read_header(lines) if lines else None
+    if (
+        header is None
+        or header.get("agent_id") != agent_id
+        or (header.get("project_id") != project_id or header.get("session_id") != session)
+    ):
+        _start_prefetch(root, runtime, session, agent_id, project_id, now)
+        return None
+    if now - float(header.get("created_at", 0)) > float(header.get("ttl_s", 0)) or (
+        header.get("freshness") == "stale"
+    ):
+        _start_prefetch(root, runtime, session, agent_id, project_id, now)
+    match = find_repeat(command, header, lines)
+    record = store.read_session(root, runtime, session)
+    warned = record.setdefault("warned", {})
+    route_key = store.key_of(str(match.failure.get("ref"))) if match.failure else None
+    _follow_up(root, project_id, record, route_key, now)
+    output = None
+    verdict = match.verdict
+    if route_key is not None and route_key in warned:
+        verdict = "already_warned"  # once per route per session; a deny-once retry passes
+    elif route_key is not None:
+        output = _output(policy, warning_text(match, now))
+        warned[route_key] = now
+        record["pending"] = {"route": route_key, "at": now, "policy": policy}
+    if time.monotonic() - started > deadline:
+        return None
+    store.write_session(root, runtime, session, record)
+    store.append_decision(
+        root,
+        project_id,
+        {
+            "kind": "decision",
+            "at": round(now, 3),
+            "receipt_digest": header.get("receipt_digest"),
+            "verdict": verdict,
+            "policy": policy,
+            "answered": output is not None,
+            "latency_ms": round((time.monotonic() - started) * 1000, 2),
+        },
+    )
+    return output
+
+
+def _follow_up(
+    root: Path, project_id: str, record: dict[str, Any], route: str | None, now: float
+) -> None:
+    """Settle the last warning at the session's next guarded call: the warned route again
+    (``repeated``) or anything else (``avoided``)."""
+    pending = record.pop("pending", None)
+    if not isinstance(pending, dict) or now - float(pending.get("at", 0)) > RETRY_WINDOW_S:
+        return
+    outcome = "repeated" if route == pending.get("route") else "avoided"
+    store.append_decision(
+        root,
+        project_id,
+        {
+            "kind": "follow_up",
+            "at": round(now, 3),
+            "outcome": outcome,
+            "policy": pending.get("policy"),
+        },
+    )
+
+
+def _start_prefetch(
+    root: Path, runtime: str, session: str, agent_id: str, project_id: str, now: float
+) -> None:
+    from loopx_recall_core.guard.prefetch import start_detached
+
+    start_detached(
+        root, runtime=runtime, session_id=session, agent_id=agent_id,
+        project_id=project_id, requested_at=now, pending_s=_PENDING_S,
+    )  # fmt: skip
+
+
+def main(runtime: str, argv: list[str]) -> None:
+    """Run the hook; never raises, prints at most one JSON object."""
+    started = time.monotonic()
+    deadline = _deadline(argv)
+    previous = None
+    with contextlib.suppress(Exception):
+        previous = signal.signal(signal.SIGALRM, _alarm)
+        signal.setitimer(signal.ITIMER_REAL, deadline)
+    output = None
+    try:
+        agent_id = _option(argv, "--agent-id", "LOOPX_RECALL_AGENT_ID")
+        project_id = _option(argv, "--project-id", "LOOPX_RECALL_PROJECT_ID")
+        raw = _read_stdin(deadline)
+        payload = loads(raw) if raw and raw.strip() else None
+        if agent_id and project_id and isinstance(payload, dict):
+            output = decide_payload(
+                runtime, payload, agent_id=agent_id, project_id=project_id,
+                root=store.state_root(), now=time.time(), started=started, deadline=deadline,
+            )  # fmt: skip
+    except BaseException:  # noqa: BLE001 - the deadline, any error: silent, exit 0
+        output = None
+    finally:
+        with contextlib.suppress(Exception):
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            if previous is not None:
+                signal.signal(signal.SIGALRM, previous)
+    if output is not None and time.monotonic() - started <= deadline:
+        with contextlib.suppress(Exception):
+            sys.stdout.write(json.dumps(output) + "\n")
+            sys.stdout.flush()

@@ -1,0 +1,85 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""How one history item relates to a proposed route, and the verdict the relations give.
+
+The ONE comparison: :func:`~loopx_recall_core.recall.replan.comparison.compare` (what
+``recall replan`` runs) and the repetition guard's PreToolUse decision
+(:mod:`loopx_recall_core.guard.decide`) both call :func:`relate` per item and
+:func:`verdict_of` over the relations; the table of relations and verdicts is in
+:mod:`.comparison`. This module imports no contract record (no cattrs), so the guard's
+hot path can load it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Literal
+
+from loopx_recall_core.recall.replan.routes import (
+    Route,
+    hypothesis_keywords,
+    keyword_overlap,
+    near_route,
+    same_route,
+)
+from loopx_recall_core.recall.replan.snippets import parse_snippet
+
+__all__ = ["Relation", "relate", "verdict_of"]
+
+Relation = Literal["same_route_failed", "same_route", "near_miss", "mentioned"]
+
+
+def relate(route: Route, snippet: str, evidence_type: str, root: str | None) -> Relation | None:
+    """The relation of one item (its snippet and evidence type) to ``route``, or None."""
+    parsed = parse_snippet(snippet, root)
+    if parsed.route is None:
+        return "mentioned" if _mentions(route, snippet) else None
+    if same_route(route, parsed.route):
+        # An edit's content is unknown: the same files edited again is never a repeat.
+        failed = route.kind == "command" and (
+            evidence_type == "prior_failure" or parsed.failed is True
+        )
+        return "same_route_failed" if failed else "same_route"
+    if near_route(route, parsed.route):
+        return "near_miss"
+    return None
+
+
+def verdict_of(
+    relations: Iterable[str], freshness: str | None, *, truncated: bool
+) -> tuple[str, str]:
+    """``(verdict, reason)`` for the relations found in a result of this freshness."""
+    found = list(relations)
+    if "same_route_failed" in found:
+        return "repeats_prior_failure", "prior_failure_found"
+    if freshness != "fresh":
+        return "undetermined", f"index_{freshness}"
+    if truncated:
+        return "undetermined", "result_truncated"
+    if found:
+        return "similar_to_prior_attempt", "similar_attempt_found"
+    return "no_prior_match", "no_match_in_fresh_index"
+
+
+def _word(text: str, word: str) -> bool:
+    # On word boundaries, except that a path may follow a "/" (an absolute form of it).
+    return re.search(rf"(?<![\w.-]){re.escape(word)}(?![\w/-]|\.\w)", text) is not None
+
+
+def _mentions(route: Route, text: str) -> bool:
+    """Headerless text that names the route: program plus every target (or subcommand)."""
+    if route.kind == "command":
+        for segment in route.segments:
+            anchors = [t.partition("::")[0] for t in segment.targets]
+            if segment.subcommand is not None:
+                anchors.append(segment.subcommand)
+            if anchors and _word(text, segment.program) and all(_word(text, a) for a in anchors):
+                return True
+        return False
+    if route.kind == "edit":
+        return any(_word(text, path) for path in route.paths)
+    words = frozenset(word.casefold() for word in hypothesis_keywords(text))
+    return bool(route.text) and (
+        route.text in " ".join(text.casefold().split()) or keyword_overlap(route.keywords, words)
+    )
