@@ -13,9 +13,13 @@ LoopX's usage ping is off (``LOOPX_USAGE_PING=0``); every run has the sample arc
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import signal
 import subprocess
 import threading
+from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 
@@ -24,6 +28,7 @@ import pytest
 from loopx_recall_core.qualification.transcripts import generate_archive
 
 from .adversarial.hostile import codex_transcript, now_iso
+from .conftest import processes_with_home
 from .obelisk_double.fixtures import double_settings, node22
 
 pytestmark = [pytest.mark.slow, pytest.mark.network]
@@ -56,6 +61,8 @@ class World:
             "LOOPX_RECALL_HOME": str(root / "recall-state"),
             "LOOPX_RECALL_NODE22": str(node),
             "LOOPX_RECALL_OBELISK_BIN": str(obelisk),
+            # LoopX keeps its effect runtime's files under TMPDIR: this test's, not /tmp
+            "TMPDIR": str(root),
         }
 
     def run(self, *argv: str, env: dict[str, str] | None = None, cwd: Path | None = None) -> str:
@@ -128,9 +135,12 @@ def loopx_venvs(once_per_run, wheelhouse, loopx_wheel, venvs) -> Path:
 
 
 @pytest.fixture
-def world(tmp_path, archive_now, loopx_venvs, obelisk_bin) -> World:
+def world(tmp_path, archive_now, loopx_venvs, obelisk_bin) -> Iterator[World]:
     """Two agents, one repository, each agent's session claimed; both enabled (claimed
-    sessions); the generated sample archive around them. No LoopX state yet."""
+    sessions); the generated sample archive around them. No LoopX state yet.
+
+    LoopX starts a background effect runtime (a Node server) that outlives its commands:
+    at the end it is stopped, and nothing started with this HOME is left running."""
     world = World(tmp_path, loopx_venvs / "venv-both", loopx_venvs / "venv-loopx", obelisk_bin)
     archive = generate_archive(world.home, now=archive_now)
     world.canaries = [*archive.canaries, CANARY_A, CANARY_B]
@@ -152,7 +162,13 @@ def world(tmp_path, archive_now, loopx_venvs, obelisk_bin) -> World:
         )  # fmt: skip
         world.recall("session", "claim", "--agent-id", agent, "--project-id", "proj-j",
                      "--runtime", "codex", "--session", thread)  # fmt: skip
-    return world
+    yield world
+    for pid in processes_with_home(world.home):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGTERM)
+    for pid in processes_with_home(world.home):  # a server that ignored SIGTERM
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
 
 
 def _install_and_bind(world: World) -> list[dict]:
