@@ -1,11 +1,12 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""The repetition guard end to end on the double, through the installed CLI: a claimed
-session starts (Claude Code's SessionStart payload to ``loopx-recall hook claude``), ONE
-provider process makes its prior-outcome set (the double's ``--query`` calls are
-counted), and Claude Code's PreToolUse payloads to ``loopx-recall guard claude`` are
-answered: the repeated failure is warned, a near miss, a prior success and another
-agent's failure are not, and a ``deny-once`` retry passes."""
+"""The repetition guard end to end on the double, through the installed CLI: the owner
+turns it on (``hook install claude --guard``), a claimed session starts (Claude Code's
+SessionStart payload to ``loopx-recall hook claude``), ONE provider process makes its
+prior-outcome set (the double's ``--query`` calls are counted), and Claude Code's
+PreToolUse payloads to ``loopx-recall guard claude`` are answered: the repeated failure is
+warned, a near miss, a prior success and another agent's failure are not, and a
+``deny-once`` retry passes."""
 
 from __future__ import annotations
 
@@ -131,9 +132,12 @@ def world(loopx, archive_home, obelisk_bin, tmp_path):
             "claude", "--session", session, "--force")  # fmt: skip
 
     def guard_on(policy):
-        with StateStore(state).update() as box:
-            box[0] = attrs.evolve(box[0], enablements=tuple(
-                attrs.evolve(e, guard=policy) for e in box[0].enablements))  # fmt: skip
+        """The owner's one command: the hooks in ~/.claude/settings.json, the guard on."""
+        done = cli("hook", "install", "claude", "--agent-id", "agent-a", "--project-id",
+                   "proj-j", "--guard", "--policy", policy, "--yes")  # fmt: skip
+        assert f"guard on ({policy})" in done.stdout
+        settings = json.loads((home / ".claude" / "settings.json").read_text())
+        assert [g["matcher"] for g in settings["hooks"]["PreToolUse"]] == ["Bash"]
 
     def run(kind, runtime, payload, agent="agent-a"):
         env = {"PATH": os.environ["PATH"], "HOME": str(home), "LOOPX_RECALL_HOME": str(state),
