@@ -213,6 +213,8 @@ def guard_world(monkeypatch, loopx_home, tmp_path):
     fake = FakeProvider()
     fake.runtime_identity = lambda binding, timeout: IDENTITY  # type: ignore[attr-defined]
     monkeypatch.setattr("loopx_recall_core.plugins.load_host", lambda *a, **k: host_with(fake))
+    monkeypatch.setattr("loopx_recall_core.cli.capability.load_host",
+                        lambda *a, **k: host_with(fake))  # fmt: skip
     monkeypatch.setenv("HOME", str(tmp_path))
     settings = tmp_path / ".claude" / "settings.json"
 
@@ -228,7 +230,9 @@ def guard_world(monkeypatch, loopx_home, tmp_path):
                                      binary_digest=IDENTITY.binary_digest),))  # fmt: skip
 
     def run(*args):
-        result = CliRunner().invoke(cli, ["hook", *args], catch_exceptions=False)
+        if args[0] != "capability":
+            args = ("hook", *args)
+        result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
         assert "Traceback" not in result.output
         return result
 
@@ -296,3 +300,44 @@ def test_guard_install_policy_change_and_uninstall(guard_world):
     nothing = run("uninstall", "claude", "--yes")
     assert nothing.exit_code == 0
     assert "no change" in nothing.output
+
+
+STATUS = ("capability", "status", "agent-turn-recall", "--provider", "obelisk-session-evidence",
+          "--project-id", "proj-j")  # fmt: skip
+
+
+def test_status_shows_the_guard_and_its_sets_as_counts_and_ages_only(guard_world, loopx_home):
+    import time
+
+    from tests.guard import helpers
+
+    run, _settings, verdict = guard_world
+    seed(enablement("obelisk-session-evidence", stage=2),
+         enablement("obelisk-session-evidence", stage=2, agent_id="agent-b"))  # fmt: skip
+    verdict(True)
+    assert run(*GUARD, "--policy", "deny-once").exit_code == 0
+    failed = "Bash: pytest tests/CANARY_api.py\noutcome: failed (exit 1)"
+    items = [helpers.item("prior_failure", failed, at="2026-01-01T10:00:00+00:00")]
+    helpers.write(loopx_home, items, session="CANARY-S1", created_at=time.time() - 120)
+    helpers.write(loopx_home, items, session="CANARY-S2", freshness="stale",
+                  created_at=time.time() - 30 * 3600)  # fmt: skip
+    helpers.write(loopx_home, items, session="CANARY-S3", agent_id="agent-b")
+    out = run(*STATUS, "--format", "json").output
+    rows = {row["agent_id"]: row["guard"] for row in json.loads(out)["enablements"]}
+    assert rows["agent-b"] == {"on": False, "policy": None, "sets": {
+        "count": 1, "newest_age_s": rows["agent-b"]["sets"]["newest_age_s"],
+        "oldest_age_s": rows["agent-b"]["sets"]["oldest_age_s"], "past_ttl": 0,
+        "freshness": {"fresh": 1}}}  # fmt: skip
+    guard = rows["agent-a"]
+    assert (guard["on"], guard["policy"]) == (True, "deny-once")
+    sets = guard["sets"]
+    assert sets["count"] == 2
+    assert 100 <= sets["newest_age_s"] <= 1000
+    assert 30 * 3600 - 60 <= sets["oldest_age_s"] <= 30 * 3600 + 600
+    assert sets["past_ttl"] == 1
+    assert sets["freshness"] == {"fresh": 1, "stale": 1}
+    text = run(*STATUS).output
+    assert "guard: deny-once (2 session set(s)" in text
+    assert "guard: off (1 session set(s)" in text
+    for shown in (out, text):
+        assert "CANARY" not in shown
