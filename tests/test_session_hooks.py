@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """``loopx-recall hook claude|codex``: payloads exactly as Claude Code and Codex send them
 claim the session; anything wrong exits 0 with one private log line and no id in it.
-``hook install`` prints or merges the settings (backup, no duplicate, no clobbering)."""
+``hook install`` is tested in tests/test_hook_install.py."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ import json
 import os
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
 
 import pytest
@@ -254,140 +253,3 @@ def test_a_state_folder_that_cannot_be_used_at_all_still_exits_0(hook, tmp_path,
     result = hook(runtime, stdin=json.dumps(CLAUDE_SESSION_START),
                   env={"LOOPX_RECALL_HOME": home})  # fmt: skip
     assert result.stderr == b""
-
-
-# -- install ---------------------------------------------------------------------------
-
-
-def _install(*args, cwd, home):
-    env = {**os.environ, "HOME": str(home)}
-    env.pop("CODEX_HOME", None)
-    result = subprocess.run(
-        [LOOPX, "hook", "install", *args], capture_output=True, text=True, cwd=cwd, env=env,
-        timeout=30, check=False,
-    )
-    assert "Traceback" not in result.stderr
-    return result
-
-
-def test_install_print_claude_and_codex(tmp_path):
-    out = _install("claude", "--agent-id", "a", "--project-id", "j", "--print",
-                   cwd=tmp_path, home=tmp_path)
-    snippet = json.loads(out.stdout.split("\n", 1)[1])
-    (group,) = snippet["hooks"]["SessionStart"]
-    (entry,) = group["hooks"]
-    assert entry["type"] == "command"
-    assert entry["command"].endswith("loopx-recall hook claude --agent-id a --project-id j")
-    out = _install("codex", "--agent-id", "a", "--project-id", "j", "--print",
-                   cwd=tmp_path, home=tmp_path)
-    line = out.stdout.splitlines()[1]
-    notify = tomllib.loads(line)["notify"]
-    assert notify[1:] == ["hook", "codex", "--agent-id", "a", "--project-id", "j"]
-    assert not (tmp_path / ".claude").exists()
-    assert not (tmp_path / ".codex").exists()
-
-
-def test_install_claude_merges_with_backup(tmp_path):
-    settings = tmp_path / ".claude" / "settings.json"
-    settings.parent.mkdir()
-    original = {"permissions": {"allow": ["Bash(ls)"]},
-                "hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "echo hi"}]}]}}
-    settings.write_text(json.dumps(original))
-    args = ("claude", "--agent-id", "a", "--project-id", "j")
-    declined = subprocess.run([LOOPX, "hook", "install", *args], input="n\n", text=True,
-                              capture_output=True, cwd=tmp_path, timeout=30, check=False)
-    assert declined.returncode == 0
-    assert json.loads(settings.read_text()) == original
-    assert _install(*args, "--yes", cwd=tmp_path, home=tmp_path).returncode == 0
-    merged = json.loads(settings.read_text())
-    assert merged["permissions"] == original["permissions"]
-    commands = [h["command"] for g in merged["hooks"]["SessionStart"] for h in g["hooks"]]
-    assert commands[0] == "echo hi"
-    assert "hook claude" in commands[1]
-    (backup,) = settings.parent.glob("settings.json.loopx-backup-*")
-    assert json.loads(backup.read_text()) == original
-    again = _install(*args, "--yes", cwd=tmp_path, home=tmp_path)
-    assert again.returncode == 0
-    assert "no change" in again.stdout
-    other = _install("claude", "--agent-id", "b", "--project-id", "j", "--yes",
-                     cwd=tmp_path, home=tmp_path)
-    assert other.returncode == 1
-    assert "by hand" in other.stderr
-
-
-def test_install_codex_adds_notify_before_tables(tmp_path):
-    config = tmp_path / ".codex" / "config.toml"
-    config.parent.mkdir()
-    config.write_text('model = "gpt-5-codex"\n\n[features]\ncodex_hooks = true\n')
-    result = _install("codex", "--agent-id", "a", "--project-id", "j", "--yes",
-                      cwd=tmp_path, home=tmp_path)
-    assert result.returncode == 0, result.stderr
-    parsed = tomllib.loads(config.read_text())
-    assert parsed["features"] == {"codex_hooks": True}
-    assert parsed["notify"][1:4] == ["hook", "codex", "--agent-id"]
-    assert list(config.parent.glob("config.toml.loopx-backup-*"))
-    config.write_text('notify = ["notify-send"]\n')
-    clash = _install("codex", "--agent-id", "a", "--project-id", "j", "--yes",
-                     cwd=tmp_path, home=tmp_path)
-    assert clash.returncode == 1
-    assert "only one" in clash.stderr
-
-
-# Issue 18 item 15: `hook install` checked no id. A blank agent id installed a hook that
-# can never claim (reported as installed); an id holding U+007F made config.toml invalid
-# TOML (Codex then does not start). Ids are now checked by capability enable's own
-# validator before anything is read or written, and the TOML line escapes what TOML
-# forbids raw.
-SETTINGS = {
-    "claude": (".claude/settings.json", b'{"permissions": {"allow": ["Bash(ls)"]}}\n'),
-    "codex": (".codex/config.toml", b'model = "gpt-5-codex"\n\n[features]\ncodex_hooks = true\n'),
-}
-
-
-@pytest.mark.parametrize("runtime", ["claude", "codex"])
-@pytest.mark.parametrize(
-    ("option", "value", "reason"),
-    [
-        ("--agent-id", "", "must not be blank"),
-        ("--agent-id", " \t", "must not be blank"),
-        ("--project-id", "\u3000", "must not be blank"),
-        ("--agent-id", "a" * 257, "longer than 256 UTF-16 units"),
-    ],
-)
-def test_install_refuses_an_id_enable_refuses_and_changes_nothing(
-    tmp_path, runtime, option, value, reason
-):
-    name, content = SETTINGS[runtime]
-    settings = tmp_path / name
-    settings.parent.mkdir()
-    settings.write_bytes(content)
-    ids = {"--agent-id": "a", "--project-id": "j", option: value}
-    args = [runtime, *(x for pair in ids.items() for x in pair)]
-    for extra in (["--yes"], ["--print"]):
-        result = _install(*args, *extra, cwd=tmp_path, home=tmp_path)
-        assert result.returncode == 1
-        assert result.stderr == f"error: {option}: {reason}\n"  # one line, never the value
-        assert result.stdout == ""
-    assert settings.read_bytes() == content  # byte-identical, no backup beside it
-    assert sorted(p.name for p in settings.parent.iterdir()) == [settings.name]
-
-
-def test_install_codex_writes_an_id_with_a_control_character_as_valid_toml(tmp_path):
-    agent = "agent\x7f\x1b[0m\u0085\"\\x"  # capability enable takes it, so the hook must
-    name, content = SETTINGS["codex"]
-    config = tmp_path / name
-    config.parent.mkdir()
-    config.write_bytes(content)
-    result = _install("codex", "--agent-id", agent, "--project-id", "j", "--yes",
-                      cwd=tmp_path, home=tmp_path)  # fmt: skip
-    assert result.returncode == 0, result.stderr
-    parsed = tomllib.loads(config.read_text(encoding="utf-8"))  # Codex can read it
-    assert parsed["notify"][1:] == ["hook", "codex", "--agent-id", agent, "--project-id", "j"]
-    assert parsed["features"] == {"codex_hooks": True}
-    again = _install("codex", "--agent-id", agent, "--project-id", "j", "--yes",
-                     cwd=tmp_path, home=tmp_path)  # fmt: skip
-    assert "no change" in again.stdout  # the written line is recognised as ours
-    printed = _install("codex", "--agent-id", agent, "--project-id", "j", "--print",
-                       cwd=tmp_path, home=tmp_path)  # fmt: skip
-    line = printed.stdout.split("\n")[1]  # not splitlines(): that splits at U+0085 too
-    assert tomllib.loads(line)["notify"][4] == agent

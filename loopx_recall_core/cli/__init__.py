@@ -46,7 +46,7 @@ GROUP_HELP = {
         "External-evidence-research v0: discover -> plan -> receipt -> admit -> retire."
     ),
     "guard": "Warn before an agent repeats a failed command (PreToolUse hooks; default off).",
-    "hook": "Claim sessions as agent runtimes start them (Claude Code hooks, Codex notify).",
+    "hook": "Claim sessions as agent runtimes start them; install or remove those hooks.",
     "loopx": "Manifests that plug loopx-recall into LoopX (loopx extension install --manifest).",
     "recall": "Agent-turn-recall: bounded, provenance-bearing history with public receipts.",
     "session": "Which runtime session belongs to which agent and project (owner-local, private).",

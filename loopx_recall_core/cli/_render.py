@@ -91,6 +91,10 @@ def render_status(d: dict[str, Any]) -> str:
             lines.append(f"    {sessions['mode_source']}")
         if "hint" in sessions:
             lines.append(f"    {sessions['hint']}")
+        if "guard" in e:
+            from loopx_recall_core.guard.stats import render_status_line
+
+            lines.append(f"    {render_status_line(e['guard'])}")
     if not d["enablements"]:
         lines.append("  no enablement (default off)")
     if "private" in d:

@@ -1,16 +1,17 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""``loopx-recall hook claude|codex|install``: claim sessions from the runtimes' own hooks.
+"""``loopx-recall hook claude|codex|install|uninstall``: claim sessions from the runtimes'
+own hooks.
 
 ``hook claude`` and ``hook codex`` are run BY the agent runtimes: whatever happens they
 print nothing and exit 0 (a usage problem included), leaving one line in the private hook
-log. ``hook install`` is run by the owner and behaves like every other command.
+log. ``hook install`` and ``hook uninstall`` are run by the owner and behave like every
+other command.
 """
 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +47,7 @@ project_option = click.option(
 
 @click.group(cls=Group)
 def hook() -> None:
-    """Claim sessions as agent runtimes start them (Claude Code hooks, Codex notify)."""
+    """Claim sessions as agent runtimes start them; install or remove those hooks."""
 
 
 @hook.command("claude", **_HOOK_SETTINGS)
@@ -79,39 +80,91 @@ def codex(ctx: click.Context, agent_id: str | None, project_id: str | None) -> N
     )
 
 
-def _default_settings(runtime: str) -> Path:
-    if runtime == "claude":
-        return Path.cwd() / ".claude" / "settings.json"
-    codex_home = os.environ.get("CODEX_HOME")
-    return (
-        Path(codex_home) / "config.toml" if codex_home else Path.home() / ".codex" / "config.toml"
-    )
+_what = {"claude": "the Claude Code settings file", "codex": "the Codex hooks file"}
+scope_option = click.option(
+    "--scope",
+    type=click.Choice(["user", "project-local"]),
+    default="user",
+    show_default=True,
+    help="claude: ~/.claude/settings.json (user) or the repository's git-ignored "
+    ".claude/settings.local.json (project-local); codex: $CODEX_HOME/hooks.json else "
+    "~/.codex/hooks.json (user only).",
+)
+settings_option = click.option(
+    "--settings",
+    "settings_path",
+    type=click.Path(dir_okay=False),
+    help="Another hooks file to change (e.g. the shared .claude/settings.json).",
+)
+
+
+def _target(runtime: str, scope: str, settings_path: str | None) -> tuple[Path, bytes | None]:
+    """The hooks file and its bytes (None: no file yet)."""
+    from loopx_recall_core.recall import hook_install
+
+    try:
+        path = Path(settings_path) if settings_path else hook_install.default_path(runtime, scope)
+    except hook_install.InstallRefused as exc:
+        raise Rejected(str(exc)) from None
+    if runtime == "codex" and not settings_path and hook_install.codex_config_has_hooks(path):
+        raise Rejected(
+            "your Codex hooks are kept in config.toml ([hooks]): add ours there by hand "
+            "(`loopx-recall hook install codex ... --print`)"
+        )
+    try:
+        return path, read_file(path, 4_000_000, _what[runtime])
+    except StateError as exc:
+        raise Rejected(str(exc)) from None
+
+
+def _write(path: Path, new: bytes, existing: bytes | None, question: str, yes: bool) -> bool:
+    from loopx_recall_core.recall import hook_install
+
+    if not yes and not click.confirm(f"{question} (a backup of the old file is kept beside it)?"):
+        click.echo("nothing changed")
+        return False
+    try:
+        hook_install.write_with_backup(path, new, existing)
+    except (hook_install.InstallRefused, StateError) as exc:
+        raise Rejected(str(exc)) from None
+    return True
 
 
 @hook.command("install")
 @click.argument("runtime", type=click.Choice(["claude", "codex"]))
 @click.option("--agent-id", required=True)
 @click.option("--project-id", required=True)
-@click.option("--print", "print_only", is_flag=True, help="Print the snippet; change nothing.")
+@click.option("--guard", is_flag=True, help="Also turn the repetition guard on (PreToolUse).")
 @click.option(
-    "--settings",
-    "settings_path",
-    type=click.Path(dir_okay=False),
-    help="The file to merge into (default: ./.claude/settings.json, or "
-    "$CODEX_HOME/config.toml else ~/.codex/config.toml).",
+    "--policy",
+    type=click.Choice(["warn", "deny-once"]),
+    default="warn",
+    show_default=True,
+    help="With --guard: warn (context only) or deny-once (deny; the retry passes).",
 )
-@click.option("--yes", is_flag=True, help="Merge without asking.")
+@scope_option
+@settings_option
+@click.option("--print", "print_only", is_flag=True, help="Print the snippet; change nothing.")
+@click.option("--yes", is_flag=True, help="Change the file without asking.")
 def install(
     runtime: str,
     agent_id: str,
     project_id: str,
-    print_only: bool,
+    guard: bool,
+    policy: str,
+    scope: str,
     settings_path: str | None,
+    print_only: bool,
     yes: bool,
 ) -> None:
-    """Print, or merge with a backup and a confirmation, the settings that make the
-    runtime claim each session for this agent and project."""
+    """Add the lifecycle hooks that make the runtime claim each session for this agent and
+    project (SessionStart) and, with --guard, warn before a repeated failure (PreToolUse).
+    Replaces an earlier loopx-recall entry; keeps everything else and a backup."""
+    from loopx_recall_core.guard.switch import GuardRefused, guardable, set_guard
+    from loopx_recall_core.plugins import load_host
+    from loopx_recall_core.recall import hook_install
     from loopx_recall_core.recall.enablement import CapabilityRefused, check_ids
+    from loopx_recall_core.state import StateStore
 
     try:
         # the ids capability enable takes, no other: checked before anything is read or
@@ -120,31 +173,57 @@ def install(
     except CapabilityRefused as exc:
         raise Rejected(str(exc)) from None
     if print_only:
-        if runtime == "claude":
-            click.echo("# .claude/settings.json (merge into the existing object)")
-            click.echo(json.dumps(hooks.claude_settings_snippet(agent_id, project_id), indent=2))
-        else:
-            click.echo("# ~/.codex/config.toml (a top-level key: before the first [table])")
-            click.echo(hooks.codex_notify_line(agent_id, project_id))
+        snippet = hook_install.settings_snippet(runtime, agent_id, project_id, guard)
+        click.echo(f"# {_what[runtime]} (merge into the existing object)")
+        click.echo(json.dumps(snippet, indent=2, ensure_ascii=False))
         return
-    path = Path(settings_path) if settings_path else _default_settings(runtime)
-    what = "the Claude Code settings file" if runtime == "claude" else "the Codex config file"
+    path, existing = _target(runtime, scope, settings_path)
+    store = StateStore()
+    keys = None
+    if guard:
+        try:
+            keys = guardable(store, load_host(), agent_id, project_id)
+        except GuardRefused as exc:
+            raise Rejected(str(exc)) from None
     try:
-        existing = read_file(path, 4_000_000, what)
-    except StateError as exc:
+        merged = hook_install.merge(existing, runtime, agent_id, project_id, guard)
+    except hook_install.InstallRefused as exc:
         raise Rejected(str(exc)) from None
-    merge = hooks.merge_claude_settings if runtime == "claude" else hooks.merge_codex_config
+    if merged is None:
+        click.echo(f"{path}: already has these hooks; no change")
+    elif _write(path, merged, existing, f"add the {runtime} hooks to {path}", yes):
+        backup = " (backup kept beside it)" if existing is not None else ""
+        click.echo(f"hooks installed in {path}{backup}")
+    else:
+        return
+    if guard:
+        set_guard(store, agent_id, project_id, policy, keys)
+        click.echo(f"guard on ({policy}) for this agent and project")
+
+
+@hook.command("uninstall")
+@click.argument("runtime", type=click.Choice(["claude", "codex"]))
+@scope_option
+@settings_option
+@click.option("--yes", is_flag=True, help="Change the file without asking.")
+def uninstall(runtime: str, scope: str, settings_path: str | None, yes: bool) -> None:
+    """Remove the loopx-recall entries `hook install` added (nothing else; a backup is
+    kept) and turn the guard off for the agent and project they named."""
+    from loopx_recall_core.guard.switch import set_guard
+    from loopx_recall_core.recall import hook_install
+    from loopx_recall_core.state import StateStore
+
+    path, existing = _target(runtime, scope, settings_path)
     try:
-        merged = merge(existing, agent_id, project_id)
-        if merged is None:
-            click.echo(f"{what} already has this hook; no change")
-            return
-        if not yes and not click.confirm(
-            f"merge the {runtime} hook into {what} (a backup of the old file is kept beside it)?"
-        ):
-            click.echo("nothing changed")
-            return
-        backup = hooks.install(path, merged, existing)
-    except hooks.InstallRefused as exc:
+        new, pairs = hook_install.unmerge(existing, runtime)
+    except hook_install.InstallRefused as exc:
         raise Rejected(str(exc)) from None
-    click.echo(f"hook installed in {what}" + (" (backup kept beside it)" if backup else ""))
+    if new is None:
+        click.echo(f"{path}: no loopx-recall {runtime} hook; no change")
+        return
+    if not _write(path, new, existing, f"remove the {runtime} hooks from {path}", yes):
+        return
+    click.echo(f"hooks removed from {path} (backup kept beside it)")
+    store = StateStore()
+    if any(set_guard(store, agent, project, None) for agent, project in pairs):
+        click.echo("guard off for the agent and project the hooks named")

@@ -4,12 +4,15 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import time
 from pathlib import Path
 from typing import Any
 
 from loopx_recall_core.guard import store
 
-__all__ = ["STATS_SCHEMA", "guard_stats", "render_text"]
+__all__ = ["STATS_SCHEMA", "guard_stats", "guard_status", "render_text"]
 
 STATS_SCHEMA = "loopx_guard_stats_v0"
 
@@ -58,4 +61,53 @@ def render_text(stats: dict[str, Any]) -> str:
             f"warned, then repeated: {stats['warned_then_repeated']}",
             f"guard latency p50 / p95: {ms(latency['p50'])} / {ms(latency['p95'])}",
         ]
+    )
+
+
+def guard_status(root: Path, agent_id: str, project_id: str, policy: str | None) -> dict:
+    """``capability status``'s guard row for one enablement: on/off, the policy, and its
+    sessions' prior-outcome sets as counts and ages only (no content, no id)."""
+    now = time.time()
+    ages: list[float] = []
+    expired = 0
+    freshness: dict[str, int] = {}
+    folder = root / "private" / "guard" / "sets"
+    with contextlib.suppress(FileNotFoundError, NotADirectoryError):
+        for entry in os.scandir(folder):
+            if not (len(entry.name) == 37 and entry.name.endswith(".json")):
+                continue
+            with contextlib.suppress(Exception):  # an unreadable set is no set
+                lines = store.read_set_lines(Path(entry.path))
+                header = store.read_header(lines) if lines else None
+                if header is None or (header.get("agent_id"), header.get("project_id")) != (
+                    agent_id, project_id,
+                ):  # fmt: skip
+                    continue
+                age = max(now - float(header.get("created_at", 0)), 0.0)
+                ages.append(age)
+                expired += age > float(header.get("ttl_s", 0))
+                label = str(header.get("freshness") or "unknown")
+                freshness[label] = freshness.get(label, 0) + 1
+    return {
+        "on": policy is not None,
+        "policy": policy,
+        "sets": {
+            "count": len(ages),
+            "newest_age_s": round(min(ages)) if ages else None,
+            "oldest_age_s": round(max(ages)) if ages else None,
+            "past_ttl": expired,
+            "freshness": dict(sorted(freshness.items())),
+        },
+    }
+
+
+def render_status_line(guard: dict) -> str:
+    sets = guard["sets"]
+    head = f"guard: {guard['policy']}" if guard["on"] else "guard: off"
+    if not sets["count"]:
+        return head + " (no session set)"
+    fresh = ", ".join(f"{n} {label}" for label, n in sets["freshness"].items())
+    return (
+        f"{head} ({sets['count']} session set(s), newest {sets['newest_age_s']} s old, "
+        f"oldest {sets['oldest_age_s']} s, {sets['past_ttl']} past their TTL; {fresh})"
     )

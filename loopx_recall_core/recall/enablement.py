@@ -268,7 +268,11 @@ def disable(
 
 
 def _public_enablement(
-    enablement: Enablement, show_private: bool, claimed: int, forgotten: int = 0
+    enablement: Enablement,
+    show_private: bool,
+    claimed: int,
+    forgotten: int = 0,
+    root: Any = None,
 ) -> dict[str, Any]:
     binding = dict(enablement.binding)
     private = binding.pop("private", None)
@@ -301,6 +305,11 @@ def _public_enablement(
     }
     if show_private and private is not None:
         row["private"] = private
+    if root is not None:
+        from loopx_recall_core.guard.stats import guard_status
+
+        row["guard"] = guard_status(root, enablement.agent_id, enablement.project_id,
+                                    enablement.guard)  # fmt: skip
     return row
 
 
@@ -358,7 +367,7 @@ def status_record(
     ledger = SessionLedger(store.root)
     views = [ledger.view(agent_id=e.agent_id, project_id=e.project_id) for e in enablements]
     rows = [
-        _public_enablement(e, show_private, len(claims), len(forgotten))
+        _public_enablement(e, show_private, len(claims), len(forgotten), store.root)
         for e, (claims, forgotten) in zip(enablements, views, strict=True)
     ]
     record = {

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Runtime hooks that claim sessions as they start, and the settings that install them.
+"""Runtime hooks that claim sessions as they start (installing them: :mod:`.hook_install`).
 
 What the runtimes send (facts, with their sources):
 
@@ -39,10 +39,8 @@ payload content). The outcome codes:
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import select
-import shlex
 import stat
 import sys
 import time
@@ -59,9 +57,6 @@ from loopx_recall_core.state import state_root
 __all__ = [
     "AGENT_ENV",
     "PROJECT_ENV",
-    "claude_settings_snippet",
-    "codex_notify_line",
-    "hook_command",
     "read_log",
     "run_hook",
 ]
@@ -253,130 +248,3 @@ def read_log(root: Path | None = None) -> list[str]:
         return path.read_text(encoding="ascii").splitlines()
     except FileNotFoundError:
         return []
-
-
-# -- installing ------------------------------------------------------------------------
-
-
-def _executable() -> str:
-    """This installation's ``loopx-recall`` (absolute, so the runtime's PATH does not matter)."""
-    beside = Path(sys.executable).parent / "loopx-recall"
-    return str(beside) if beside.is_file() else "loopx-recall"
-
-
-def hook_command(runtime: str, agent_id: str, project_id: str) -> list[str]:
-    return [
-        _executable(),
-        "hook",
-        runtime,
-        "--agent-id",
-        agent_id,
-        "--project-id",
-        project_id,
-    ]
-
-
-def claude_settings_snippet(agent_id: str, project_id: str) -> dict[str, Any]:
-    """The ``.claude/settings.json`` fragment: a SessionStart command hook (Claude Code runs
-    the command through a shell, so it is quoted as one)."""
-    command = shlex.join(hook_command("claude", agent_id, project_id))
-    return {"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": command}]}]}}
-
-
-def codex_notify_line(agent_id: str, project_id: str) -> str:
-    """The ``~/.codex/config.toml`` line (a top-level key: it must precede every table).
-
-    A JSON array of strings is a TOML array once DEL is escaped: json.dumps escapes the
-    quote, the backslash and C0 with escapes TOML shares, but leaves DEL raw, which TOML
-    forbids in a string (Codex would then not start).
-    """
-    array = json.dumps(hook_command("codex", agent_id, project_id), ensure_ascii=False)
-    return "notify = " + array.replace("\x7f", "\\u007f")
-
-
-class InstallRefused(Exception):
-    """The settings file cannot be merged safely; the message names no path or id."""
-
-
-def _is_our_hook(command: object, runtime: str) -> bool:
-    return isinstance(command, str) and "loopx-recall" in command and f" hook {runtime} " in command
-
-
-def merge_claude_settings(existing: bytes | None, agent_id: str, project_id: str) -> bytes | None:
-    """The settings file with our SessionStart hook added; None when it is already there."""
-    try:
-        settings = loads(existing) if existing and existing.strip() else {}
-    except JsonInputError as exc:
-        raise InstallRefused(f"the Claude Code settings file is not valid JSON ({exc})") from None
-    group = claude_settings_snippet(agent_id, project_id)["hooks"]["SessionStart"][0]
-    ours = group["hooks"][0]["command"]
-    hooks = settings.setdefault("hooks", {}) if isinstance(settings, dict) else None
-    groups = hooks.setdefault("SessionStart", []) if isinstance(hooks, dict) else None
-    if not isinstance(groups, list):
-        raise InstallRefused("the Claude Code settings file has an unexpected shape at hooks")
-    commands = [
-        hook.get("command")
-        for entry in groups
-        if isinstance(entry, dict) and isinstance(entry.get("hooks"), list)
-        for hook in entry["hooks"]
-        if isinstance(hook, dict)
-    ]
-    if ours in commands:
-        return None
-    if any(_is_our_hook(command, "claude") for command in commands):
-        raise InstallRefused(
-            "a loopx-recall claude hook for another agent or project is already installed; "
-            "edit the settings file by hand (one agent per Claude Code configuration)"
-        )
-    groups.append(group)
-    return (json.dumps(settings, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
-
-
-def merge_codex_config(existing: bytes | None, agent_id: str, project_id: str) -> bytes | None:
-    """config.toml with our ``notify`` line first; None when it is already there."""
-    import tomllib
-
-    try:
-        text = (existing or b"").decode("utf-8")
-    except UnicodeDecodeError:
-        # replacing the bytes would corrupt the user's file: leave it alone
-        raise InstallRefused(
-            "the Codex config file is not UTF-8; merge by hand (--print)"
-        ) from None
-    try:
-        parsed = tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
-        raise InstallRefused("the Codex config file is not valid TOML") from None
-    ours = hook_command("codex", agent_id, project_id)
-    if "notify" in parsed:
-        if parsed["notify"] == ours:
-            return None
-        raise InstallRefused(
-            "the Codex config already has a notify program and Codex runs only one; "
-            "combine them by hand (see `loopx-recall hook install codex --print`)"
-        )
-    # A top-level key must come before the first table: the first line is always safe.
-    return (codex_notify_line(agent_id, project_id) + "\n" + text).encode("utf-8")
-
-
-def install(path: Path, merged: bytes, existing: bytes | None) -> Path | None:
-    """Write ``merged`` to ``path`` atomically, keeping ``existing`` as a backup beside it;
-    returns the backup's path (None when there was no file)."""
-    from loopx_recall_core.private_files import write_atomic
-
-    if path.is_symlink() or path.parent.is_symlink():
-        raise InstallRefused(
-            "the settings file or its folder is a symbolic link; refusing to write through "
-            "it (merge by hand, see --print)"
-        )
-    mode = path.stat().st_mode & 0o777 if path.exists() else None
-    path.parent.mkdir(parents=True, exist_ok=True)
-    backup = None
-    if existing is not None:
-        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
-        backup = path.with_name(f"{path.name}.loopx-backup-{stamp}")
-        write_atomic(path.parent, backup.name, existing, prefix=".loopx-", what="a backup")
-    write_atomic(path.parent, path.name, merged, prefix=".loopx-", what="the settings file")
-    if mode is not None:
-        os.chmod(path, mode, follow_symlinks=False)  # the user's file keeps its own mode
-    return backup

@@ -1,0 +1,238 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""``hook install|uninstall``: our lifecycle hooks in a runtime's hooks file.
+
+Both runtimes read ``{"hooks": {"<Event>": [{"matcher": ..., "hooks": [{"type":
+"command", "command": ...}]}]}}`` (Claude Code: ``~/.claude/settings.json`` or the
+project's ``.claude/settings.local.json``; Codex: ``hooks.json`` in ``$CODEX_HOME`` or
+``~/.codex``; facts and sources in :mod:`loopx_recall_core.guard`). We add a
+``SessionStart`` group running ``loopx-recall hook <runtime>`` (it claims the session and
+starts the guard's prefetch) and, with the guard, a ``PreToolUse`` group (matcher
+``Bash``) running ``loopx-recall guard <runtime>``. Our entries are recognised by their
+command (``loopx-recall hook|guard <runtime> ...``), so installing again for another agent
+or policy replaces them, and uninstalling removes exactly them: the user's other content
+is kept as it was.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from loopx_recall_core.jsonio import JsonInputError, loads
+
+__all__ = [
+    "InstallRefused",
+    "default_path",
+    "hook_command",
+    "merge",
+    "our_ids",
+    "settings_snippet",
+    "unmerge",
+    "write_with_backup",
+]
+
+_EVENTS = ("SessionStart", "PreToolUse")
+
+
+class InstallRefused(Exception):
+    """The file cannot be changed safely; the message names no path or id."""
+
+
+def _executable() -> str:
+    """This installation's ``loopx-recall`` (absolute, so the runtime's PATH does not matter)."""
+    beside = Path(sys.executable).parent / "loopx-recall"
+    return str(beside) if beside.is_file() else "loopx-recall"
+
+
+def hook_command(kind: str, runtime: str, agent_id: str, project_id: str) -> str:
+    """The shell command of one hook (``kind``: ``hook`` claims, ``guard`` guards); the
+    runtimes run it through a shell, so it is quoted as one."""
+    argv = [_executable(), kind, runtime, "--agent-id", agent_id, "--project-id", project_id]
+    return shlex.join(argv)
+
+
+def settings_snippet(runtime: str, agent_id: str, project_id: str, guard: bool) -> dict:
+    """The fragment we add: SessionStart (claim; the guard's prefetch) and, with the guard,
+    PreToolUse on the shell tool (``Bash`` in both runtimes)."""
+    start = {"hooks": [{"type": "command", "command": hook_command("hook", runtime, agent_id,
+                                                                   project_id)}]}  # fmt: skip
+    hooks: dict[str, list] = {"SessionStart": [start]}
+    if guard:
+        command = hook_command("guard", runtime, agent_id, project_id)
+        hooks["PreToolUse"] = [{"matcher": "Bash", "hooks": [{"type": "command",
+                                                              "command": command}]}]  # fmt: skip
+    return {"hooks": hooks}
+
+
+def _argv(command: object) -> list[str] | None:
+    if not isinstance(command, str):
+        return None
+    try:
+        return shlex.split(command)
+    except ValueError:
+        return None
+
+
+def _is_ours(entry: object, runtime: str) -> bool:
+    argv = _argv(entry.get("command")) if isinstance(entry, dict) else None
+    return bool(
+        argv
+        and len(argv) >= 3
+        and os.path.basename(argv[0]) == "loopx-recall"
+        and argv[1] in ("hook", "guard")
+        and argv[2] == runtime
+    )
+
+
+def _option(argv: list[str], name: str) -> str | None:
+    for index, arg in enumerate(argv[:-1]):
+        if arg == name:
+            return argv[index + 1]
+    return None
+
+
+def _parse(existing: bytes | None) -> dict[str, Any]:
+    try:
+        settings = loads(existing) if existing and existing.strip() else {}
+    except JsonInputError as exc:
+        raise InstallRefused(f"the hooks file is not valid JSON ({exc})") from None
+    if not isinstance(settings, dict):
+        raise InstallRefused("the hooks file is not a JSON object")
+    hooks = settings.get("hooks", {})
+    if not isinstance(hooks, dict) or not all(
+        isinstance(groups, list) for groups in hooks.values()
+    ):
+        raise InstallRefused("the hooks file has an unexpected shape at hooks")
+    return settings
+
+
+def _without_ours(settings: dict[str, Any], runtime: str) -> tuple[dict[str, Any], list[dict]]:
+    """``settings`` without our entries (a group or event we emptied goes too), and the
+    entries removed."""
+    hooks = settings.get("hooks")
+    if not isinstance(hooks, dict):
+        return dict(settings), []
+    removed: list[dict] = []
+    kept_hooks: dict[str, Any] = {}
+    for event, groups in hooks.items():
+        kept_groups = []
+        for group in groups:
+            entries = group.get("hooks") if isinstance(group, dict) else None
+            if not isinstance(entries, list):
+                kept_groups.append(group)
+                continue
+            ours = [e for e in entries if _is_ours(e, runtime)]
+            removed += ours
+            if not ours:
+                kept_groups.append(group)
+            elif len(ours) < len(entries):
+                kept_groups.append({**group, "hooks": [e for e in entries if e not in ours]})
+        if kept_groups or not groups:
+            kept_hooks[event] = kept_groups
+    result = dict(settings)
+    if kept_hooks or not hooks or not removed:
+        result["hooks"] = kept_hooks
+    else:
+        del result["hooks"]
+    return result, removed
+
+
+def _dump(settings: dict[str, Any]) -> bytes:
+    return (json.dumps(settings, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def merge(
+    existing: bytes | None, runtime: str, agent_id: str, project_id: str, guard: bool
+) -> bytes | None:
+    """The file with our entries (replacing any earlier ones of ours); None: no change."""
+    settings = _parse(existing)
+    result, _removed = _without_ours(settings, runtime)
+    hooks = result.setdefault("hooks", {})
+    for event, groups in settings_snippet(runtime, agent_id, project_id, guard)["hooks"].items():
+        hooks.setdefault(event, []).extend(groups)
+    return None if result == settings else _dump(result)
+
+
+def unmerge(existing: bytes | None, runtime: str) -> tuple[bytes | None, list[tuple[str, str]]]:
+    """The file without our entries (None: none there), and the (agent, project) pairs
+    they named."""
+    settings = _parse(existing)
+    result, removed = _without_ours(settings, runtime)
+    pairs = []
+    for entry in removed:
+        argv = _argv(entry.get("command")) or []
+        agent, project = _option(argv, "--agent-id"), _option(argv, "--project-id")
+        if agent and project and (agent, project) not in pairs:
+            pairs.append((agent, project))
+    return (None if not removed else _dump(result)), pairs
+
+
+def our_ids(existing: bytes | None, runtime: str) -> list[tuple[str, str]]:
+    return unmerge(existing, runtime)[1]
+
+
+def _repository_root(start: Path) -> Path | None:
+    for folder in (start, *start.parents):
+        if (folder / ".git").exists():
+            return folder
+    return None
+
+
+def default_path(runtime: str, scope: str) -> Path:
+    """Claude Code: ``~/.claude/settings.json`` (user) or ``<repository
+    root>/.claude/settings.local.json`` (project-local, not committed); Codex:
+    ``$CODEX_HOME/hooks.json`` else ``~/.codex/hooks.json`` (user only)."""
+    if runtime == "claude":
+        if scope == "user":
+            return Path.home() / ".claude" / "settings.json"
+        root = _repository_root(Path.cwd())
+        if root is None:
+            raise InstallRefused(
+                "--scope project-local needs a git repository here (or use --scope user)"
+            )
+        return root / ".claude" / "settings.local.json"
+    if scope != "user":
+        raise InstallRefused("Codex hooks are installed with --scope user (or name --settings)")
+    codex_home = os.environ.get("CODEX_HOME")
+    return (Path(codex_home) if codex_home else Path.home() / ".codex") / "hooks.json"
+
+
+def codex_config_has_hooks(hooks_file: Path) -> bool:
+    """True when ``config.toml`` beside ``hooks_file`` keeps hooks inline (``[hooks]``):
+    then the user keeps them there, and we do not split them over two files."""
+    import tomllib
+
+    try:
+        text = (hooks_file.parent / "config.toml").read_text(encoding="utf-8")
+        return "hooks" in tomllib.loads(text)
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return False
+
+
+def write_with_backup(path: Path, new: bytes, existing: bytes | None) -> Path | None:
+    """Write ``new`` to ``path`` atomically, keeping ``existing`` as a backup beside it;
+    returns the backup's path (None when there was no file)."""
+    from loopx_recall_core.private_files import write_atomic
+
+    if path.is_symlink() or path.parent.is_symlink():
+        raise InstallRefused(
+            "the hooks file or its folder is a symbolic link; refusing to write through "
+            "it (merge by hand, see --print)"
+        )
+    mode = path.stat().st_mode & 0o777 if path.exists() else None
+    path.parent.mkdir(parents=True, exist_ok=True)
+    backup = None
+    if existing is not None:
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
+        backup = path.with_name(f"{path.name}.loopx-backup-{stamp}")
+        write_atomic(path.parent, backup.name, existing, prefix=".loopx-", what="a backup")
+    write_atomic(path.parent, path.name, new, prefix=".loopx-", what="the hooks file")
+    if mode is not None:
+        os.chmod(path, mode, follow_symlinks=False)  # the user's file keeps its own mode
+    return backup
