@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from loopx_obelisk_session_evidence.binding import bind, exclude_patterns
+from loopx_obelisk_session_evidence.provider import ObeliskSessionEvidence
 from loopx_obelisk_session_evidence.scope import (
     PRIVATE_MARKER,
     Window,
@@ -26,7 +27,9 @@ from loopx_obelisk_session_evidence.scope import (
     row_problem,
 )
 
-from .adversarial.hostile import tool_row
+from loopx_recall_core.providers_api import ProviderFailure
+
+from .adversarial.hostile import answer, binding, configure, install_standin, request, tool_row
 
 TEMPLATE = (
     resources.files("loopx_obelisk_session_evidence")
@@ -181,3 +184,39 @@ def test_a_row_holding_the_marker_marks_its_own_session_only():
         tool_row("/r", session="codex:s4", output=PRIVATE_MARKER.upper()),
     ]
     assert marked_owners(rows) == {"codex:s1", "codex:fork"}
+
+
+@pytest.fixture
+def standin(tmp_path, monkeypatch):
+    home, root = tmp_path / "home", tmp_path / "repo"
+    (root / "vendor" / "lib").mkdir(parents=True)
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    return home, root, install_standin(home)
+
+
+def test_a_provider_that_returns_an_excluded_folder_is_refused(standin):
+    home, root, obelisk = standin
+    vendored = str(root / "vendor" / "lib")
+    rows = [tool_row(str(root), session="codex:kept"),
+            tool_row(str(root), session="codex:vendor", cwd=vendored)]  # fmt: skip
+    configure(home, answer=answer(rows))
+    bound = binding(root, obelisk)
+    assert len(ObeliskSessionEvidence().retrieve(request(), bound, timeout=10).items) == 2
+    bound = {**bound, "private": {**bound["private"],
+             "exclude_paths": exclude_globs(["vendor/*"], [str(root)])}}  # fmt: skip
+    with pytest.raises(ProviderFailure) as failure:
+        ObeliskSessionEvidence().retrieve(request(), bound, timeout=10)
+    assert failure.value.reason == "scope_violation"
+
+
+def test_a_returned_row_holding_the_marker_takes_its_session_out(standin):
+    home, root, obelisk = standin
+    rows = [tool_row(str(root), session="codex:kept"),
+            tool_row(str(root), session="codex:marked", message_uuid="m1"),
+            tool_row(str(root), session="codex:marked", message_uuid="m2",
+                     output=f"Exit code: 1\nsaid {PRIVATE_MARKER}")]  # fmt: skip
+    configure(home, answer=answer(rows))
+    result = ObeliskSessionEvidence().retrieve(request(), binding(root, obelisk), timeout=10)
+    assert [item.session_ref for item in result.items] == ["codex:kept"]
+    assert result.omitted_count == 0
