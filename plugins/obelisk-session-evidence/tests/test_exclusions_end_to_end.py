@@ -59,6 +59,13 @@ def test_an_excluded_folder_keeps_its_sessions_out(loopx, archive_home):
     assert _history(loopx)[1] == {
         "codex:thread-vendor-lib", "codex:thread-control", "codex:thread-vendored"
     }  # fmt: skip
+    # Exclusions change the scope: not without confirmation (not a terminal: --yes).
+    unconfirmed = _enable(loopx, repo, "--exclude-path", "vendor/**", check=False)
+    assert unconfirmed.returncode == 1
+    said = unconfirmed.stdout + unconfirmed.stderr
+    assert "binding.exclude_paths" in said
+    assert "vendor" not in said
+    assert len(_history(loopx)[1]) == 3  # nothing stored
     _enable(loopx, repo, "--exclude-path", "vendor/**", "--yes")
     out, refs = _history(loopx)
     assert refs == {"codex:thread-control", "codex:thread-vendored"}
