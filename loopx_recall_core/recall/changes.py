@@ -18,11 +18,11 @@ __all__ = ["SCOPE_FIELDS", "NeedsConfirmation", "enablement_changes", "lowered"]
 #: Changes of what an enablement reaches: made only when confirmed (or ``--yes``).
 SCOPE_FIELDS = frozenset(
     {"agent_sessions", "repository_id", "binding.history_sources", "binding.window_days",
-     "binding.repository_roots"}
+     "binding.repository_roots", "binding.exclude_paths"}
 )  # fmt: skip
 #: Binding fields shown by value; any other binding change is named without its values
 #: (paths and executables are private).
-_PUBLIC_BINDING = ("history_sources", "window_days")
+_PUBLIC_BINDING = ("history_sources", "window_days", "exclude_path_count")
 
 
 class NeedsConfirmation(Exception):
@@ -58,7 +58,10 @@ def enablement_changes(old: Enablement, new: Enablement) -> list[dict[str, Any]]
     old_private, new_private = old.binding.get("private") or {}, new.binding.get("private") or {}
     if old_private.get("repository_roots") != new_private.get("repository_roots"):
         changes.append({"field": "binding.repository_roots"})
-    rest = {k for k in {*old_private, *new_private} if k != "repository_roots"}
+    # The user's exclusions: dropping one widens the scope (absent before they existed).
+    if (old_private.get("exclude_paths") or []) != (new_private.get("exclude_paths") or []):
+        changes.append({"field": "binding.exclude_paths"})
+    rest = {*old_private, *new_private} - {"repository_roots", "exclude_paths"}
     if any(old_private.get(k) != new_private.get(k) for k in rest - {"escapes_scanned_at"}):
         changes.append({"field": "binding.private"})
     return changes

@@ -30,10 +30,10 @@ __all__ = [
     "render",
 ]
 
-TEMPLATE_VERSION = "obelisk-session-evidence-template/5"
+TEMPLATE_VERSION = "obelisk-session-evidence-template/6"
 _TEMPLATE_TEXT = (
     resources.files("loopx_obelisk_session_evidence")
-    .joinpath("templates/session_evidence.v5.js")
+    .joinpath("templates/session_evidence.v6.js")
     .read_text(encoding="utf-8")
 )
 TEMPLATE_DIGEST = digest(_TEMPLATE_TEXT)

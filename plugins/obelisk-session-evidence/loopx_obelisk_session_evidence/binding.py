@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from loopx_obelisk_session_evidence.escapes import find_escapes
 from loopx_obelisk_session_evidence.runner import git_output
-from loopx_obelisk_session_evidence.scope import resolved_roots
+from loopx_obelisk_session_evidence.scope import exclude_globs, resolved_roots
 from loopx_recall_core.plugin_api import BindingOption, digest
 
 __all__ = ["BINDING_OPTIONS", "HISTORY_SOURCES", "bind", "git_repository"]
@@ -36,6 +36,13 @@ BINDING_OPTIONS = (
         name="repository-root",
         help="Repository root or worktree path (repeatable; default: this git repository "
         "and all its worktrees).",
+        multiple=True,
+        private=True,
+    ),
+    BindingOption(
+        name="exclude-path",
+        help="Leave out sessions whose working directory is this path or under it: relative "
+        "to the repository root, * and ? wildcards only (repeatable; e.g. vendor/*).",
         multiple=True,
         private=True,
     ),
@@ -96,6 +103,33 @@ def _executable_problem(path: str) -> str | None:
     return None
 
 
+_EXCLUDE_ERROR = (
+    "--exclude-path must be a relative path inside the repository root: no '..', '.' or "
+    "empty segment, only * and ? as wildcards"
+)
+#: Glob syntax beyond ``*`` and ``?`` (brackets, braces, escapes) and control characters.
+_NOT_IN_PATTERN = frozenset("[]{}\\") | {chr(c) for c in range(32)} | {chr(127)}
+
+
+def exclude_patterns(values: Sequence[str]) -> list[str]:
+    """The validated relative ``--exclude-path`` patterns (a trailing ``/`` dropped).
+
+    The error names the option, never the value (it may be a private path)."""
+    patterns = []
+    for value in values:
+        pattern = value[:-1] if value.endswith("/") and len(value) > 1 else value
+        segments = pattern.split("/")
+        if (
+            not pattern
+            or pattern.startswith("/")
+            or any(segment in ("", ".", "..") for segment in segments)
+            or _NOT_IN_PATTERN & set(pattern)
+        ):
+            raise ValueError(_EXCLUDE_ERROR)
+        patterns.append(pattern)
+    return sorted(dict.fromkeys(patterns))
+
+
 _KNOWN_OPTIONS = frozenset(option.name.replace("-", "_") for option in BINDING_OPTIONS)
 
 
@@ -105,6 +139,7 @@ def bind(options: Mapping[str, Any], *, cwd: str) -> dict[str, Any]:
         # Fail closed: an option this provider does not implement is never ignored.
         raise ValueError(f"unknown provider option(s): {', '.join(sorted(unknown))}")
     sources = list(dict.fromkeys(options.get("history_source", ())))
+    excludes = exclude_patterns(list(options.get("exclude_path", ())))
     if not sources:
         raise ValueError("--history-source is required (claude, codex, kimi or pi)")
     window = options.get("window_days", DEFAULT_WINDOW_DAYS)
@@ -145,6 +180,9 @@ def bind(options: Mapping[str, Any], *, cwd: str) -> dict[str, Any]:
         # Links under the roots that lead outside them: the query leaves those paths out.
         "escapes": find_escapes(given_roots, resolved),
         "escapes_scanned_at": int(time.time()),
+        # Under each root as given and as resolved: the query and the row check leave
+        # these working directories (and folders under them) out.
+        "exclude_paths": exclude_globs(excludes, [*given_roots, *resolved]),
     }
     if options.get("obelisk_bin"):
         executable = os.path.abspath(os.path.join(cwd, options["obelisk_bin"]))
@@ -156,6 +194,7 @@ def bind(options: Mapping[str, Any], *, cwd: str) -> dict[str, Any]:
         "history_sources": sources,
         "window_days": window,
         "repository_root_count": len(private["repository_roots"]),
+        "exclude_path_count": len(excludes),
         "private": private,
     }
     if identity is not None:

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from loopx_obelisk_session_evidence.evidence import in_scope_transcripts
-from loopx_obelisk_session_evidence.scope import Window
+from loopx_obelisk_session_evidence.scope import PRIVATE_MARKER, Window
 from loopx_recall_core.plugin_api import ProviderFailure, SessionCandidate, under
 
 __all__ = ["session_candidates"]
@@ -77,7 +77,8 @@ def _candidate(path: str, runtime: str, window: Window) -> SessionCandidate | No
         session_id=session_id[:256],
         started_at=started if isinstance(started, str) else None,
         last_activity=last,
-        first_words=_first_words(prompt),
+        # A session its user marked private shows no words of its prompt.
+        first_words=None if PRIVATE_MARKER.encode() in head else _first_words(prompt),
     )
 
 

@@ -37,6 +37,7 @@ from loopx_obelisk_session_evidence.scope import (
     Window,
     claimed_index_ids,
     instant_ms,
+    marked_owners,
     roots_of,
     session_aliases,
     turn_owner,
@@ -110,6 +111,7 @@ def _query(
         "sources": list(binding["history_sources"]),
         "roots": sorted(r.rstrip("/") or "/" for r in roots),
         "escapes": current_escapes(binding, cache()),
+        "exclude_paths": list(binding["private"].get("exclude_paths") or []),
         "terms": terms,
         "evidence_types": types,
         "exclude_sessions": excluded,
@@ -306,9 +308,17 @@ class ObeliskSessionEvidence:
         verify_rows(result["evidence"], types, binding, window, excluded, allowed)
         omitted = _omitted(result["omitted"], types)
         store_facts(binding_key(binding, identity), _facts(result, index_freshness))
+        # The template leaves out a session whose user wrote the private marker; a row that
+        # still holds it anywhere takes its whole session out here (not counted: out of scope).
+        marked = marked_owners(row for rows in result["evidence"].values() for row in rows)
         # Most matched terms first, then newest: what survives the caps is the most specific.
         rows = sorted(
-            ((t, row) for t in types for row in result["evidence"].get(t, [])),
+            (
+                (t, row)
+                for t in types
+                for row in result["evidence"].get(t, [])
+                if turn_owner(row) not in marked
+            ),
             key=lambda pair: (int(pair[1].get("matched") or 0), instant_ms(pair[1]["timestamp"])),
             reverse=True,
         )

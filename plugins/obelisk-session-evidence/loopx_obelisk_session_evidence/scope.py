@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """What one binding puts in scope: sessions, paths and instants, each by ONE rule.
 
-The query template applies the same rules in SQL (``templates/session_evidence.v5.js``)
+The query template applies the same rules in SQL (``templates/session_evidence.v6.js``)
 so that nothing out of scope is selected; :func:`row_problem` applies them again to every
 row that comes back, because the host trusts no provider output. Text is never compared
 as text where it means something else:
@@ -21,7 +21,14 @@ as text where it means something else:
 * a turn belongs to the thread that made it (:func:`turn_owner`): the index stores a
   forked or sub-agent Codex thread under its PARENT's session id with its own thread
   (``codex:<thread id>``) as ``agent_id``, so such a turn is claimed, excluded and
-  reported as its own thread, never as the parent's session.
+  reported as its own thread, never as the parent's session;
+* a working directory the user excluded (``capability enable --exclude-path GLOB``) is
+  out of scope: :func:`path_excluded` is the SQL ``GLOB`` of the template, pattern by
+  pattern (the pattern itself, or a folder under what it matches);
+* a session in which the user wrote :data:`PRIVATE_MARKER` is out of scope as a whole:
+  the template leaves out every turn of such a session (by :func:`turn_owner`); a row that
+  comes back holding the marker anywhere is dropped here with its session's other rows
+  (:func:`marked_owners`).
 """
 
 from __future__ import annotations
@@ -39,9 +46,14 @@ from loopx_recall_core.plugin_api import epoch_ms, under, window_start_ms
 
 __all__ = [
     "FUTURE_SKEW",
+    "PRIVATE_MARKER",
     "Window",
     "claimed_index_ids",
+    "exclude_globs",
+    "glob_escape",
     "instant_ms",
+    "marked_owners",
+    "path_excluded",
     "path_in_scope",
     "resolved_roots",
     "roots_of",
@@ -49,6 +61,9 @@ __all__ = [
     "session_aliases",
     "turn_owner",
 ]
+
+#: A user who writes this in any message of a session keeps that whole session out of recall.
+PRIVATE_MARKER = "loopx-recall:private"
 
 #: How far past now an instant may be (clock skew between the runtime and this host).
 FUTURE_SKEW = timedelta(minutes=5)
@@ -198,6 +213,7 @@ def row_problem(
     in_scope = (
         row.get("source") in binding["history_sources"]
         and path_in_scope(path, *roots_of(private))
+        and not path_excluded(path, private.get("exclude_paths") or ())
         and window.contains(row.get("timestamp"))
         and session not in excluded
     )
@@ -222,3 +238,62 @@ def roots_of(private: Mapping[str, Any]) -> tuple[list[str], list[str]]:
     given = list(private["repository_roots"])
     stored = private.get("resolved_roots")
     return given, list(stored) if stored is not None else resolved_roots(given)
+
+
+_GLOB_SPECIAL = re.compile(r"[\[*?]")
+_GLOB_TOKEN = re.compile(r"\[(.)\]|(\*)|(\?)|([^[*?]+)", re.DOTALL)
+
+
+def glob_escape(text: str) -> str:
+    """``text`` as a literal SQLite GLOB pattern: ``[``, ``*`` and ``?`` each in brackets."""
+    return _GLOB_SPECIAL.sub(lambda m: f"[{m[0]}]", text)
+
+
+def exclude_globs(relative: Sequence[str], roots: Iterable[str]) -> list[str]:
+    """The absolute GLOB patterns of validated relative ones: each joined to every root,
+    the root part escaped (a root may hold ``[``, ``*`` or ``?`` literally)."""
+    return sorted({f"{glob_escape(root.rstrip('/'))}/{rel}" for root in roots for rel in relative})
+
+
+def _glob_regex(pattern: str) -> re.Pattern[str] | None:
+    """SQLite GLOB as a regular expression, for the patterns :func:`exclude_globs` makes
+    (``*``, ``?`` and one-character brackets); None for anything else (fail closed)."""
+    parts = []
+    position = 0
+    while position < len(pattern):
+        token = _GLOB_TOKEN.match(pattern, position)
+        if token is None:
+            return None
+        literal, star, one, plain = token.groups()
+        if star:
+            parts.append(".*")
+        elif one:
+            parts.append(".")
+        else:
+            parts.append(re.escape(literal if literal is not None else plain))
+        position = token.end()
+    return re.compile("".join(parts) + r"\Z", re.DOTALL)
+
+
+def path_excluded(path: object, patterns: Iterable[str]) -> bool:
+    """True when ``path`` matches an exclusion or lies under a folder one matches: the
+    template's ``path GLOB p OR path GLOB p || '/*'``. A pattern this cannot read
+    excludes everything (fail closed)."""
+    if not isinstance(path, str):
+        return True
+    for pattern in patterns:
+        regex = _glob_regex(pattern) if isinstance(pattern, str) else None
+        if regex is None:
+            return True
+        if regex.match(path) or (_glob_regex(pattern + "/*") or regex).match(path):
+            return True
+    return False
+
+
+def marked_owners(rows: Iterable[Mapping[str, Any]]) -> set[str]:
+    """The sessions (:func:`turn_owner`) of rows holding :data:`PRIVATE_MARKER` in any field."""
+    return {
+        turn_owner(row)
+        for row in rows
+        if any(isinstance(value, str) and PRIVATE_MARKER in value for value in row.values())
+    }

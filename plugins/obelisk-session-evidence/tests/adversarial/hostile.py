@@ -163,9 +163,11 @@ def codex_transcript(
     command: str = "pytest tests/test_api.py",
     output: str = "Exit code: 1\nFAILED tests/test_api.py",
     forked_from: str | None = None,
+    later: tuple[str, ...] = (),
 ) -> Path:
     """One Codex session with one failed shell call, every line stamped ``timestamp``
-    (``forked_from``: the thread is a fork of that one, ``session_meta.forked_from_id``)."""
+    (``forked_from``: the thread is a fork of that one, ``session_meta.forked_from_id``;
+    ``later``: user messages written after the call)."""
     folder = home / ".codex" / "sessions" / "2026" / "11" / "30"
     folder.mkdir(parents=True, exist_ok=True)
     lines = [
@@ -192,6 +194,7 @@ def codex_transcript(
             },
         ),
         ("response_item", {"type": "function_call_output", "call_id": call_id, "output": output}),
+        *(("event_msg", {"type": "user_message", "message": text}) for text in later),
     ]
     path = folder / f"rollout-{thread}.jsonl"
     path.write_text(
@@ -222,8 +225,10 @@ def claude_transcript(
     tool_id: str | None = None,
     command: str = "pytest tests/test_api.py",
     output: str = "Exit code 1\nFAILED tests/test_api.py",
+    later: tuple[str, ...] = (),
 ) -> Path:
-    """One Claude Code session with one failed Bash call; the index keeps ``cwd`` as written.
+    """One Claude Code session with one failed Bash call (``later``: user messages written
+    after it); the index keeps ``cwd`` as written.
 
     Claude tool ids are not namespaced by the index (a later session's row replaces an
     earlier one's), so each session gets its own unless ``tool_id`` is given."""
@@ -252,5 +257,9 @@ def claude_transcript(
         line(f"{session}-u1", None, "user", [{"type": "text", "text": "run the tests"}])
         + line(f"{session}-a1", f"{session}-u1", "assistant", [call])
         + line(f"{session}-u2", f"{session}-a1", "user", [result])
+        + "".join(
+            line(f"{session}-l{i}", f"{session}-u2", "user", [{"type": "text", "text": text}])
+            for i, text in enumerate(later)
+        )
     )
     return path

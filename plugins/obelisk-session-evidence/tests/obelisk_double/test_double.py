@@ -1610,7 +1610,7 @@ def test_agreement_summaries(obelisk_bin, double_bin, tmp_path):
 def test_agreement_a_planted_summary_is_summary_evidence(
     obelisk_bin, double_bin, tmp_path, monkeypatch
 ):
-    # The plugin's own summary query (template v5) finds a planted away_summary.
+    # The plugin's own summary query (template v6) finds a planted away_summary.
     from loopx_obelisk_session_evidence.provider import ObeliskSessionEvidence
 
     from ..test_adapter import _request

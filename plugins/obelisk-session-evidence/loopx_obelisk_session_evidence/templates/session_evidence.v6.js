@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 // SPDX-License-Identifier: Apache-2.0
 //
-// loopx obelisk-session-evidence query template, version 5. Run by `obelisk --query`
+// loopx obelisk-session-evidence query template, version 6. Run by `obelisk --query`
 // as the body of an async function. The ONLY variable part is the PARAMS data literal
 // below (ASCII-only JSON written by the adapter); everything else is fixed text whose
 // digest is recorded in every result. SQL uses `?` binds only, explicit columns,
@@ -17,9 +17,13 @@
 // its own thread's (claimed, excluded and reported as that thread), never the parent's.
 // Paths under `escapes` (symlinks under a root that lead outside every root, found by the
 // host) are left out: such a working directory only reads as if it were in the repository.
+// Version 6: the user's own exclusions. `exclude_paths` (absolute SQLite GLOB patterns,
+// the root part escaped by the host) leaves out a working directory a pattern matches or
+// that lies under a folder one matches; a turn of a session (by OWNER) in which a user
+// message holds the marker `loopx-recall:private` is left out, the whole session with it.
 const PARAMS = /*LOOPX_PARAMS*/ null;
 
-const VERSION = "obelisk-session-evidence-template/5";
+const VERSION = "obelisk-session-evidence-template/6";
 if (PARAMS === null || PARAMS.template_version !== VERSION) {
   throw new Error("template parameters missing or for another template version");
 }
@@ -27,6 +31,9 @@ const SOURCES = JSON.stringify(PARAMS.sources);
 const ROOTS = JSON.stringify(PARAMS.roots);
 // A missing or malformed list fails closed: nothing in scope.
 const ESCAPES = JSON.stringify(Array.isArray(PARAMS.escapes) ? PARAMS.escapes : null);
+// A missing or malformed list fails closed: nothing in scope.
+const EXCLUDE_PATHS = JSON.stringify(Array.isArray(PARAMS.exclude_paths) ? PARAMS.exclude_paths : null);
+const PRIVATE_MARKER = "loopx-recall:private";
 const TERMS = JSON.stringify(PARAMS.terms);
 const EXCLUDED = JSON.stringify(PARAMS.exclude_sessions);
 const CLAIMED_ONLY = PARAMS.claimed_sessions === null ? 0 : 1;
@@ -62,6 +69,17 @@ const PATH_UNDER_ROOT = (path) =>
 const PATH_NOT_ESCAPED = (path) =>
   " (json_type(?) = 'array' AND NOT EXISTS (SELECT 1 FROM json_each(?) AS x WHERE " +
   path + " = x.value OR substr(" + path + ", 1, length(x.value) + 1) = x.value || '/'))";
+// Not matched by a user's exclusion, nor under a folder one matches (GLOB: `*` and `?`;
+// the host escapes `[`, `*` and `?` of the root part as `[[]`, `[*]`, `[?]`).
+const PATH_NOT_EXCLUDED = (path) =>
+  " (json_type(?) = 'array' AND NOT EXISTS (SELECT 1 FROM json_each(?) AS g WHERE " +
+  path + " GLOB g.value OR " + path + " GLOB g.value || '/*'))";
+// No user message of the turn's owner holds the private marker (case-sensitive). The
+// owner of a message pm is computed as OWNER is, over the same session row s.
+const NOT_MARKED_PRIVATE = (owner) =>
+  " NOT EXISTS (SELECT 1 FROM messages AS pm WHERE pm.session_id = s.id AND pm.role = 'user'" +
+  " AND instr(pm.text, ?) > 0 AND (CASE WHEN coalesce(s.source, 'claude') = 'codex'" +
+  " AND pm.agent_id IS NOT NULL THEN pm.agent_id ELSE s.id END) = " + owner + ")";
 // An RFC 3339 date-time (upper-case T and Z, optional fraction, Z or +HH:MM) whose
 // instant lies in [since, until] epoch ms. Shape by GLOB, a real calendar date and time
 // by strftime round trip (it normalizes Feb 30 and 24:00), the instant by julianday.
@@ -91,9 +109,11 @@ const MESSAGE_SCOPE =
   " AND m.visibility = 'visible' AND coalesce(m.is_meta, 0) = 0" +
   " AND coalesce(m.agent_id, '') NOT IN (SELECT value FROM json_each(?))" +
   " AND" + INSTANT_IN_WINDOW("m.timestamp") + " AND" + PATH_UNDER_ROOT(MESSAGE_PATH) +
-  " AND" + PATH_NOT_ESCAPED(MESSAGE_PATH);
+  " AND" + PATH_NOT_ESCAPED(MESSAGE_PATH) + " AND" + PATH_NOT_EXCLUDED(MESSAGE_PATH) +
+  " AND" + NOT_MARKED_PRIVATE(OWNER);
 const messageBinds = () =>
-  [...sessionBinds(), ...claimedBinds(), EXCLUDED, SINCE_MS, UNTIL_MS, ROOTS, ESCAPES, ESCAPES];
+  [...sessionBinds(), ...claimedBinds(), EXCLUDED, SINCE_MS, UNTIL_MS, ROOTS, ESCAPES, ESCAPES,
+    EXCLUDE_PATHS, EXCLUDE_PATHS, PRIVATE_MARKER];
 
 const ROW_COLUMNS =
   "s.id AS session_id, coalesce(s.source, 'claude') AS source, s.project_path AS project_path," +
@@ -158,9 +178,14 @@ const QUERIES = {
     from: " FROM summaries AS su JOIN sessions AS s ON s.id = su.session_id",
     where: " WHERE su.visibility = 'visible' AND" + SESSION_SCOPE + CLAIMED_SCOPE("s.id") +
       " AND" + INSTANT_IN_WINDOW("su.timestamp") + " AND" + PATH_UNDER_ROOT("s.project_path") +
-      " AND" + PATH_NOT_ESCAPED("s.project_path") + " AND" + TERM_IN("su.content"),
+      " AND" + PATH_NOT_ESCAPED("s.project_path") + " AND" + PATH_NOT_EXCLUDED("s.project_path") +
+      // A summary is the whole session's: a marker in any of its threads leaves it out.
+      " AND NOT EXISTS (SELECT 1 FROM messages AS pm WHERE pm.session_id = s.id" +
+      " AND pm.role = 'user' AND instr(pm.text, ?) > 0)" +
+      " AND" + TERM_IN("su.content"),
     binds: () =>
-      [...sessionBinds(), ...claimedBinds(), SINCE_MS, UNTIL_MS, ROOTS, ESCAPES, ESCAPES, TERMS],
+      [...sessionBinds(), ...claimedBinds(), SINCE_MS, UNTIL_MS, ROOTS, ESCAPES, ESCAPES,
+        EXCLUDE_PATHS, EXCLUDE_PATHS, PRIVATE_MARKER, TERMS],
     columns: "s.id AS session_id, coalesce(s.source, 'claude') AS source," +
       " s.project_path AS project_path, NULL AS cwd, su.timestamp AS timestamp," +
       " su.session_id AS message_session_id, su.id AS summary_id, substr(su.content, 1, ?) AS text, " + MATCHED("su.content"),
