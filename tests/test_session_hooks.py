@@ -296,7 +296,7 @@ def test_install_claude_merges_with_backup(tmp_path):
     args = ("claude", "--agent-id", "a", "--project-id", "j")
     declined = subprocess.run([LOOPX, "hook", "install", *args], input="n\n", text=True,
                               capture_output=True, cwd=tmp_path, timeout=30, check=False)
-    assert declined.returncode == 0
+    assert declined.returncode == 1  # click's Aborted!, as everywhere
     assert json.loads(settings.read_text()) == original
     assert _install(*args, "--yes", cwd=tmp_path, home=tmp_path).returncode == 0
     merged = json.loads(settings.read_text())

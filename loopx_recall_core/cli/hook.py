@@ -139,11 +139,12 @@ def install(
         if merged is None:
             click.echo(f"{what} already has this hook; no change")
             return
-        if not yes and not click.confirm(
-            f"merge the {runtime} hook into {what} (a backup of the old file is kept beside it)?"
-        ):
-            click.echo("nothing changed")
-            return
+        if not yes:  # "n" is click's Aborted!, exit 1, as everywhere
+            click.confirm(
+                f"merge the {runtime} hook into {what} (a backup of the old file is kept "
+                "beside it)?",
+                abort=True,
+            )
         backup = hooks.install(path, merged, existing)
     except hooks.InstallRefused as exc:
         raise Rejected(str(exc)) from None

@@ -307,10 +307,14 @@ def merge_claude_settings(existing: bytes | None, agent_id: str, project_id: str
     try:
         settings = loads(existing) if existing and existing.strip() else {}
     except JsonInputError as exc:
-        raise InstallRefused(f"the Claude Code settings file is not valid JSON ({exc})") from None
+        # "not valid JSON (line 2, column 1)", "not UTF-8": said once, as jsonio says it
+        verb = "is" if str(exc).startswith("not ") else "is refused:"
+        raise InstallRefused(f"the Claude Code settings file {verb} {exc}") from None
     group = claude_settings_snippet(agent_id, project_id)["hooks"]["SessionStart"][0]
     ours = group["hooks"][0]["command"]
-    hooks = settings.setdefault("hooks", {}) if isinstance(settings, dict) else None
+    if not isinstance(settings, dict):
+        raise InstallRefused("the Claude Code settings file must hold a JSON object ({...})")
+    hooks = settings.setdefault("hooks", {})
     groups = hooks.setdefault("SessionStart", []) if isinstance(hooks, dict) else None
     if not isinstance(groups, list):
         raise InstallRefused("the Claude Code settings file has an unexpected shape at hooks")
