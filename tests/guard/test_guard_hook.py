@@ -182,7 +182,7 @@ def test_the_hot_path_imports_neither_click_nor_pluggy_nor_the_contracts(guarded
     home = guarded()
     code = (
         "import sys, runpy; sys.argv = ['loopx-recall', 'guard', 'claude', '--agent-id', "
-        "'agent-a', '--project-id', 'proj-j']\n"
+        "'agent-a', '--project-id', 'proj-j', '--deadline-ms', '30000']\n"
         "from loopx_recall_core.guard import hotpath\n"
         "hotpath.main('claude', sys.argv[3:])\n"
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('click', 'pluggy', "
