@@ -92,6 +92,10 @@ class RecallProvider(Protocol):
         respect ``request.limits`` and report ``truncated``/``omitted_count`` honestly; the
         host re-checks all of it and rejects the whole result on any violation.
         It may raise: the host turns every exception into a typed empty outcome.
+
+        Optional: a ``unavailable_hint`` string attribute says, in one sentence free of
+        private values, how to get the provider's runtime; text output shows it after a
+        ``provider_unavailable`` outcome.
         """
 
 

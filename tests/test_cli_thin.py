@@ -206,7 +206,8 @@ def test_qualify_without_a_qualifiable_provider_is_one_line_exit_2(monkeypatch, 
     result = CliRunner().invoke(cli, ["recall", "qualify", "--report", str(loopx_home / "r")])
     assert result.exit_code == 2
     assert result.stderr == (
-        "error: no installed recall provider offers qualification: name one with --provider\n"
+        "error: no installed recall provider offers qualification: install one "
+        "(`loopx-recall extension list --available` shows how), then run this again\n"
     )
 
 

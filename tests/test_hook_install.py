@@ -77,7 +77,8 @@ def test_claude_user_scope_keeps_the_users_content_is_idempotent_and_backs_up(tm
     settings.write_text(json.dumps(USER_CONTENT))
     args = ("install", "claude", "--agent-id", "a", "--project-id", "j")
     declined = _install(*args, cwd=tmp_path, home=tmp_path, stdin="n\n")
-    assert declined.returncode == 0
+    assert declined.returncode == 1  # click's Aborted!, as everywhere
+    assert "Aborted!" in declined.stderr
     assert json.loads(settings.read_text()) == USER_CONTENT
     done = _install(*args, "--yes", cwd=tmp_path, home=tmp_path)
     assert done.returncode == 0, done.stderr

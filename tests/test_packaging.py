@@ -81,7 +81,9 @@ def test_fresh_venv_lists_plugin_and_broken_plugin(wheelhouse, tmp_path):
     assert obelisk["name"] == "obelisk-session-evidence"
     assert obelisk["version"] == "0.1.0"
     assert obelisk["ready"] is False
-    assert obelisk["providers"][0]["unavailable_reason"] == "obelisk executable not found"
+    assert obelisk["providers"][0]["unavailable_reason"].startswith(
+        "obelisk executable not found: "
+    )
     broken = rows["broken-loopx-plugin"]
     assert broken["status"] == "broken"
     assert broken["error_class"] == "RuntimeError"
@@ -129,7 +131,9 @@ def test_extension_and_capability_journey_in_fresh_venv(wheelhouse, tmp_path):
     installed = loopx("extension", "install", str(PLUGIN), "--format", "json")
     rows = json.loads(installed.stdout)["extensions"]
     assert rows[0]["distribution"] == "loopx-obelisk-session-evidence"
-    assert rows[0]["providers"][0]["unavailable_reason"] == "obelisk executable not found"
+    assert rows[0]["providers"][0]["unavailable_reason"].startswith(
+        "obelisk executable not found: "
+    )
     listed = json.loads(loopx("extension", "list", "--format", "json").stdout)
     assert listed["extensions"][0]["name"] == "obelisk-session-evidence"
 

@@ -91,6 +91,10 @@ def render_status(d: dict[str, Any]) -> str:
             lines.append(f"    {sessions['mode_source']}")
         if "hint" in sessions:
             lines.append(f"    {sessions['hint']}")
+        # --show-private: the binding's private values (repository roots, executable)
+        for key, value in sorted((e.get("private") or {}).items()):
+            shown = ", ".join(map(str, value)) if isinstance(value, list) else value
+            lines.append(f"    {key}: {shown}")
         if "guard" in e:
             from loopx_recall_core.guard.stats import render_status_line
 

@@ -34,7 +34,10 @@ def _render_list(data: dict[str, Any]) -> str:
             state = "not ready: " + ("; ".join(sorted(reasons)) or "no providers")
         lines.append(f"{row['name']} ({row['distribution']} {row['version']}): {state}")
     if not lines:
-        lines.append("no extensions installed")
+        lines.append(
+            "no extensions installed (`loopx-recall extension list --available` shows the "
+            "known ones and how to install each)"
+        )
     for known in data.get("available", []):
         if known["installed"]:
             mark = "installed"

@@ -120,9 +120,8 @@ def _target(runtime: str, scope: str, settings_path: str | None) -> tuple[Path, 
 def _write(path: Path, new: bytes, existing: bytes | None, question: str, yes: bool) -> bool:
     from loopx_recall_core.recall import hook_install
 
-    if not yes and not click.confirm(f"{question} (a backup of the old file is kept beside it)?"):
-        click.echo("nothing changed")
-        return False
+    if not yes:  # "n" is click's Aborted!, exit 1, as everywhere
+        click.confirm(f"{question} (a backup of the old file is kept beside it)?", abort=True)
     try:
         hook_install.write_with_backup(path, new, existing)
     except (hook_install.InstallRefused, StateError) as exc:

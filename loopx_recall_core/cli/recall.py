@@ -27,6 +27,7 @@ from loopx_recall_core.cli.recall_render import (
     render_outcome,
     render_receipt,
     render_replan,
+    unavailable_hint,
 )
 from loopx_recall_core.contracts import (
     EVIDENCE_TYPES,
@@ -45,6 +46,8 @@ from loopx_recall_core.recall.receipts import result_receipt
 from loopx_recall_core.recall.service import DEFAULT_TIMEOUT_S
 from loopx_recall_core.recall.store import PrivateStore
 from loopx_recall_core.state import DEFAULT_CEILINGS, StateStore
+
+_IDS = ("agent_id", "project_id")
 
 
 def _session_ids(
@@ -216,6 +219,7 @@ def history(
         shown["items"] = unstructure(outcome.result)["items"]
     if output_format == "text":
         shown["claim_for"] = (agent_id, project_id)
+        shown["unavailable_hint"] = unavailable_hint(load_host, outcome)
     emit(shown, output_format, render_outcome)
 
 
@@ -314,7 +318,8 @@ def replan_command(
     --proposed-command CMD --agent-id A --project-id J [--trigger T] (the repository id
     comes from the enablement). Retrieval refines Replan reasoning; it never settles a
     Replan. With no provider enabled the answer is a typed refusal (exit 0) and Replan
-    goes on with current evidence; with no --provider and none installed, exit 1.
+    goes on with current evidence, also with no provider installed. Text output ends a
+    refusal with the command to run next.
     """
     flags = {
         "--agent-id": agent_id,
@@ -367,10 +372,15 @@ def replan_command(
         return
     # Text names the stored result's handle always; --show-private adds the matched items.
     handle = report.outcome.private_ref if report.outcome is not None else None
-    shown = {**data, "handle": handle}
-    if report.admission.request is not None:
-        scope = report.admission.request.scope
-        shown["claim_for"] = (scope.agent_id, scope.project_id)
+    shown = {**data, "handle": handle, "provider_id": provider_id}
+    shown["unavailable_hint"] = unavailable_hint(load_host, report.outcome)
+    request = report.admission.request
+    named = situation or {"agent_id": agent_id, "project_id": project_id}
+    shown["claim_for"] = (
+        (request.scope.agent_id, request.scope.project_id)
+        if request is not None
+        else tuple(v if isinstance(v, str) else None for v in map(named.get, _IDS))
+    )
     if show_private:
         shown["matched_items"] = matched_items(report)
     emit(shown, output_format, render_replan)

@@ -4,16 +4,21 @@
 
 from __future__ import annotations
 
-from typing import Any
+import shlex
+from collections.abc import Callable
+from typing import Any, get_args
 
+from loopx_recall_core.contracts.historical import ProviderId
 from loopx_recall_core.recall.replan.comparison import item_ref
 
 __all__ = [
     "coverage_line",
     "matched_items",
+    "next_step",
     "render_outcome",
     "render_receipt",
     "render_replan",
+    "unavailable_hint",
 ]
 
 
@@ -42,9 +47,71 @@ def coverage_line(count: object, agent_id: str | None, project_id: str | None) -
     )
 
 
+def unavailable_hint(load_host: Callable[[], Any], outcome: Any) -> str | None:
+    """The provider's own sentence on getting its runtime (its optional
+    ``unavailable_hint``) after a ``provider_unavailable`` outcome; else None."""
+    if outcome is None or outcome.reason != "provider_unavailable":
+        return None
+    from loopx_recall_core.recall.service import find_recall_provider
+
+    try:
+        provider = find_recall_provider(load_host(), outcome.receipt.provider_id)
+        hint = getattr(provider, "unavailable_hint", None)
+    except Exception:  # noqa: BLE001 - a plugin that fails here gives no hint, no traceback
+        return None
+    return hint.strip()[:400] if isinstance(hint, str) and hint.strip() else None
+
+
+def next_step(
+    reason: object,
+    provider_id: object,
+    agent_id: str | None,
+    project_id: str | None,
+    hint: str | None = None,
+) -> str | None:
+    """One line saying what to do about a refusal or failure ``reason``; None when there is
+    nothing for the operator to do. It names only what the operator typed (the agent and
+    project ids), public ids and the provider's ``unavailable_hint``, never a path or a
+    private value."""
+    (v0_provider_id,) = get_args(ProviderId)  # the only provider id the v0 wire allows
+    provider = provider_id if isinstance(provider_id, str) and provider_id else v0_provider_id
+    ids = f"--agent-id {shlex.quote(agent_id or 'A')} --project-id {shlex.quote(project_id or 'J')}"
+    enable = (
+        f"loopx-recall capability enable agent-turn-recall --provider {provider} "
+        f"--surface replan-history {ids} ..."
+    )
+    if reason == "not_enabled":
+        return (
+            f"  next: enable recall for this agent and project: `{enable}` "
+            f"(`loopx-recall capability enable --provider {provider} --help` lists the rest)"
+        )
+    if reason == "trigger_not_admitted_at_stage":
+        return (
+            "  next: this trigger needs stage 2: qualify the provider "
+            f"(`loopx-recall recall qualify`), then `{enable} --stage 2`"
+        )
+    if reason == "provider_unavailable":
+        fallback = "`loopx-recall extension list` says what the provider's runtime lacks"
+        return f"  next: {hint or fallback}"
+    if reason == "provider_not_installed":
+        return (
+            "  next: install the provider: `loopx-recall extension list --available` "
+            "shows the install commands"
+        )
+    return None
+
+
 def render_outcome(data: dict[str, Any]) -> str:
     lines = [f"recall {data['status']}" + (f": {data['reason']}" if data["reason"] else "")]
     lines.append(render_receipt(data["receipt"]))
+    hint = next_step(
+        data["reason"],
+        data["receipt"].get("provider_id"),
+        *data.get("claim_for", (None, None)),
+        data.get("unavailable_hint"),
+    )
+    if hint:
+        lines.append(hint)
     note = coverage_line(data.get("unclaimed_sessions"), *data.get("claim_for", (None, None)))
     if note:
         lines.append(note)
@@ -62,6 +129,11 @@ def render_replan(data: dict[str, Any]) -> str:
         "  admission: "
         + ("admitted" if admission.get("admitted") else f"refused ({admission.get('reason')})")
     )
+    claim_for = data.get("claim_for", (None, None))
+    if not admission.get("admitted"):
+        hint = next_step(admission.get("reason"), data.get("provider_id"), *claim_for)
+        if hint:
+            lines.append(hint)
     if data.get("recall"):
         recall_data = data["recall"]
         lines.append(
@@ -70,6 +142,14 @@ def render_replan(data: dict[str, Any]) -> str:
             + f", {recall_data['receipt']['result_count']} items, freshness "
             f"{recall_data['receipt']['freshness']}"
         )
+        hint = next_step(
+            recall_data["reason"],
+            recall_data["receipt"].get("provider_id"),
+            *claim_for,
+            data.get("unavailable_hint"),
+        )
+        if hint:
+            lines.append(hint)
         note = coverage_line(
             recall_data.get("unclaimed_sessions"), *data.get("claim_for", (None, None))
         )

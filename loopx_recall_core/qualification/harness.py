@@ -32,7 +32,13 @@ from typing import Any
 
 import attrs
 
-from loopx_recall_core.plugins import PluginHost, choose_provider, load_host, recall_providers
+from loopx_recall_core.plugins import (
+    PluginHost,
+    ProviderNotChosen,
+    choose_provider,
+    load_host,
+    recall_providers,
+)
 from loopx_recall_core.providers_api import CorpusScope, ProviderFailure, RuntimeIdentity
 from loopx_recall_core.qualification._env import environment
 from loopx_recall_core.qualification.arms import (
@@ -281,6 +287,12 @@ def qualifiable_provider(host: PluginHost, provider_id: str | None = None) -> tu
     :class:`QualificationError` when it is not installed, offers no qualification runtime,
     or its runtime is not ready."""
     if provider_id is None:
+        if not any(_offers_qualification(p) for _key, p in recall_providers(host)):
+            raise ProviderNotChosen(
+                "no installed recall provider offers qualification: install one "
+                "(`loopx-recall extension list --available` shows how), then run this again",
+                0,
+            )
         provider_id = choose_provider(
             (p.provider_id for _key, p in recall_providers(host) if _offers_qualification(p)),
             none="no installed recall provider offers qualification",

@@ -97,18 +97,23 @@ def _option(argv: list[str], name: str) -> str | None:
     return None
 
 
-def _parse(existing: bytes | None) -> dict[str, Any]:
+#: What each runtime calls the file its hooks live in (for messages).
+_FILE = {"claude": "the Claude Code settings file", "codex": "the Codex hooks file"}
+
+
+def _parse(existing: bytes | None, runtime: str) -> dict[str, Any]:
+    what = _FILE.get(runtime, "the hooks file")
     try:
         settings = loads(existing) if existing and existing.strip() else {}
-    except JsonInputError as exc:
-        raise InstallRefused(f"the hooks file is not valid JSON ({exc})") from None
+    except JsonInputError as exc:  # its text already says "not valid JSON (line ...)"
+        raise InstallRefused(f"{what} is {exc}") from None
     if not isinstance(settings, dict):
-        raise InstallRefused("the hooks file is not a JSON object")
+        raise InstallRefused(f"{what} must hold a JSON object ({{...}})")
     hooks = settings.get("hooks", {})
     if not isinstance(hooks, dict) or not all(
         isinstance(groups, list) for groups in hooks.values()
     ):
-        raise InstallRefused("the hooks file has an unexpected shape at hooks")
+        raise InstallRefused(f"{what} has an unexpected shape at hooks")
     return settings
 
 
@@ -151,7 +156,7 @@ def merge(
     existing: bytes | None, runtime: str, agent_id: str, project_id: str, guard: bool
 ) -> bytes | None:
     """The file with our entries (replacing any earlier ones of ours); None: no change."""
-    settings = _parse(existing)
+    settings = _parse(existing, runtime)
     result, _removed = _without_ours(settings, runtime)
     hooks = result.setdefault("hooks", {})
     for event, groups in settings_snippet(runtime, agent_id, project_id, guard)["hooks"].items():
@@ -162,7 +167,7 @@ def merge(
 def unmerge(existing: bytes | None, runtime: str) -> tuple[bytes | None, list[tuple[str, str]]]:
     """The file without our entries (None: none there), and the (agent, project) pairs
     they named."""
-    settings = _parse(existing)
+    settings = _parse(existing, runtime)
     result, removed = _without_ours(settings, runtime)
     pairs = []
     for entry in removed:

@@ -345,7 +345,12 @@ def _outcome(
         record["reason"] = reason
     if result is not None:
         record["result"] = unstructure(result)
-    private_ref = store.save(request.scope.agent_id, request.request_id, record)
+    # A request for an agent and project with no enablement leaves nothing behind: no
+    # private record is kept for a scope the owner never opened.
+    unopened = status == "refused" and reason == "not_enabled"
+    private_ref = (
+        None if unopened else store.save(request.scope.agent_id, request.request_id, record)
+    )
     return RecallOutcome(
         status=status, reason=reason, receipt=receipt, result=result, private_ref=private_ref
     )

@@ -61,6 +61,14 @@ STDOUT_CAP = 2 * 1024 * 1024
 #: In-scope transcripts checked for freshness; beyond this the index cannot be called fresh.
 MAX_TRANSCRIPTS = 2000
 _READBACK_TIMEOUT_S = 20.0
+#: What ``extension list`` and ``capability status`` say when no Obelisk is found: how to
+#: get it and how to point at it (no path: the configured one may be private).
+HOW_TO_GET = (
+    "Obelisk is installed separately (`npm install -g @obelisk-apps/cli`, Node >= 22.13); "
+    "when it is not on PATH, point `capability enable ... --obelisk-bin PATH` or "
+    "LOOPX_RECALL_OBELISK_BIN at it"
+)
+NOT_FOUND = f"obelisk executable not found: {HOW_TO_GET}"
 #: No index of one user's sessions holds more matching rows than this.
 _MAX_COUNT = 2**31
 #: Failures that say the runtime is unwell (not that a row was out of scope): status shows
@@ -171,6 +179,8 @@ def _window(binding: Mapping[str, Any]) -> Window:
 class ObeliskSessionEvidence:
     provider_id = PROVIDER_ID
     provider_version = __version__
+    #: what text output says after a provider_unavailable outcome
+    unavailable_hint = f"{HOW_TO_GET} (`loopx-recall extension list` says what is missing)"
 
     def binding_options(self) -> list[BindingOption]:
         return list(BINDING_OPTIONS)
@@ -214,7 +224,7 @@ class ObeliskSessionEvidence:
                 **base,
                 ready=False,
                 runtime=runtime,
-                unavailable_reason="obelisk executable not found",
+                unavailable_reason=NOT_FOUND,
             )
         # One deadline for the version check, the transcript scan and the query.
         deadline = time.monotonic() + _READBACK_TIMEOUT_S

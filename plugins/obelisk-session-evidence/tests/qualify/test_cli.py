@@ -210,7 +210,10 @@ def test_qualify_with_no_reachable_runtime_stops_before_the_run(obelisk_bin, tmp
     assert result.returncode == 2
     assert result.stdout == ""
     assert result.stderr.splitlines() == [
-        "error: provider 'obelisk-session-evidence' is not ready: obelisk executable not found"
+        "error: provider 'obelisk-session-evidence' is not ready: obelisk executable not found: "
+        "Obelisk is installed separately (`npm install -g @obelisk-apps/cli`, Node >= 22.13); "
+        "when it is not on PATH, point `capability enable ... --obelisk-bin PATH` or "
+        "LOOPX_RECALL_OBELISK_BIN at it"
     ]
     assert not (tmp_path / "r").exists()
     status = _cli(env, "capability", "status", "agent-turn-recall", "--provider",
