@@ -28,7 +28,7 @@ def test_the_real_project_path_ends_with_the_repeated_failure_shown(
     assert "enabled" in enabled.stdout.lower(), enabled.stdout
     settings = tmp_path / "settings.json"
     hook = loopx("hook", "install", "claude", *IDS, "--settings", str(settings), "--yes")
-    assert "hook installed" in hook.stdout
+    assert "hooks installed in" in hook.stdout
     assert "hook claude --agent-id agent-a" in settings.read_text()
 
     # Before any claim: an answer that says its coverage is incomplete and how to claim.
