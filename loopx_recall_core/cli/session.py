@@ -126,10 +126,9 @@ def _listing(agent_id: str, project_id: str) -> tuple[list[Any], SessionLedger]:
 
 
 def _unclaimed(agent_id: str, project_id: str) -> list[Any]:
-    found, ledger = _listing(agent_id, project_id)
-    claims, forgotten = ledger.view()
-    held = {(c.runtime, c.session_id) for c in (*claims, *forgotten)}
-    return [c for c in found if (c.runtime, c.session_id) not in held]
+    from loopx_recall_core.recall.coverage import unclaimed_in
+
+    return unclaimed_in(*_listing(agent_id, project_id))
 
 
 def _on_disk(agent_id: str, project_id: str, runtime: str, session_id: str) -> bool:

@@ -20,7 +20,13 @@ from typing import Any
 from loopx_recall_core.plugins import call_with_deadline
 from loopx_recall_core.providers_api import SessionCandidate
 
-__all__ = ["LISTING_TIMEOUT_S", "NoListing", "sessions_on_disk", "unclaimed_sessions"]
+__all__ = [
+    "LISTING_TIMEOUT_S",
+    "NoListing",
+    "sessions_on_disk",
+    "unclaimed_in",
+    "unclaimed_sessions",
+]
 
 #: The listing's bound when the caller has no deadline of its own (``session candidates``).
 LISTING_TIMEOUT_S = 10.0
@@ -43,8 +49,13 @@ def unclaimed_sessions(
         return None
     if not all(isinstance(c, SessionCandidate) for c in found):
         return None
+    return unclaimed_in(found, ledger)
+
+
+def unclaimed_in(found: list[SessionCandidate], ledger: Any) -> list[SessionCandidate]:
+    """The sessions of ``found`` no agent claimed and nobody forgot (a claimed session
+    belongs to someone; a forgotten one is out of every recall)."""
     claims, forgotten = ledger.view()
-    # A claimed session belongs to someone; a forgotten one is out of every recall.
     held = {(c.runtime, c.session_id) for c in (*claims, *forgotten)}
     return [c for c in found if (c.runtime, c.session_id) not in held]
 
