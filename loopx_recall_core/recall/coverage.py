@@ -38,18 +38,12 @@ def unclaimed_sessions(
 ) -> list[SessionCandidate] | None:
     """The provider's sessions in scope that no agent claimed (newest first); None when the
     provider cannot list sessions, or did not within ``timeout`` seconds."""
-    lister = getattr(provider, "session_candidates", None)
-    if not callable(lister) or timeout <= 0:
+    if timeout <= 0:
         return None
     try:
-        found = call_with_deadline(
-            lambda: list(lister(binding, timeout=timeout)), timeout + _HOST_GRACE_S
-        )
-    except Exception:  # noqa: BLE001 - a provider's failure or deadline: coverage unknown
+        return unclaimed_in(_listed(provider, binding, timeout), ledger)
+    except NoListing:  # coverage unknown
         return None
-    if not all(isinstance(c, SessionCandidate) for c in found):
-        return None
-    return unclaimed_in(found, ledger)
 
 
 def unclaimed_in(found: list[SessionCandidate], ledger: Any) -> list[SessionCandidate]:
@@ -81,15 +75,22 @@ def sessions_on_disk(
         )
     enablement = enablements[-1]
     provider = find_recall_provider(host, enablement.provider_id)
+    found = _listed(provider, enablement.binding, timeout)
+    return found, SessionLedger()
+
+
+def _listed(provider: Any, binding: Mapping[str, Any], timeout: float) -> list[SessionCandidate]:
+    """What the provider's ``session_candidates`` lists within ``timeout`` seconds (and the
+    host's grace); :class:`NoListing` when it cannot, fails, or lists something else."""
     lister = getattr(provider, "session_candidates", None)
     if not callable(lister):
         raise NoListing("the enabled provider cannot list sessions")
     try:
         found = call_with_deadline(
-            lambda: list(lister(enablement.binding, timeout=timeout)), timeout + _HOST_GRACE_S
+            lambda: list(lister(binding, timeout=timeout)), timeout + _HOST_GRACE_S
         )
-    except Exception:  # noqa: BLE001 - a provider's failure, reported without its text
+    except Exception:  # noqa: BLE001 - a provider's failure or deadline, without its text
         raise NoListing("the provider could not list the sessions in time") from None
     if not all(isinstance(c, SessionCandidate) for c in found):
         raise NoListing("the provider listed something that is not a session")
-    return found, SessionLedger()
+    return found
