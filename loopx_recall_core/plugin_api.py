@@ -42,18 +42,17 @@ if TYPE_CHECKING:
     )
     from loopx_recall_core.jsonio import JsonInputError
     from loopx_recall_core.jsonio import loads as loads_json
+    from loopx_recall_core.provider_cache import ProviderCache, enabled_bindings
     from loopx_recall_core.providers_api import (
         FAULT_KINDS,
         BindingOption,
         CorpusScope,
-        ProviderCache,
         ProviderFailure,
         ProviderReadback,
         RuntimeIdentity,
         SessionCandidate,
-        enabled_bindings,
     )
-    from loopx_recall_core.recall.replan.snippets import (
+    from loopx_recall_core.snippet_rules import (
         SHELL_TOOLS,
         format_tool_snippet,
         one_line_command,
@@ -88,16 +87,16 @@ _SOURCES = {
     "FAULT_KINDS": "loopx_recall_core.providers_api",
     "BindingOption": "loopx_recall_core.providers_api",
     "CorpusScope": "loopx_recall_core.providers_api",
-    "ProviderCache": "loopx_recall_core.providers_api",
+    "ProviderCache": "loopx_recall_core.provider_cache",
     "ProviderFailure": "loopx_recall_core.providers_api",
     "ProviderReadback": "loopx_recall_core.providers_api",
     "RuntimeIdentity": "loopx_recall_core.providers_api",
     "SessionCandidate": "loopx_recall_core.providers_api",
-    "enabled_bindings": "loopx_recall_core.providers_api",
-    "SHELL_TOOLS": "loopx_recall_core.recall.replan.snippets",
-    "format_tool_snippet": "loopx_recall_core.recall.replan.snippets",
-    "one_line_command": "loopx_recall_core.recall.replan.snippets",
-    "shell_command": "loopx_recall_core.recall.replan.snippets",
+    "enabled_bindings": "loopx_recall_core.provider_cache",
+    "SHELL_TOOLS": "loopx_recall_core.snippet_rules",
+    "format_tool_snippet": "loopx_recall_core.snippet_rules",
+    "one_line_command": "loopx_recall_core.snippet_rules",
+    "shell_command": "loopx_recall_core.snippet_rules",
     "claude_project_folder": "loopx_recall_core.transcript_rules",
     "epoch_ms": "loopx_recall_core.transcript_rules",
     "exit_code": "loopx_recall_core.transcript_rules",

@@ -11,18 +11,15 @@ from typing import Any, Literal
 import attrs
 
 from loopx_recall_core.contracts.fields import text
-from loopx_recall_core.provider_cache import ProviderCache, enabled_bindings
 
 __all__ = [
     "FAULT_KINDS",
     "BindingOption",
     "CorpusScope",
-    "ProviderCache",
     "ProviderFailure",
     "ProviderReadback",
     "RuntimeIdentity",
     "SessionCandidate",
-    "enabled_bindings",
 ]
 
 RuntimeValue = str | int | bool | None

@@ -31,9 +31,10 @@ from collections import Counter
 from collections.abc import Callable
 from typing import NamedTuple
 
+from loopx_recall_core.snippet_rules import CUT as _CUT  # a cut header's mark
+
 __all__ = ["KINDS", "RULES", "Rule", "redact", "redact_snippet"]
 
-_CUT = "…"  # the snippet convention's mark of a cut header (recall/replan/snippets.py)
 _MARKER = re.compile(r"\[redacted:[a-z_]+\]")
 
 

@@ -6,7 +6,11 @@
   inside a function or under ``if TYPE_CHECKING:`` runs later or never, so it cannot cycle);
 - no product module over :data:`MAX_LINES` lines unless its module docstring has a paragraph
   starting with :data:`LONG_MARKER` that says why;
-- a provider plugin imports the host only through ``loopx_recall_core.plugin_api``;
+- a provider plugin imports the host only through ``loopx_recall_core.plugin_api``, and
+  its tests only through ``plugin_api`` and ``loopx_recall_core.testing``;
+- the plugin surface and what it stands on (:data:`SURFACE`) import nothing of the
+  library above it (:data:`ABOVE_SURFACE`), anywhere in a module: at module level, in a
+  function, under ``if TYPE_CHECKING:``, or as a PEP 562 ``_SOURCES`` entry;
 - the host names Obelisk only in docstrings and comments (as an example), the v0 wire
   contract's literal ``provider_id`` in ``contracts/historical.py``, the generated JSON
   schemas, and the extension catalogue's data file.
@@ -26,6 +30,24 @@ HOST = ROOT / "loopx_recall_core"
 PLUGIN_PACKAGES = sorted(p for p in (ROOT / "plugins").glob("*/loopx_*") if p.is_dir())
 #: The tests' own provider plugin, held to the same rule (``test_fake_provider_e2e.py``).
 TEST_PLUGINS = [ROOT / "tests" / "fake_journal_plugin.py"]
+PLUGIN_TESTS = sorted(p for p in (ROOT / "plugins").glob("*/tests") if p.is_dir())
+#: What a plugin's tests may import from the host: the surface, and the one test-support module.
+PLUGIN_TEST_IMPORTS = {"loopx_recall_core.plugin_api", "loopx_recall_core.testing"}
+
+#: The plugin surface and what it stands on (modules, or packages with all they hold) ...
+SURFACE = (
+    "plugin_api",
+    "hookspecs",
+    "providers_api",
+    "provider_cache",
+    "plugins",
+    "contracts",
+    "state",
+    "snippet_rules",
+    "transcript_rules",
+)
+#: ... never import the library built on them.
+ABOVE_SURFACE = ("recall", "qualification", "external_evidence", "extensions", "cli", "testing")
 
 MAX_LINES = 400
 LONG_MARKER = "Long because:"
@@ -203,6 +225,106 @@ def _host_modules_named(node: ast.Import | ast.ImportFrom) -> list[str]:
     if node.module == "loopx_recall_core":
         return [f"loopx_recall_core.{a.name}" for a in node.names]
     return [node.module]
+
+
+def _host_imports_of(path: Path) -> Iterator[tuple[int, str]]:
+    """``(line, module)`` for every host module ``path`` imports, wherever the import is."""
+    for node in _all_imports(ast.parse(path.read_text(encoding="utf-8"))):
+        for name in _host_modules_named(node):
+            yield node.lineno, name
+
+
+def test_plugin_tests_import_the_host_only_through_plugin_api_and_testing():
+    assert PLUGIN_TESTS, "no plugin tests found under plugins/"
+    strays = [
+        f"{path.relative_to(ROOT)}:{line} {name}"
+        for tests in PLUGIN_TESTS
+        for path in _python_files(tests)
+        for line, name in _host_imports_of(path)
+        if name not in PLUGIN_TEST_IMPORTS
+    ]
+    assert strays == []
+
+
+def _sources_entries(tree: ast.Module) -> Iterator[tuple[int, str]]:
+    """The modules a PEP 562 ``_SOURCES = {name: module | (module, attribute)}`` table
+    names: imported on first use, so as much an import as an ``import`` statement."""
+    for node in tree.body:
+        target = node.target if isinstance(node, ast.AnnAssign) else None
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+        if not (isinstance(target, ast.Name) and target.id == "_SOURCES"):
+            continue
+        if not isinstance(node.value, ast.Dict):
+            continue
+        for value in node.value.values:
+            if isinstance(value, ast.Tuple) and value.elts:
+                value = value.elts[0]
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                yield value.lineno, value.value
+
+
+def upward_imports(
+    package: Path, lower: tuple[str, ...], upper: tuple[str, ...], base: Path | None = None
+) -> list[str]:
+    """Where a module of ``lower`` imports one of ``upper`` (names relative to ``package``,
+    a package meaning everything in it): module-level, function-level, ``TYPE_CHECKING``
+    and ``_SOURCES`` imports alike, relative ones resolved."""
+    base = package.parent if base is None else base
+    root = _dotted(package / "__init__.py", base)
+
+    def inside(module: str, names: tuple[str, ...]) -> bool:
+        return any(module == f"{root}.{n}" or module.startswith(f"{root}.{n}.") for n in names)
+
+    found = []
+    for path in _python_files(package):
+        module = _dotted(path, base)
+        if not inside(module, lower):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        named: list[tuple[int, str]] = list(_sources_entries(tree))
+        for node in _all_imports(tree):
+            if isinstance(node, ast.Import):
+                named += [(node.lineno, alias.name) for alias in node.names]
+                continue
+            target = _absolute(node, module, path.name == "__init__.py")
+            # ``from pkg.recall import x`` names pkg.recall; ``from pkg import cli``, pkg.cli
+            names = [target] if inside(target, upper) else []
+            names += [f"{target}.{alias.name}" for alias in node.names if not names]
+            named += [(node.lineno, name) for name in names]
+        hits = {(line, name) for line, name in named if inside(name, upper)}
+        found += [f"{path.relative_to(base)}:{line} {name}" for line, name in sorted(hits)]
+    return found
+
+
+def test_the_direction_rule_sees_every_kind_of_import(tmp_path):
+    package = tmp_path / "pkg"
+    (package / "recall").mkdir(parents=True)
+    (package / "contracts").mkdir()
+    for init in (package, package / "recall", package / "contracts"):
+        (init / "__init__.py").write_text("")
+    (package / "recall" / "flow.py").write_text("X = 1\n")
+    (package / "cli.py").write_text("")
+    (package / "state.py").write_text(
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from pkg.recall import flow\n"
+        "def f():\n    import pkg.cli\n"
+        "_SOURCES = {'flow': 'pkg.recall.flow'}\n"
+    )
+    (package / "contracts" / "deep.py").write_text("def g():\n    from ..recall.flow import X\n")
+    (package / "plugins.py").write_text("from pkg import state\nimport pkg.contracts\n")
+    (package / "recall" / "up.py").write_text("from pkg import state\n")  # downward: fine
+    found = upward_imports(package, ("state", "contracts", "plugins"), ("recall", "cli"))
+    assert found == [
+        "pkg/contracts/deep.py:2 pkg.recall.flow",
+        "pkg/state.py:3 pkg.recall",
+        "pkg/state.py:5 pkg.cli",
+        "pkg/state.py:6 pkg.recall.flow",
+    ]
+
+
+def test_the_plugin_surface_imports_nothing_of_the_library_above_it():
+    assert upward_imports(HOST, SURFACE, ABOVE_SURFACE) == []
 
 
 def test_plugins_import_the_host_only_through_plugin_api():

@@ -106,7 +106,7 @@ def guard_policy(root: Path, agent_id: str, project_id: str) -> tuple[str, dict[
 
 
 def _command(payload: dict[str, Any]) -> str | None:
-    from loopx_recall_core.recall.replan.snippets import shell_command
+    from loopx_recall_core.snippet_rules import shell_command
 
     if str(payload.get("tool_name", "")).casefold() not in SHELL_TOOLS:
         return None

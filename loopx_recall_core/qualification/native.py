@@ -25,7 +25,7 @@ from typing import Any
 
 import attrs
 
-from loopx_recall_core.recall.replan.snippets import SHELL_TOOLS, shell_command
+from loopx_recall_core.snippet_rules import SHELL_TOOLS, shell_command
 from loopx_recall_core.transcript_rules import exit_code
 
 __all__ = ["NativeCall", "NativeTranscript", "read_transcripts"]

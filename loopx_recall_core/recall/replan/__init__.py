@@ -7,8 +7,9 @@ Retrieval refines Replan reasoning; it never settles a Replan and adds no termin
 which it calls once and only when the situation is admitted.
 
 Modules: :mod:`.admission` (trigger conditions, stage gate via the host admission),
-:mod:`.terms` (query terms), :mod:`.routes` (normalization), :mod:`.snippets` (the
-snippet convention providers follow), :mod:`.comparison` (verdicts), :mod:`.legality`.
+:mod:`.terms` (query terms), :mod:`.routes` (normalization), :mod:`.snippets` (reads the
+snippet convention providers follow, :mod:`loopx_recall_core.snippet_rules`),
+:mod:`.comparison` (verdicts), :mod:`.legality`.
 
 :mod:`.flow` holds :func:`replan`, also reachable here: it is imported on first use, so a
 sub-module (e.g. :mod:`.shell`) loads without the contracts.

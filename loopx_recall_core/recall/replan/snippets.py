@@ -1,36 +1,7 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""The snippet convention (v0) providers follow so Replan can read a route from an item.
-
-Items of type ``prior_failure``, ``tool_outcome`` and ``file_history`` describe ONE tool
-call, and their ``snippet`` is lines separated by ``\\n``::
-
-    <tool>: <input>
-    outcome: ok | outcome: failed | outcome: failed (exit <n>)
-    <the opening of the tool output, as much as the snippet limits allow>
-
-Line 1, the header, always:
-
-* ``<tool>`` is the tool name as the transcript records it (``Bash``, ``shell``,
-  ``exec_command``, ``Edit``, ``Write``, ``MultiEdit``, ``apply_patch``, ...), matching
-  ``[A-Za-z_][A-Za-z0-9_.-]{0,63}``, followed by exactly ``": "`` (colon, one space).
-* For a shell tool (``SHELL_TOOLS``, case-insensitive) ``<input>`` is the command text as
-  run. A Codex ``["bash", "-lc", S]`` call is rendered as ``S``; any other argv as
-  ``shlex.join(argv)``. The command is put on one line: a backslash-newline continuation
-  becomes one space and every other line break becomes ``"; "``.
-* For any other tool ``<input>`` is the path(s) the call touches, each quoted with
-  ``shlex.quote`` and separated by one space, absolute or repository-relative as the
-  transcript wrote them (``Edit: /home/u/repo/src/a.py``, ``apply_patch: src/a.py src/b.py``).
-* The header is never cut in the middle: when it alone exceeds the snippet limit, the
-  provider cuts it and ends it with ``…`` (U+2026); Replan then treats the input as
-  incomplete (it can support a near miss, never a repeat).
-
-Line 2, only for ``prior_failure`` and ``tool_outcome``: ``outcome: ok`` when the call
-succeeded, ``outcome: failed (exit <n>)`` when it failed with a known exit code,
-``outcome: failed`` otherwise. A ``prior_failure`` item is a failure whatever line 2 says.
-
-Lines 3 and on: the opening of the output (``Exit code 1``, the first error lines).
-Output is cut first; the header and outcome lines are kept whole.
+"""Replan's reader of the snippet convention (v0) providers follow: the convention is
+written out in :mod:`loopx_recall_core.snippet_rules`, next to its writing side.
 
 ``decision`` and ``summary`` items are free text without a header. Replan reads no route
 from them: it only looks for the proposed route's program and targets in the text, which
@@ -46,24 +17,12 @@ import shlex
 import attrs
 
 from loopx_recall_core.recall.replan.routes import Route, command_route, edit_route
+from loopx_recall_core.snippet_rules import CUT, SHELL_TOOLS
 
-__all__ = [
-    "SHELL_TOOLS",
-    "ParsedSnippet",
-    "format_tool_snippet",
-    "one_line_command",
-    "parse_snippet",
-    "shell_command",
-]
-
-#: Tool names (case-folded) whose input is a shell command.
-SHELL_TOOLS = frozenset(
-    {"bash", "shell", "exec_command", "local_shell", "run_shell_command", "terminal"}
-)
+__all__ = ["ParsedSnippet", "parse_snippet"]
 
 _HEADER = re.compile(r"([A-Za-z_][A-Za-z0-9_.-]{0,63}): (.*)\Z")
 _OUTCOME = re.compile(r"outcome: (ok|failed)(?: \(exit (-?\d+)\))?\s*\Z")
-_CUT = "…"
 
 
 @attrs.frozen(kw_only=True)
@@ -77,15 +36,16 @@ class ParsedSnippet:
 
 
 def parse_snippet(snippet: str, root: str | None = None) -> ParsedSnippet:
-    """Read the header and outcome lines of a snippet written by the convention above."""
+    """Read the header and outcome lines of a snippet written by the convention
+    (:mod:`loopx_recall_core.snippet_rules`)."""
     lines = snippet.split("\n")
     header = _HEADER.match(lines[0].rstrip("\r"))
     if header is None:
         return ParsedSnippet(tool=None, route=None, failed=None)
     tool, summary = header.group(1), header.group(2)
-    complete = not summary.endswith(_CUT)
+    complete = not summary.endswith(CUT)
     if not complete:
-        summary = summary[: -len(_CUT)]
+        summary = summary[: -len(CUT)]
     failed = None
     if len(lines) > 1 and (outcome := _OUTCOME.match(lines[1].strip())) is not None:
         failed = outcome.group(1) == "failed"
@@ -101,60 +61,3 @@ def _paths(summary: str) -> list[str]:
         return shlex.split(summary)
     except ValueError:
         return summary.split()
-
-
-def shell_command(tool_input: object) -> str | None:
-    """The command a shell tool call ran, from its input object, or None.
-
-    ``{"command": "..."}`` (Claude ``Bash``) gives the string; ``{"command": [argv]}``
-    (Codex ``shell``/``exec_command``) gives ``S`` for ``["bash", "-lc", S]`` and
-    ``shlex.join(argv)`` otherwise.
-    """
-    command = (
-        tool_input.get("command") or tool_input.get("cmd") if isinstance(tool_input, dict) else None
-    )
-    if isinstance(command, list):
-        parts = [str(part) for part in command]
-        if len(parts) == 3 and parts[0] in ("bash", "sh", "zsh") and parts[1] in ("-lc", "-c"):
-            return parts[2]
-        return shlex.join(parts)
-    return command if isinstance(command, str) else None
-
-
-def one_line_command(command: str) -> str:
-    """A command on one line: backslash-newline -> one space, other breaks -> ``"; "``."""
-    joined = re.sub(r"\\\r?\n", " ", command)
-    return "; ".join(part for part in re.split(r"\r?\n|\r", joined.strip()) if part.strip())
-
-
-def format_tool_snippet(
-    tool: str,
-    summary: str,
-    *,
-    outcome: bool | None,
-    exit_code: int | None,
-    output: str,
-    max_chars: int,
-) -> str:
-    """Write a tool-call snippet by the convention above (the provider side of it).
-
-    ``outcome`` is True for ok, False for failed, None to leave out line 2 (items other
-    than prior_failure/tool_outcome). Output is cut first; a header that alone exceeds
-    ``max_chars`` is cut and ends with ``…``.
-    """
-    header = f"{tool}: {summary}"
-    if len(header) > max_chars:
-        return header[: max(max_chars - 1, 0)] + _CUT
-    lines = [header]
-    if outcome is not None:
-        state = "ok" if outcome else "failed"
-        if not outcome and exit_code is not None:
-            state += f" (exit {exit_code})"
-        lines.append(f"outcome: {state}")
-    text = "\n".join(lines)
-    if len(text) > max_chars:
-        return header
-    room = max_chars - len(text) - 1
-    if output and room > 0:
-        text += "\n" + output[:room]
-    return text

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """Rows -> verified, bounded result items; index markers + transcripts -> freshness.
 
-Snippets follow the Replan snippet convention defined (with its writer) in
-``loopx_recall_core.recall.replan.snippets``: the host owns both sides of it.
+Snippets follow the Replan snippet convention written out (with its writer) in
+``loopx_recall_core.snippet_rules``: the host owns both sides of it.
 """
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ def _paths_of(row: Mapping[str, Any], data: Any) -> list[str]:
 
 
 def snippet_for(evidence_type: str, row: Mapping[str, Any], max_chars: int) -> str:
-    """The item snippet, by the Replan snippet convention (see recall/replan/snippets.py)."""
+    """The item snippet, by the Replan snippet convention (loopx_recall_core.snippet_rules)."""
     if "tool" not in row:
         return str(row.get("text") or "")[:max_chars]
     tool = str(row["tool"])

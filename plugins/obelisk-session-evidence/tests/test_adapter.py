@@ -18,9 +18,8 @@ from loopx_obelisk_session_evidence.adapter import call_template
 from loopx_obelisk_session_evidence.provider import ObeliskSessionEvidence
 from loopx_obelisk_session_evidence.scope import Window
 
-from loopx_recall_core.contracts import HistoricalEvidenceRequestV0, structure
-from loopx_recall_core.contracts.historical import EVIDENCE_TYPES
-from loopx_recall_core.providers_api import ProviderFailure
+from loopx_recall_core.plugin_api import HistoricalEvidenceRequestV0, ProviderFailure
+from loopx_recall_core.testing import EVIDENCE_TYPES, structure
 
 from .obelisk_double.fixtures import double_settings
 
@@ -141,7 +140,7 @@ def test_limits_truncation_is_explicit_and_exact(double):
 
 
 def test_stale_index_says_stale(double):
-    from loopx_recall_core.qualification.transcripts import append_session
+    from loopx_recall_core.testing import append_session
 
     archive = double
     provider = ObeliskSessionEvidence()
@@ -157,7 +156,7 @@ def test_stale_index_says_stale(double):
 
 
 def test_new_unindexed_transcript_is_incomplete(double):
-    from loopx_recall_core.qualification.transcripts import append_session
+    from loopx_recall_core.testing import append_session
 
     archive = double
     provider = ObeliskSessionEvidence()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from click.testing import CliRunner
 
-from loopx_recall_core.cli import cli
+from loopx_recall_core.testing import cli
 
 ENABLE = ["capability", "enable", "agent-turn-recall", "--provider", "obelisk-session-evidence"]
 

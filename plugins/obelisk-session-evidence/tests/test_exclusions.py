@@ -27,7 +27,7 @@ from loopx_obelisk_session_evidence.scope import (
     row_problem,
 )
 
-from loopx_recall_core.providers_api import ProviderFailure
+from loopx_recall_core.plugin_api import ProviderFailure
 
 from .adversarial.hostile import answer, binding, configure, install_standin, request, tool_row
 

@@ -21,8 +21,8 @@ from pathlib import Path
 import attrs
 import pytest
 
-from loopx_recall_core.guard import store
-from loopx_recall_core.state import QualificationVerdict, StateStore
+from loopx_recall_core.testing import QualificationVerdict, StateStore
+from loopx_recall_core.testing import guard_store as store
 
 from .adversarial.hostile import now_iso
 from .conftest import CAPABILITY, LOOPX, processes_with_home

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from loopx_recall_core.qualification.transcripts import generate_archive
+from loopx_recall_core.testing import generate_archive
 
 from .adversarial.hostile import codex_transcript, now_iso
 from .conftest import processes_with_home

@@ -13,8 +13,13 @@ import pytest
 from loopx_obelisk_session_evidence.provider import ObeliskSessionEvidence
 from loopx_obelisk_session_evidence.qualification import binary_digest
 
-from loopx_recall_core.hookspecs import QualifiableRecallProvider, QualificationRuntime
-from loopx_recall_core.providers_api import FAULT_KINDS, CorpusScope, ProviderFailure
+from loopx_recall_core.plugin_api import (
+    FAULT_KINDS,
+    CorpusScope,
+    ProviderFailure,
+    QualifiableRecallProvider,
+    QualificationRuntime,
+)
 
 from .obelisk_double.fixtures import double_settings
 from .test_adapter import _binding, _request
@@ -93,7 +98,7 @@ def test_every_fault_is_staged_without_the_double_switch(runtime, leftovers, fau
 
 @pytest.mark.real_obelisk
 def test_the_stale_stage_keeps_the_index_behind(runtime):
-    from loopx_recall_core.qualification.transcripts import append_session
+    from loopx_recall_core.testing import append_session
 
     provider, qualification, archive = runtime
     qualification.prepare(timeout=60)

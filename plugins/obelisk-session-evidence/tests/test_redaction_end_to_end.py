@@ -17,7 +17,7 @@ from datetime import timedelta
 
 import pytest
 
-from loopx_recall_core.qualification.canaries import secret_canaries
+from loopx_recall_core.testing import secret_canaries
 
 from .adversarial.hostile import codex_transcript, now_iso
 from .conftest import CAPABILITY, LOOPX

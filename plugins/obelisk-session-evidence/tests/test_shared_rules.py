@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 from loopx_obelisk_session_evidence import evidence, scope
 from loopx_obelisk_session_evidence.scope import FUTURE_SKEW, Window, instant_ms, path_in_scope
 
-from loopx_recall_core import transcript_rules
+from loopx_recall_core.testing import transcript_rules
 
 NOW = datetime(2026, 3, 31, 12, 0, 7, 123999, tzinfo=UTC)
 

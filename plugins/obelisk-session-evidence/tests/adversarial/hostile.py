@@ -16,7 +16,8 @@ from typing import Any
 
 from loopx_obelisk_session_evidence.adapter import TEMPLATE_VERSION
 
-from loopx_recall_core.contracts import HistoricalEvidenceRequestV0, structure
+from loopx_recall_core.plugin_api import HistoricalEvidenceRequestV0
+from loopx_recall_core.testing import structure
 
 CANARY_OTHER = "CANARY-OTHER-SESSION-OUTPUT-5b7e"
 

@@ -17,7 +17,7 @@ import pytest
 from loopx_obelisk_session_evidence.provider import ObeliskSessionEvidence
 from loopx_obelisk_session_evidence.scope import session_aliases
 
-from loopx_recall_core.providers_api import ProviderFailure
+from loopx_recall_core.plugin_api import ProviderFailure
 
 from .hostile import (
     answer,

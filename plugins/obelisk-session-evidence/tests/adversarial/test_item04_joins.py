@@ -12,7 +12,7 @@ from datetime import timedelta
 import pytest
 from loopx_obelisk_session_evidence.provider import ObeliskSessionEvidence
 
-from loopx_recall_core.providers_api import ProviderFailure
+from loopx_recall_core.plugin_api import ProviderFailure
 
 from .hostile import (
     CANARY_OTHER,

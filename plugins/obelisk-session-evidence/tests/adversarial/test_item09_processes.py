@@ -19,7 +19,7 @@ import pytest
 from loopx_obelisk_session_evidence import evidence
 from loopx_obelisk_session_evidence.provider import ObeliskSessionEvidence
 
-from loopx_recall_core.providers_api import ProviderFailure
+from loopx_recall_core.plugin_api import ProviderFailure
 
 from .hostile import binding, configure, install_standin, request, standin_log
 

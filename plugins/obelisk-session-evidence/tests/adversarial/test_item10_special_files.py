@@ -17,8 +17,8 @@ from pathlib import Path
 
 from loopx_obelisk_session_evidence.provider import ObeliskSessionEvidence
 
-from loopx_recall_core.plugins import PluginHost, safe_readback
-from loopx_recall_core.providers_api import ProviderReadback
+from loopx_recall_core.plugin_api import ProviderReadback
+from loopx_recall_core.testing import PluginHost, safe_readback
 
 from .hostile import answer, binding, configure, install_standin, request
 

@@ -16,13 +16,8 @@ from loopx_obelisk_session_evidence import runtime
 from loopx_obelisk_session_evidence.binding import bind
 from loopx_obelisk_session_evidence.provider import ObeliskSessionEvidence
 
-from loopx_recall_core.canonical import digest
-from loopx_recall_core.contracts import structure
-from loopx_recall_core.contracts.replan import ReplanSituationV0
-from loopx_recall_core.provider_cache import ProviderCache
-from loopx_recall_core.providers_api import ProviderFailure
-from loopx_recall_core.recall.replan.admission import build_request
-from loopx_recall_core.recall.replan.terms import query_terms
+from loopx_recall_core.plugin_api import ProviderCache, ProviderFailure, digest
+from loopx_recall_core.testing import ReplanSituationV0, build_request, query_terms, structure
 
 from .hostile import (
     answer,

@@ -50,7 +50,7 @@ from pathlib import Path
 
 import pytest
 
-from loopx_recall_core.qualification.transcripts import Archive, generate_archive
+from loopx_recall_core.testing import Archive, generate_archive
 
 HERE = Path(__file__).resolve().parent
 REPO_ROOT = HERE.parents[3]  # plugins/obelisk-session-evidence/tests/obelisk_double

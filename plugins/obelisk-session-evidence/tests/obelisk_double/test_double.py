@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from loopx_recall_core.qualification.transcripts import Archive, append_session, generate_archive
+from loopx_recall_core.testing import Archive, append_session, generate_archive
 
 from .fixtures import (
     DOUBLE_SETTINGS_FILE,

@@ -17,10 +17,7 @@ from types import SimpleNamespace
 import pytest
 from click.testing import CliRunner
 
-from loopx_recall_core.cli import cli
-from loopx_recall_core.qualification import harness
-from loopx_recall_core.qualification.corpus import build_corpus
-from loopx_recall_core.state import StateStore
+from loopx_recall_core.testing import StateStore, build_corpus, cli, total_steps
 
 CASES, SEED = 30, 7
 FILES = ("report.json", "report.md", "report.svg")
@@ -61,7 +58,7 @@ def test_qualify_writes_the_report_and_records_the_pass(qualified):
     assert "PASS" in result.stdout
     # Without a terminal, progress is plain lines on stderr: a start line, then one per
     # tenth of the run with steps done / total and the time elapsed.
-    total = harness.total_steps(CASES)
+    total = total_steps(CASES)
     progress = [line for line in result.stderr.splitlines() if line.startswith("qualifying")]
     assert progress[0] == f"qualifying: 0/{total} ({CASES} cases + {total - CASES} fault probes)"
     assert len(progress) == 11

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from loopx_obelisk_session_evidence.qualification import ObeliskQualification
 
-from loopx_recall_core.qualification.harness import QualificationError, run_qualification
+from loopx_recall_core.testing import QualificationError, run_qualification
 
 
 @pytest.fixture

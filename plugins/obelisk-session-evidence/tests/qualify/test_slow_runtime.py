@@ -11,7 +11,7 @@ import json
 
 from click.testing import CliRunner
 
-from loopx_recall_core.cli import cli
+from loopx_recall_core.testing import cli
 
 SLEEP_S = 1.0
 

@@ -1,0 +1,114 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""The snippet convention (v0) providers follow so Replan can read a route from an item:
+the writing side (standard library only, so the plugin surface that re-exports it
+stays below the library). Replan's reader is
+:func:`loopx_recall_core.recall.replan.snippets.parse_snippet`.
+
+Items of type ``prior_failure``, ``tool_outcome`` and ``file_history`` describe ONE tool
+call, and their ``snippet`` is lines separated by ``\\n``::
+
+    <tool>: <input>
+    outcome: ok | outcome: failed | outcome: failed (exit <n>)
+    <the opening of the tool output, as much as the snippet limits allow>
+
+Line 1, the header, always:
+
+* ``<tool>`` is the tool name as the transcript records it (``Bash``, ``shell``,
+  ``exec_command``, ``Edit``, ``Write``, ``MultiEdit``, ``apply_patch``, ...), matching
+  ``[A-Za-z_][A-Za-z0-9_.-]{0,63}``, followed by exactly ``": "`` (colon, one space).
+* For a shell tool (``SHELL_TOOLS``, case-insensitive) ``<input>`` is the command text as
+  run. A Codex ``["bash", "-lc", S]`` call is rendered as ``S``; any other argv as
+  ``shlex.join(argv)``. The command is put on one line: a backslash-newline continuation
+  becomes one space and every other line break becomes ``"; "``.
+* For any other tool ``<input>`` is the path(s) the call touches, each quoted with
+  ``shlex.quote`` and separated by one space, absolute or repository-relative as the
+  transcript wrote them (``Edit: /home/u/repo/src/a.py``, ``apply_patch: src/a.py src/b.py``).
+* The header is never cut in the middle: when it alone exceeds the snippet limit, the
+  provider cuts it and ends it with ``…`` (U+2026); Replan then treats the input as
+  incomplete (it can support a near miss, never a repeat).
+
+Line 2, only for ``prior_failure`` and ``tool_outcome``: ``outcome: ok`` when the call
+succeeded, ``outcome: failed (exit <n>)`` when it failed with a known exit code,
+``outcome: failed`` otherwise. A ``prior_failure`` item is a failure whatever line 2 says.
+
+Lines 3 and on: the opening of the output (``Exit code 1``, the first error lines).
+Output is cut first; the header and outcome lines are kept whole.
+
+``decision`` and ``summary`` items are free text without a header. Replan reads no route
+from them: it only looks for the proposed route's program and targets in the text, which
+can support a near miss ("mentioned"), never a repeat. The same holds for any item whose
+first line does not match the header form.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+__all__ = ["CUT", "SHELL_TOOLS", "format_tool_snippet", "one_line_command", "shell_command"]
+
+#: Tool names (case-folded) whose input is a shell command.
+SHELL_TOOLS = frozenset(
+    {"bash", "shell", "exec_command", "local_shell", "run_shell_command", "terminal"}
+)
+
+#: Ends a header cut at the snippet limit (its input is then incomplete).
+CUT = "…"
+
+
+def shell_command(tool_input: object) -> str | None:
+    """The command a shell tool call ran, from its input object, or None.
+
+    ``{"command": "..."}`` (Claude ``Bash``) gives the string; ``{"command": [argv]}``
+    (Codex ``shell``/``exec_command``) gives ``S`` for ``["bash", "-lc", S]`` and
+    ``shlex.join(argv)`` otherwise.
+    """
+    command = (
+        tool_input.get("command") or tool_input.get("cmd") if isinstance(tool_input, dict) else None
+    )
+    if isinstance(command, list):
+        parts = [str(part) for part in command]
+        if len(parts) == 3 and parts[0] in ("bash", "sh", "zsh") and parts[1] in ("-lc", "-c"):
+            return parts[2]
+        return shlex.join(parts)
+    return command if isinstance(command, str) else None
+
+
+def one_line_command(command: str) -> str:
+    """A command on one line: backslash-newline -> one space, other breaks -> ``"; "``."""
+    joined = re.sub(r"\\\r?\n", " ", command)
+    return "; ".join(part for part in re.split(r"\r?\n|\r", joined.strip()) if part.strip())
+
+
+def format_tool_snippet(
+    tool: str,
+    summary: str,
+    *,
+    outcome: bool | None,
+    exit_code: int | None,
+    output: str,
+    max_chars: int,
+) -> str:
+    """Write a tool-call snippet by the convention above (the provider side of it).
+
+    ``outcome`` is True for ok, False for failed, None to leave out line 2 (items other
+    than prior_failure/tool_outcome). Output is cut first; a header that alone exceeds
+    ``max_chars`` is cut and ends with ``…``.
+    """
+    header = f"{tool}: {summary}"
+    if len(header) > max_chars:
+        return header[: max(max_chars - 1, 0)] + CUT
+    lines = [header]
+    if outcome is not None:
+        state = "ok" if outcome else "failed"
+        if not outcome and exit_code is not None:
+            state += f" (exit {exit_code})"
+        lines.append(f"outcome: {state}")
+    text = "\n".join(lines)
+    if len(text) > max_chars:
+        return header
+    room = max_chars - len(text) - 1
+    if output and room > 0:
+        text += "\n" + output[:room]
+    return text

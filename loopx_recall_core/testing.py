@@ -1,0 +1,108 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""What a provider plugin's TESTS take from the host beyond :mod:`loopx_recall_core.plugin_api`.
+
+A plugin's own code imports only ``plugin_api``; its tests also drive the host end to end
+(the CLI, the state store, the qualification run, Replan's request builder) and generate
+synthetic archives to search. They import those from here, one module, so the host's
+inside can move without breaking a plugin's suite (``tests/test_house.py`` holds the
+plugin's tests to ``plugin_api`` and this module)::
+
+    from loopx_recall_core.testing import cli, generate_archive, StateStore
+
+Nothing is imported until a name is used (PEP 562), as in ``plugin_api``. This module is
+for tests: it stands above the whole host, and no product module imports it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from loopx_recall_core import transcript_rules
+    from loopx_recall_core.cli import cli
+    from loopx_recall_core.contracts import structure
+    from loopx_recall_core.contracts.historical import EVIDENCE_TYPES
+    from loopx_recall_core.contracts.replan import ReplanSituationV0
+    from loopx_recall_core.guard import store as guard_store
+    from loopx_recall_core.plugins import PluginHost, safe_readback
+    from loopx_recall_core.qualification.canaries import secret_canaries
+    from loopx_recall_core.qualification.corpus import build_corpus
+    from loopx_recall_core.qualification.harness import (
+        QualificationError,
+        run_qualification,
+        total_steps,
+    )
+    from loopx_recall_core.qualification.transcripts import (
+        Archive,
+        append_session,
+        generate_archive,
+    )
+    from loopx_recall_core.recall.replan.admission import build_request
+    from loopx_recall_core.recall.replan.terms import query_terms
+    from loopx_recall_core.state import QualificationVerdict, StateStore
+
+#: Where each name lives; a name mapped to ``(module, None)`` is that module itself.
+_SOURCES: dict[str, tuple[str, str | None]] = {
+    "cli": ("loopx_recall_core.cli", "cli"),
+    "structure": ("loopx_recall_core.contracts", "structure"),
+    "EVIDENCE_TYPES": ("loopx_recall_core.contracts.historical", "EVIDENCE_TYPES"),
+    "ReplanSituationV0": ("loopx_recall_core.contracts.replan", "ReplanSituationV0"),
+    "guard_store": ("loopx_recall_core.guard.store", None),
+    "PluginHost": ("loopx_recall_core.plugins", "PluginHost"),
+    "safe_readback": ("loopx_recall_core.plugins", "safe_readback"),
+    "secret_canaries": ("loopx_recall_core.qualification.canaries", "secret_canaries"),
+    "build_corpus": ("loopx_recall_core.qualification.corpus", "build_corpus"),
+    "QualificationError": ("loopx_recall_core.qualification.harness", "QualificationError"),
+    "run_qualification": ("loopx_recall_core.qualification.harness", "run_qualification"),
+    "total_steps": ("loopx_recall_core.qualification.harness", "total_steps"),
+    "Archive": ("loopx_recall_core.qualification.transcripts", "Archive"),
+    "append_session": ("loopx_recall_core.qualification.transcripts", "append_session"),
+    "generate_archive": ("loopx_recall_core.qualification.transcripts", "generate_archive"),
+    "build_request": ("loopx_recall_core.recall.replan.admission", "build_request"),
+    "query_terms": ("loopx_recall_core.recall.replan.terms", "query_terms"),
+    "QualificationVerdict": ("loopx_recall_core.state", "QualificationVerdict"),
+    "StateStore": ("loopx_recall_core.state", "StateStore"),
+    "transcript_rules": ("loopx_recall_core.transcript_rules", None),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _SOURCES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    module, attribute = _SOURCES[name]
+    value = importlib.import_module(module)
+    if attribute is not None:
+        value = getattr(value, attribute)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_SOURCES})
+
+
+__all__ = [
+    "EVIDENCE_TYPES",
+    "Archive",
+    "PluginHost",
+    "QualificationError",
+    "QualificationVerdict",
+    "ReplanSituationV0",
+    "StateStore",
+    "append_session",
+    "build_corpus",
+    "build_request",
+    "cli",
+    "generate_archive",
+    "guard_store",
+    "query_terms",
+    "run_qualification",
+    "safe_readback",
+    "secret_canaries",
+    "structure",
+    "total_steps",
+    "transcript_rules",
+]
