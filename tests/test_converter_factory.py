@@ -68,6 +68,38 @@ def test_a_fresh_converter_is_as_strict_as_the_shared_one():
     assert "secret-value" not in str(caught.value)
 
 
+@attrs.frozen(kw_only=True)
+class _Keyed:
+    counts: dict[str, int] = attrs.field(factory=dict)
+    probes: dict[str, _Probe] = attrs.field(factory=dict)
+
+
+def test_problem_paths_echo_keys_capped_and_never_the_values():
+    # cattrs' transform_error walks the error; keys show capped (64 characters), and the
+    # characters the walk uses to part its lines are escaped like any other
+    long_key = "secret-key-" * 10
+    with pytest.raises(ContractError) as caught:
+        structure(
+            {
+                "counts": {long_key: "secret-value", "a\x00 @ $b": "v2", 7: 1},
+                "probes": {
+                    "p\x01": {"name": "secret-name!", "count": 1, "last": True},
+                    "q": {"name": "a", "count": 1, "last": True, "y": 1},
+                },
+            },
+            _Keyed,
+        )
+    assert caught.value.problems == (
+        f"$.counts[{long_key[:64]!r}...]: expected int, got str".replace("'...]", "...']"),
+        "$.counts['a\\x00 @ $b']: expected int, got str",
+        "$.counts[<int>]: expected str, got int",
+        "$.probes['p\\x01'].name: longer than 8 UTF-16 units",
+        "$.probes['q']: unknown field 'y'",
+    )
+    for value in ("secret-value", "v2", "secret-name!"):
+        assert value not in str(caught.value)
+
+
 def test_importing_the_contracts_builds_no_converter_and_imports_no_cattrs():
     code = (
         "import sys\n"
@@ -75,7 +107,7 @@ def test_importing_the_contracts_builds_no_converter_and_imports_no_cattrs():
         "import loopx_recall_core.contracts.replan\n"
         "import loopx_recall_core.contracts.schema\n"
         "from loopx_recall_core.contracts import converter\n"
-        "print(converter._built == [], 'cattrs' in sys.modules)\n"
+        "print(converter.get_converter.cache_info().currsize == 0, 'cattrs' in sys.modules)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["True", "False"]

@@ -13,16 +13,18 @@ holding its default, unless the field is marked ``ALWAYS_WRITTEN`` (the external
 wire writes ``null`` and ``[]`` for those): one cattrs ``make_dict_unstructure_fn`` per
 record class, with ``override(omit_if_default=True)`` on the omissible fields.
 
-:func:`make_converter` builds a new, independent converter; nothing is registered on a
-shared one at import. :func:`structure` and :func:`unstructure` use one converter built by
-it on first use (:func:`get_converter`): the field helpers
-(:mod:`loopx_recall_core.contracts.fields`) are needed at import by every record class,
-cattrs only by a command that structures or unstructures one.
+:func:`make_converter` builds a new, independent converter in steps, as lsprotocol does
+(``_register_*_hooks(converter)``); nothing is registered on a shared one at import.
+:func:`structure` and :func:`unstructure` use one built on first use (:func:`get_converter`):
+the field helpers (:mod:`loopx_recall_core.contracts.fields`) are needed at import by every
+record class, cattrs only by a command that structures or unstructures one. Errors become
+problem lines through cattrs' ``transform_error``, with a formatter that never writes the
+offending value and keys echoed capped (:func:`_echo_key`).
 """
 
 from __future__ import annotations
 
-import threading
+import functools
 import types
 import typing
 from collections.abc import Callable, Iterable
@@ -67,21 +69,15 @@ class ContractError(ValueError):
         super().__init__("; ".join(self.problems))
 
 
+#: JSON's name for a Python value's type, most specific first (a bool is an int).
+_JSON_TYPES = ((bool, "bool"), (int, "int"), (float, "float"), (str, "str"))
+_JSON_TYPES += ((list | tuple, "list"), (dict, "object"), (type(None), "null"))
+
+
 def _json_type(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, int):
-        return "int"
-    if isinstance(value, float):
-        return "float"
-    if isinstance(value, str):
-        return "str"
-    if isinstance(value, list | tuple):
-        return "list"
-    if isinstance(value, dict):
-        return "object"
+    for kind, name in _JSON_TYPES:
+        if isinstance(value, kind):
+            return name
     return type(value).__name__
 
 
@@ -152,8 +148,7 @@ def _tuple_hook(
                 try:
                     items.append(converter.structure(item, item_type))
                 except Exception as exc:  # noqa: BLE001 - collected with their index
-                    exc.__notes__ = [*getattr(exc, "__notes__", []), f"[{index}]"]
-                    errors.append(exc)
+                    errors.append(_noted(exc, index, item_type))
             if errors:
                 from cattrs.errors import IterableValidationError
 
@@ -180,8 +175,7 @@ def _mapping_hook(
                     structure_one = converter.structure
                     result[structure_one(key, key_type)] = structure_one(item, value_type)
                 except Exception as exc:  # noqa: BLE001 - collected with their key
-                    exc.__notes__ = [*getattr(exc, "__notes__", []), f"[{_echo_key(key)}]"]
-                    errors.append(exc)
+                    errors.append(_noted(exc, _ShownKey(key), value_type))
             if errors:
                 from cattrs.errors import IterableValidationError
 
@@ -278,40 +272,50 @@ def make_converter() -> cattrs.Converter:
     import cattrs
 
     converter = cattrs.Converter(forbid_extra_keys=True, detailed_validation=True)
+    _register_scalar_hooks(converter)
+    _register_container_hooks(converter)
+    _register_record_hooks(converter)
+    return converter
+
+
+def _register_scalar_hooks(converter: cattrs.Converter) -> None:
+    """``str``, ``int``, ``bool`` and ``Literal`` values, taken as they are (no coercion)."""
     converter.register_structure_hook(str, _structure_str)
     converter.register_structure_hook(int, _structure_int)
     converter.register_structure_hook(bool, _structure_bool)
     converter.register_structure_hook_factory(
         lambda t: typing.get_origin(t) is Literal, _literal_hook
     )
+
+
+def _register_container_hooks(converter: cattrs.Converter) -> None:
+    """Tuples from JSON lists, string-keyed mappings from objects, and back; an optional
+    value unstructures as its inner type, or ``None``."""
     converter.register_structure_hook_factory(
         lambda t: typing.get_origin(t) is tuple, _tuple_hook(converter)
     )
     converter.register_structure_hook_factory(
         lambda t: typing.get_origin(t) is dict, _mapping_hook(converter)
     )
-    converter.register_structure_hook_factory(attrs.has, _attrs_structure_hook(converter))
     converter.register_unstructure_hook_factory(
         lambda t: typing.get_origin(t) is tuple,
         lambda t: lambda value: [converter.unstructure(v) for v in value],
     )
     converter.register_unstructure_hook_factory(_is_optional, _unstructure_optional(converter))
+
+
+def _register_record_hooks(converter: cattrs.Converter) -> None:
+    """attrs records: unknown keys refused, ``null`` refused where a field must be absent;
+    written in declaration order, defaults left out unless ``ALWAYS_WRITTEN``."""
+    converter.register_structure_hook_factory(attrs.has, _attrs_structure_hook(converter))
     converter.register_unstructure_hook_factory(attrs.has, _attrs_unstructure_hook(converter))
-    return converter
 
 
-_built: list[cattrs.Converter] = []
-_build_lock = threading.Lock()
-
-
+@functools.cache
 def get_converter() -> cattrs.Converter:
-    """The converter :func:`structure` and :func:`unstructure` use, made on the first call."""
-    if _built:
-        return _built[0]
-    with _build_lock:
-        if not _built:
-            _built.append(make_converter())
-    return _built[0]
+    """The converter :func:`structure` and :func:`unstructure` use, made on the first call
+    (two threads racing on it may each build one, alike; the cache keeps one)."""
+    return make_converter()
 
 
 def _echo_key(key: object) -> str:
@@ -321,55 +325,73 @@ def _echo_key(key: object) -> str:
     return repr(shown)
 
 
-def _problems(exc: BaseException, path: str) -> Iterable[str]:
-    from cattrs.errors import (
-        ClassValidationError,
-        ForbiddenExtraKeysError,
-        IterableValidationError,
-    )
+class _ShownKey:
+    """A key as a path shows it (``transform_error`` writes its ``repr``): capped."""
 
-    if isinstance(exc, ClassValidationError):
-        with_notes, without = exc.group_exceptions()
-        for inner, note in with_notes:
-            yield from _problems(inner, f"{path}.{note.name}")
-        for inner in without:
-            yield from _problems(inner, path)
-    elif isinstance(exc, IterableValidationError):
-        for inner in exc.exceptions:
-            notes = [n for n in getattr(inner, "__notes__", []) if isinstance(n, str)]
-            index = next((n for n in reversed(notes) if n.startswith("[")), "")
-            yield from _problems(inner, f"{path}{index}")
-    elif isinstance(exc, ForbiddenExtraKeysError):
-        for key in sorted(exc.extra_fields, key=str):
-            yield f"{path}: unknown field {_echo_key(key)}"
-    elif isinstance(exc, FieldInvalid):
-        yield f"{path}{exc.path}: {exc.reason}"
+    __slots__ = ("shown",)
+
+    def __init__(self, key: object) -> None:
+        self.shown = _echo_key(key)
+
+    def __repr__(self) -> str:
+        return self.shown
+
+
+def _noted(exc: Exception, index: int | _ShownKey, item_type: Any) -> Exception:
+    """``exc`` noted with its index or key as cattrs' walker reads it (not in the text)."""
+    from cattrs.errors import IterableValidationNote
+
+    note = IterableValidationNote("invalid item", index, item_type)  # type: ignore[arg-type]
+    exc.__notes__ = [*getattr(exc, "__notes__", []), note]
+    return exc
+
+
+#: Ends what :func:`_reason` writes, and parts one reason from the next: ``repr`` escapes
+#: both characters, so neither an echoed key nor a path can hold them.
+_END, _NEXT = "\x00", "\x01"
+
+
+def _reason(exc: BaseException, _type: object) -> str:
+    """What follows the path in the problem lines of ``exc`` (one per ``_NEXT``): the
+    formatter handed to cattrs' ``transform_error``. Never the offending value."""
+    from cattrs.errors import ForbiddenExtraKeysError
+
+    if isinstance(exc, ForbiddenExtraKeysError):
+        keys = sorted(exc.extra_fields, key=str)
+        return _NEXT.join(f": unknown field {_echo_key(key)}" for key in keys) + _END
+    if isinstance(exc, FieldInvalid):
+        reason = f"{exc.path}: {exc.reason}"
     elif isinstance(exc, _TypeMismatch):
-        yield f"{path}: {exc.reason}"
+        reason = f": {exc.reason}"
     elif isinstance(exc, KeyError):
-        yield f"{path}: required field missing"
+        reason = ": required field missing"
     elif isinstance(exc, ValueError) and exc.args and isinstance(exc.args[0], str):
-        yield f"{path}: {exc.args[0]}"
+        reason = f": {exc.args[0]}"
     else:
         # Anything else is a bug in a contract, not bad input; never echo its text.
-        yield f"{path}: invalid value ({type(exc).__name__})"
+        reason = f": invalid value ({type(exc).__name__})"
+    return reason + _END
+
+
+def _problems(exc: BaseException) -> Iterable[str]:
+    """``"$.path: reason"`` lines for ``exc``, walked by cattrs' ``transform_error``."""
+    from cattrs import transform_error
+
+    for line in transform_error(exc, "$", _reason):
+        reasons, _sep, path = line.partition(_END + " @ ")
+        for reason in reasons.split(_NEXT):
+            yield path + reason
 
 
 def structure(value: object, cls: type[T]) -> T:
     """Build ``cls`` from JSON-like ``value`` strictly, or raise :class:`ContractError`."""
     converter = get_converter()
-    from cattrs.errors import (
-        ClassValidationError,
-        ForbiddenExtraKeysError,
-        IterableValidationError,
-    )
+    from cattrs.errors import BaseValidationError, ForbiddenExtraKeysError
 
     try:
         return converter.structure(value, cls)
-    except (ClassValidationError, IterableValidationError) as exc:
-        raise ContractError(_problems(exc, "$")) from None
-    except (FieldInvalid, _TypeMismatch, ForbiddenExtraKeysError) as exc:
-        raise ContractError(_problems(exc, "$")) from None
+    except (BaseValidationError, FieldInvalid, _TypeMismatch, ForbiddenExtraKeysError) as exc:
+        raise ContractError(_problems(exc)) from None
 
 
 def unstructure(record: object) -> Any:
