@@ -16,12 +16,15 @@ environment and on planted folders):
   once: the first on ``sys.path`` wins, as it does for the import system;
 - a distribution's entry points are the rows of its ``entry_points.txt`` (``[group]``
   headers, ``name = value`` rows, ``#`` comments);
-- its name and version are the first ``Name:`` and ``Version:`` header fields of its
-  ``METADATA`` (or ``PKG-INFO``), with the email parser's rules (folding, a Unix
-  ``From`` line or a line without a header name skipped, not the end of the headers) and
-  ``importlib.metadata``'s re-indenting of a folded value;
 - ``load()`` imports ``module`` and walks ``:attr.path`` exactly as
   ``EntryPoint.load`` does (a malformed value fails the same way, as that one row).
+
+A distribution's name and version are read from its folder's name, never from its
+``METADATA``: ``NAME-VERSION.dist-info`` (what installers write, the wheel spec's escaped
+name), ``NAME-VERSION(-pyX.Y).egg-info``, or the ``.egg`` folder an ``EGG-INFO`` sits in.
+The name is given normalized (:func:`normalize_dist_name`, PEP 503: ``loopx-foo-bar``);
+a folder name without a version (``NAME.egg-info``, from a legacy development install)
+gives none.
 
 Two rules differ on purpose. First, ``importlib.metadata`` fails the whole listing (a
 ``TypeError`` on Python 3.11, a ``ValueError`` on others) when any ``entry_points.txt``
@@ -33,12 +36,13 @@ N>`` (its line; the text is not repeated), whose ``load()`` raises
 and every other one still loads.
 
 Second, ``importlib.metadata`` raises ``UnicodeDecodeError`` for any ``entry_points.txt``
-or ``METADATA`` that is not UTF-8. Here files are decoded with ``surrogateescape``: other
-groups' rows and the rest of a ``METADATA`` are never looked at, and a row of the group
-that is not UTF-8 (``<unreadable row N>``), or an entry point whose distribution's name or
-version is not (listed under its folder's name), raises :class:`UnreadableEntryPoint`
-from ``load()``: one broken entry point. :func:`distribution_text` and
-:func:`distribution_fields` read ``importlib.metadata`` distributions the same way.
+or ``METADATA`` that is not UTF-8. Here ``entry_points.txt`` is decoded with
+``surrogateescape`` and ``METADATA`` is never read: other groups' rows are never looked
+at, and a row of the group that is not UTF-8 (``<unreadable row N>``), or an entry point
+whose distribution's folder name is not (listed under the part of the name that is),
+raises :class:`UnreadableEntryPoint` from ``load()``: one broken entry point.
+:func:`distribution_text` and :func:`distribution_identity` read ``importlib.metadata``
+distributions the same way.
 
 Reading the files directly was chosen over a cache of ``importlib.metadata``'s answer: no
 file to keep fresh, nothing written, and the rules above are short. Whatever this walk
@@ -62,10 +66,11 @@ __all__ = [
     "MalformedEntryPoint",
     "ProviderEntryPoint",
     "UnreadableEntryPoint",
-    "distribution_fields",
+    "distribution_identity",
     "distribution_text",
     "entry_points",
     "group_entry_points",
+    "normalize_dist_name",
 ]
 
 #: ``importlib.metadata.EntryPoint.pattern``
@@ -74,9 +79,6 @@ _PATTERN = re.compile(
     r"(:\s*(?P<attr>[\w.]+)\s*)?"
     r"((?P<extras>\[.*\])\s*)?$"
 )
-#: The email parser's (compat32) header line and line ends.
-_HEADER = re.compile(r"[\041-\071\073-\176]*:")
-_LINE_END = re.compile(r"(\r\n|\r|\n)")
 
 
 class MalformedEntryPoint(ValueError):
@@ -90,13 +92,23 @@ class UnreadableEntryPoint(ValueError):
 
 #: What an unreadable entry point could not read, as :class:`UnreadableEntryPoint` says it.
 UNREADABLE_ROW = "its entry_points.txt row is not UTF-8"
-UNREADABLE_METADATA = "its distribution's name or version (METADATA) is not UTF-8"
+UNREADABLE_METADATA = "its distribution's name or version (metadata folder name) is not UTF-8"
 
 
 class ProviderEntryPoint:
-    """One ``name = value`` row of a group, with its distribution's name and version."""
+    """One ``name = value`` row of a group, with its distribution's name and version and
+    the distribution's metadata folder (None when ``importlib.metadata`` gives none)."""
 
-    __slots__ = ("distribution", "group", "malformed", "name", "unreadable", "value", "version")
+    __slots__ = (
+        "distribution",
+        "folder",
+        "group",
+        "malformed",
+        "name",
+        "unreadable",
+        "value",
+        "version",
+    )
 
     def __init__(
         self,
@@ -108,6 +120,7 @@ class ProviderEntryPoint:
         *,
         malformed: bool = False,
         unreadable: str | None = None,
+        folder: str | None = None,
     ) -> None:
         self.name = name
         self.value = value
@@ -119,6 +132,7 @@ class ProviderEntryPoint:
         #: :data:`UNREADABLE_ROW` (``name`` is ``<unreadable row N>``, ``value`` empty),
         #: :data:`UNREADABLE_METADATA`, or None
         self.unreadable = unreadable
+        self.folder = folder
 
     def load(self) -> object:
         """What ``importlib.metadata.EntryPoint.load`` returns (and raises); a malformed or
@@ -136,9 +150,10 @@ class ProviderEntryPoint:
         return f"ProviderEntryPoint({self.name!r}, {self.value!r}, {self.distribution!r})"
 
 
-def _normalize(name: str) -> str:
-    # importlib.metadata's Prepared.normalize
-    return re.sub(r"[-_.]+", "-", name).lower().replace("-", "_")
+def normalize_dist_name(name: str) -> str:
+    """PEP 503 normalization, so ``Foo_Bar`` and ``foo-bar`` name the same distribution
+    (``importlib.metadata`` tells distributions apart by the same rule)."""
+    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 #: A byte that is not UTF-8, decoded with surrogateescape (or a lone surrogate otherwise).
@@ -179,84 +194,41 @@ def distribution_text(dist: Distribution, filename: str) -> str | None:
     return raw.decode("utf-8", "surrogateescape")
 
 
-def distribution_fields(dist: Distribution) -> tuple[str | None, str | None, bool]:
+def _folder_parts(folder: str) -> tuple[str, str | None]:
+    """The normalized name and the version a metadata folder's name gives (see the module
+    docstring), bytes that are not UTF-8 kept as lone surrogates."""
+    base = os.path.basename(folder.rstrip("/" + os.sep))
+    if base.lower() == "egg-info":  # an .egg's EGG-INFO: the .egg folder names it
+        base = os.path.basename(os.path.dirname(folder.rstrip("/" + os.sep)))
+    name, _sep, rest = os.path.splitext(base)[0].partition("-")
+    return normalize_dist_name(name), rest.partition("-")[0] or None
+
+
+def _folder_identity(folder: str) -> tuple[str | None, str | None, bool]:
+    """``(name, version, readable)`` from a metadata folder's name; a part that is not
+    UTF-8 is None, and then ``readable`` is False."""
+    name, version = _folder_parts(folder)
+    readable = _readable(name) is not None and (version is None or not _unreadable(version))
+    return _readable(name), _readable(version), readable
+
+
+def distribution_identity(dist: Distribution) -> tuple[str | None, str | None, bool]:
     """``(name, version, readable)`` of an ``importlib.metadata`` distribution, read as
-    :func:`entry_points` reads them; when the name or version is not UTF-8, ``readable``
-    is False and the name is the one its folder gives (``None`` without one)."""
-    text = distribution_text(dist, "METADATA") or distribution_text(dist, "PKG-INFO") or ""
-    fields = _fields_of(text)
+    :func:`entry_points` reads them: from its folder's name. A distribution without a
+    folder (another finder's) is asked for its own ``name`` and ``version``."""
+    folder = _dist_folder(dist)
+    if folder is not None:
+        return _folder_identity(folder)
     try:
-        # PathDistribution's is its folder's name; another kind reads its METADATA
-        folder_name = dist._normalized_name if fields is None else None  # type: ignore[attr-defined]
-    except Exception:  # noqa: BLE001 - then nothing names it
-        folder_name = None
-    return _identity(fields, folder_name)
+        return normalize_dist_name(dist.name), dist.version, True
+    except Exception:  # noqa: BLE001 - METADATA not UTF-8, or none: nothing names it
+        return None, None, False
 
 
-def _identity(
-    fields: dict[str, str] | None, folder_name: str | None
-) -> tuple[str | None, str | None, bool]:
-    if fields is None:  # the name or version is not UTF-8: the folder's name stands in
-        return _readable(folder_name), None, False
-    return fields.get("name"), fields.get("version"), True
-
-
-def _header_fields(text: str, wanted: tuple[str, ...]) -> dict[str, str]:
-    """The first value of each ``wanted`` header (lower-case names), as
-    ``email.message_from_string(text)[name]`` reads it."""
-    found: dict[str, str] = {}
-    current: list[str] | None = None
-    parts = _LINE_END.split(text)
-    lines = [
-        parts[i] + (parts[i + 1] if i + 1 < len(parts) else "") for i in range(0, len(parts), 2)
-    ]
-    fields: list[tuple[str, list[str]]] = []
-    for line in lines:
-        if line[:1] in (" ", "\t"):
-            if current is not None:  # a continuation of nothing is dropped
-                current.append(line)
-            continue
-        if (
-            not line
-            or _LINE_END.fullmatch(line)
-            or not (line.startswith("From ") or _HEADER.match(line))
-        ):
-            break  # end of the headers
-        current = None
-        if line.startswith("From "):
-            continue  # the Unix "From " line, or a misplaced one: skipped, not the end
-        name, _sep, value = line.partition(":")
-        if not name:
-            continue  # ": value" has no header name: skipped, not the end
-        current = [value.lstrip(" \t")]
-        fields.append((name.lower(), current))
-    for name, value_lines in fields:
-        if name in wanted and name not in found:
-            value = "".join(value_lines).rstrip("\r\n")
-            if "\n" in value:  # importlib.metadata._adapters.Message's "redent"
-                import textwrap
-
-                value = textwrap.dedent(" " * 8 + value)
-            found[name] = value
-    return found
-
-
-def _fields_of(text: str) -> dict[str, str] | None:
-    """``name`` and ``version`` from a ``METADATA`` text, or None when either is not
-    UTF-8 (what else in the file is not UTF-8 is never read)."""
-    fields = _header_fields(text, ("name", "version"))
-    return None if any(_unreadable(value) for value in fields.values()) else fields
-
-
-def _metadata_fields(folder: str) -> dict[str, str] | None:
-    """``name`` and ``version`` of the distribution whose metadata folder is ``folder``
-    (None when either is not UTF-8)."""
-    text = (
-        _read_text(os.path.join(folder, "METADATA"))
-        or _read_text(os.path.join(folder, "PKG-INFO"))
-        or ""
-    )
-    return _fields_of(text)
+def _dist_folder(dist: Distribution) -> str | None:
+    # a PathDistribution's folder (a zipfile.Path inside an archive); other kinds have none
+    path = getattr(dist, "_path", None)
+    return None if path is None else str(path)
 
 
 def group_entry_points(
@@ -266,6 +238,7 @@ def group_entry_points(
     version: str | None = None,
     *,
     metadata_readable: bool = True,
+    folder: str | None = None,
 ) -> list[ProviderEntryPoint]:
     """The entry points of ``group`` in an ``entry_points.txt`` text, its rows read as
     ``importlib.metadata``'s ``Sectioned`` reads them; other groups' rows are not parsed.
@@ -291,7 +264,12 @@ def group_entry_points(
             name, malformed, unreadable = f"<malformed row {number}>", True, None
         found.append(
             ProviderEntryPoint(
-                name.strip(), value.strip(), *where, malformed=malformed, unreadable=unreadable
+                name.strip(),
+                value.strip(),
+                *where,
+                malformed=malformed,
+                unreadable=unreadable,
+                folder=folder,
             )
         )
     return found
@@ -309,19 +287,11 @@ def _folders(root: str) -> list[str]:
     for child in children:
         low = child.lower()
         if low.endswith((".dist-info", ".egg-info")):
-            name = _normalize(low.rpartition(".")[0].partition("-")[0])
+            name = normalize_dist_name(low.rpartition(".")[0].partition("-")[0])
             infos.setdefault(name, []).append(os.path.join(root, child))
         elif base.endswith(".egg") and low == "egg-info":
             eggs.append(os.path.join(root, child))
     return [*(path for paths in infos.values() for path in paths), *eggs]
-
-
-def _dist_key(folder: str) -> str | None:
-    # PathDistribution._normalized_name, from the folder's name where it can
-    filename, ext = os.path.splitext(os.path.basename(folder))
-    if ext not in (".dist-info", ".egg-info"):
-        return None
-    return _normalize(filename.partition("-")[0])
 
 
 def _walkable() -> bool:
@@ -335,42 +305,28 @@ def _walkable() -> bool:
 
 
 def _from_importlib(group: str) -> list[ProviderEntryPoint]:
-    from importlib import metadata
-
-    try:
-        found = []
-        for entry_point in metadata.entry_points(group=group):
-            dist = entry_point.dist
-            found.append(
-                ProviderEntryPoint(
-                    entry_point.name,
-                    entry_point.value,
-                    group,
-                    dist.name if dist is not None else None,
-                    dist.version if dist is not None else None,
-                )
-            )
-    except (TypeError, ValueError):  # a row without "=", or UnicodeDecodeError, anywhere
-        return _from_importlib_rows(group)
-    return found
-
-
-def _from_importlib_rows(group: str) -> list[ProviderEntryPoint]:
     """The group's entry points of every distribution ``importlib.metadata`` finds (the
-    first of each name), read with :func:`group_entry_points`."""
+    first of each name), read with :func:`group_entry_points` and
+    :func:`distribution_identity`: a row without ``=`` or a byte that is not UTF-8,
+    anywhere, makes ``metadata.entry_points()`` raise; this never does."""
     from importlib import metadata
 
     found: list[ProviderEntryPoint] = []
     seen: set[str] = set()
     for dist in metadata.distributions():
-        name, version, readable = distribution_fields(dist)
-        key = _normalize(name) if name else None
+        name, version, readable = distribution_identity(dist)
+        folder = _dist_folder(dist)
+        key = _folder_parts(folder)[0] if folder is not None else name
         if key is not None and key in seen:
             continue
         if key is not None:
             seen.add(key)
         text = distribution_text(dist, "entry_points.txt") or ""
-        found.extend(group_entry_points(text, group, name, version, metadata_readable=readable))
+        found.extend(
+            group_entry_points(
+                text, group, name, version, metadata_readable=readable, folder=folder
+            )
+        )
     return found
 
 
@@ -380,19 +336,18 @@ def entry_points(group: str) -> list[ProviderEntryPoint]:
     if not _walkable():
         return _from_importlib(group)
     found: list[ProviderEntryPoint] = []
-    seen: set[str | None] = set()
+    seen: set[str] = set()
     for root in sys.path:
         for folder in _folders(root):
-            key = _dist_key(folder)
-            if key is None:  # an .egg's EGG-INFO: its name is in its metadata
-                name = (_metadata_fields(folder) or {}).get("name")
-                key = _normalize(name) if name is not None else None
+            key = _folder_parts(folder)[0]
             if key in seen:
                 continue
             seen.add(key)
+            name, version, readable = _folder_identity(folder)
             text = _read_text(os.path.join(folder, "entry_points.txt")) or ""
-            if not group_entry_points(text, group):
-                continue  # the distribution's metadata is read only when it has some
-            name, version, readable = _identity(_metadata_fields(folder), key)
-            found.extend(group_entry_points(text, group, name, version, metadata_readable=readable))
+            found.extend(
+                group_entry_points(
+                    text, group, name, version, metadata_readable=readable, folder=folder
+                )
+            )
     return found

@@ -10,7 +10,7 @@ from functools import cache
 
 import attrs
 
-from loopx_recall_core.plugins import normalize_dist_name
+from loopx_recall_core._entry_points import normalize_dist_name
 
 __all__ = ["KnownExtension", "catalogue", "find_known"]
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from loopx_recall_core import _entry_points
+from loopx_recall_core._entry_points import normalize_dist_name
 from loopx_recall_core._pip import PipFailed, pip_install, pip_uninstall
 from loopx_recall_core.catalogue import KnownExtension, catalogue, find_known
 from loopx_recall_core.hookspecs import ENTRY_POINT_GROUP
@@ -24,7 +26,6 @@ from loopx_recall_core.plugins import (
     PluginHost,
     call_with_deadline,
     load_host,
-    normalize_dist_name,
     recall_providers,
     safe_readback,
     selected_distributions,
@@ -68,40 +69,32 @@ def _entry_point_names(dist: metadata.Distribution) -> tuple[str, ...]:
     return tuple(sorted(e.name for e in _entry_points.group_entry_points(text, ENTRY_POINT_GROUP)))
 
 
-def _fingerprint(dist: metadata.Distribution, version: str | None) -> str:
+def _fingerprint(folder: str | None, version: str | None) -> str:
     stamp = ""
-    try:
-        files = dist.files or ()
-    except ValueError:  # a RECORD that is not UTF-8 (UnicodeDecodeError) or not CSV
-        files = ()
-    for file in files:
-        if file.name == "METADATA":
-            with contextlib.suppress(OSError):
-                stamp = str(Path(str(file.locate())).stat().st_mtime_ns)
+    for name in ("METADATA", "PKG-INFO"):  # rewritten by every (re)install
+        with contextlib.suppress(OSError, TypeError):
+            stamp = str(os.stat(os.path.join(folder, name)).st_mtime_ns)  # type: ignore[arg-type]
             break
     return f"{version}@{stamp}"
 
 
 def installed_extensions() -> dict[str, InstalledExtension]:
-    """Every installed distribution registering the provider group, by normalized name."""
-    from importlib import metadata
-
-    found: dict[str, InstalledExtension] = {}
-    for dist in metadata.distributions():
-        # not dist.metadata: one METADATA anywhere that is not UTF-8 would make it raise
-        name, version, _readable = _entry_points.distribution_fields(dist)
-        if not name:
-            continue
-        names = _entry_point_names(dist)
-        key = normalize_dist_name(name)
-        if names and key not in found:  # the first on sys.path is the one Python uses
-            found[key] = InstalledExtension(
-                distribution=name,
-                version=version or "unknown",
-                entry_points=names,
-                fingerprint=_fingerprint(dist, version),
-            )
-    return found
+    """Every installed distribution registering the provider group, by normalized name:
+    the listing plugin loading uses (:func:`loopx_recall_core._entry_points.entry_points`),
+    so a distribution is an extension here exactly when the host would load it."""
+    rows: dict[str, list[_entry_points.ProviderEntryPoint]] = {}
+    for entry_point in _entry_points.entry_points(ENTRY_POINT_GROUP):
+        if entry_point.distribution:  # one on sys.path first wins, as for the import system
+            rows.setdefault(entry_point.distribution, []).append(entry_point)
+    return {
+        name: InstalledExtension(
+            distribution=name,
+            version=found[0].version or "unknown",
+            entry_points=tuple(sorted(e.name for e in found)),
+            fingerprint=_fingerprint(found[0].folder, found[0].version),
+        )
+        for name, found in rows.items()
+    }
 
 
 def arrived(
@@ -174,7 +167,7 @@ def uninstall_target(name: str) -> UninstallTarget:
     # its METADATA gives: the two must be one name, and that name is what pip is told
     # (a METADATA that is not UTF-8 is named by its folder).
     wanted = normalize_dist_name(distribution)
-    if normalize_dist_name(_entry_points.distribution_fields(dist)[0] or "") != wanted:
+    if normalize_dist_name(_metadata_name(dist) or "") != wanted:
         raise ExtensionRefused(
             f"{distribution}'s installed metadata names another distribution; refusing to "
             "uninstall it"
@@ -186,6 +179,15 @@ def uninstall_target(name: str) -> UninstallTarget:
             "entry point); refusing to uninstall it"
         )
     return UninstallTarget(distribution=wanted, entry_points=entry_points)
+
+
+def _metadata_name(dist: metadata.Distribution) -> str | None:
+    """The ``Name`` its METADATA gives (what pip reads), or its folder's when that is not
+    UTF-8."""
+    try:
+        return dist.metadata["Name"]
+    except UnicodeDecodeError:
+        return _entry_points.distribution_identity(dist)[0]
 
 
 #: How long ``uninstall`` waits for the extension's plugins to name their provider ids.

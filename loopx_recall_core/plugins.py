@@ -13,7 +13,6 @@ Plugins never import this module.
 from __future__ import annotations
 
 import os
-import re
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
@@ -29,6 +28,7 @@ from loopx_recall_core._entry_points import (
     ProviderEntryPoint,
     UnreadableEntryPoint,
     entry_points,
+    normalize_dist_name,
 )
 from loopx_recall_core.hookspecs import ENTRY_POINT_GROUP, PROJECT_NAME, RecallProvider
 from loopx_recall_core.stopping import UNCONTAINED
@@ -45,7 +45,6 @@ __all__ = [
     "call_with_deadline",
     "choose_provider",
     "find_recall_entry",
-    "normalize_dist_name",
     "recall_providers",
     "safe_readback",
     "selected_distributions",
@@ -56,11 +55,6 @@ T = TypeVar("T")
 LOAD_PLUGINS_ENV = "LOOPX_RECALL_LOAD_PLUGINS"
 
 Phase = Literal["import", "registration", "validation", "hook", "readback", "retrieve"]
-
-
-def normalize_dist_name(name: str) -> str:
-    """PEP 503 normalization, so ``Foo_Bar`` and ``foo-bar`` name the same distribution."""
-    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 def selected_distributions(only: Iterable[str] | None = None) -> frozenset[str] | None:

@@ -1,6 +1,7 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""The entry-point listing without importlib.metadata lists what importlib.metadata does."""
+"""The entry-point listing without importlib.metadata lists what importlib.metadata does;
+a distribution's name (normalized) and version come from its metadata folder's name."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from loopx_recall_core import _entry_points
-from loopx_recall_core._entry_points import entry_points
+from loopx_recall_core._entry_points import entry_points, normalize_dist_name
 from loopx_recall_core.hookspecs import ENTRY_POINT_GROUP
 
 
@@ -21,7 +22,7 @@ def _ours(group: str) -> list[tuple]:
 
 def _theirs(group: str) -> list[tuple]:
     return [
-        (e.name, e.value, e.group, e.dist.name, e.dist.version)
+        (e.name, e.value, e.group, normalize_dist_name(e.dist.name), e.dist.version)
         for e in metadata.entry_points(group=group)
     ]
 
@@ -65,19 +66,17 @@ def test_planted_distributions(tmp_path, monkeypatch):
     )
     # an egg-info folder with PKG-INFO
     _dist(
-        first, "beta.egg-info", "Name: beta\nVersion: 0.5\n", GROUP_TEXT + "beta = beta_mod:hook\n"
+        first,
+        "beta-0.5-py3.11.egg-info",
+        "Name: beta\nVersion: 0.5\n",
+        GROUP_TEXT + "beta = beta_mod:hook\n",
     )
     # a distribution without entry points, one without our group, a file egg-info
     _dist(first, "gamma-3.dist-info", "Name: gamma\nVersion: 3\n", None)
     _dist(first, "delta-4.dist-info", "Name: delta\nVersion: 4\n", "[other]\nd = d\n")
     (first / "epsilon-1.egg-info").write_text("Name: epsilon\nVersion: 1\n", encoding="utf-8")
-    # folded header and CRLF line ends; a broken row value (loads fail, listing does not)
-    _dist(
-        second,
-        "zeta-9.dist-info",
-        "Name: zeta\r\nVersion: 9\r\n continued\r\n\r\n",
-        GROUP_TEXT + "broken = not a valid value!\n",
-    )
+    # a broken row value (loads fail, listing does not)
+    _dist(second, "zeta-9.dist-info", "Name: zeta\r\nVersion: 9\r\n", GROUP_TEXT + "broken = !\n")
     # not a metadata folder
     (first / "notes.txt").write_text("x", encoding="utf-8")
     monkeypatch.setattr(sys, "path", [str(first), str(tmp_path / "missing"), str(second)])
@@ -144,20 +143,62 @@ def test_a_malformed_row_elsewhere_does_not_break_the_listing(tmp_path, monkeypa
             ours[1].load()
 
 
-@pytest.mark.parametrize(
-    "headers",
-    [
-        "Metadata-Version: 2.1\nFrom somewhere else\nName: lambda\nVersion: 7\n",
-        "Metadata-Version: 2.1\n: no name\n continued\nName: lambda\nVersion: 7\n",
-        "From the start\n continued\nName: lambda\nVersion: 7\nFrom the end\n",
-        "Name: lambda\nFrom inside\n folded\nVersion: 7\n\nVersion: 8\n",
-    ],
-)
-def test_misplaced_header_lines_are_skipped_as_the_email_parser_does(
-    tmp_path, monkeypatch, headers
-):
+def test_the_name_and_version_come_from_the_folder_name_never_from_metadata(tmp_path, monkeypatch):
     site = tmp_path / "site"
-    _dist(site, "lambda-7.dist-info", headers, GROUP_TEXT + "l = l_mod\n")
+    # METADATA that says another name, that is not UTF-8, or that is missing
+    _dist(site, "Lambda_Plug-7.dist-info", "Name: other\nVersion: 8\n", GROUP_TEXT + "l = l\n")
+    _dist(site, "mu-2.dist-info", None, GROUP_TEXT + "m = m\n")
+    (site / "mu-2.dist-info" / "METADATA").write_bytes(b"Name: m\xe4\nVersion: \xff\n")
+    _dist(site, "nu-3.dist-info", None, GROUP_TEXT + "n = n\n")
+    # a legacy development install's folder has no version; an .egg names its EGG-INFO
+    _dist(site, "xi.egg-info", "Name: xi\nVersion: 4\n", GROUP_TEXT + "x = x\n")
+    egg = tmp_path / "Omicron_Egg-5-py3.11.egg"
+    _dist(egg, "EGG-INFO", "Name: something-else\nVersion: 6\n", GROUP_TEXT + "o = o\n")
+    monkeypatch.setattr(sys, "path", [str(site), str(egg), *sys.path])
+    wanted = [
+        ("l", "lambda-plug", "7"),
+        ("m", "mu", "2"),
+        ("n", "nu", "3"),
+        ("x", "xi", None),
+        ("o", "omicron-egg", "5"),
+    ]
+    ours = [(e.name, e.distribution, e.version) for e in entry_points(ENTRY_POINT_GROUP)]
+    assert sorted(ours[: len(wanted)], key=str) == sorted(wanted, key=str)  # listdir's order
+    for listing in (entry_points, _entry_points._from_importlib):
+        mu = [e for e in listing(ENTRY_POINT_GROUP) if e.distribution == "mu"]
+        assert [(e.name, e.unreadable) for e in mu] == [("m", None)]
+
+
+def test_a_folder_name_that_is_not_utf8_makes_its_entry_points_unreadable(tmp_path, monkeypatch):
+    site = tmp_path / "site"
+    _dist(site, "pi-9\udcff.dist-info", None, GROUP_TEXT + "p = os.path\n")
     monkeypatch.setattr(sys, "path", [str(site), *sys.path])
-    assert _ours(ENTRY_POINT_GROUP) == _theirs(ENTRY_POINT_GROUP)
-    assert ("l", "l_mod", ENTRY_POINT_GROUP, "lambda", "7") in _ours(ENTRY_POINT_GROUP)
+    for listing in (entry_points, _entry_points._from_importlib):
+        (row,) = [e for e in listing(ENTRY_POINT_GROUP) if e.distribution == "pi"]
+        assert (row.name, row.version) == ("p", None)
+        assert row.unreadable == _entry_points.UNREADABLE_METADATA
+        with pytest.raises(_entry_points.UnreadableEntryPoint):
+            row.load()
+
+
+def test_installed_extensions_are_the_listing_plugin_loading_uses(tmp_path, monkeypatch):
+    from loopx_recall_core import extensions
+
+    folder = tmp_path / "rho-1.dist-info"
+    folder.mkdir()
+    (folder / "METADATA").write_text("Name: rho\nVersion: 1\n", encoding="utf-8")
+    rows = [
+        _entry_points.ProviderEntryPoint(
+            "b", "m", ENTRY_POINT_GROUP, "rho", "1", folder=str(folder)
+        ),
+        _entry_points.ProviderEntryPoint(
+            "a", "m", ENTRY_POINT_GROUP, "rho", "1", folder=str(folder)
+        ),
+        _entry_points.ProviderEntryPoint("c", "m", ENTRY_POINT_GROUP, "sigma", None),
+    ]
+    monkeypatch.setattr(_entry_points, "entry_points", lambda group: rows)
+    installed = extensions.installed_extensions()
+    assert sorted(installed) == ["rho", "sigma"]
+    assert installed["rho"].entry_points == ("a", "b")
+    assert installed["rho"].fingerprint == f"1@{(folder / 'METADATA').stat().st_mtime_ns}"
+    assert (installed["sigma"].version, installed["sigma"].fingerprint) == ("unknown", "None@")

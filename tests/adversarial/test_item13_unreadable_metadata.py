@@ -5,8 +5,9 @@ on ``sys.path``, broke every command that loads plugins with a ``UnicodeDecodeEr
 traceback (the fast ``capability status`` included).
 
 Now what is not UTF-8 outside the ``loopx_recall_core.providers`` group is never read as
-a problem; a row of the group that is not UTF-8, or a distribution of the group whose
-name or version is not, is one broken entry point (listed as broken, as a plugin that
+a problem, and no ``METADATA`` is read at all (a distribution's name and version come from
+its folder's name); a row of the group that is not UTF-8, or a distribution of the group
+whose folder name is not, is one broken entry point (listed as broken, as a plugin that
 fails to import is), and every other plugin loads. The fake distributions sit in a site
 folder on ``PYTHONPATH`` and the installed ``loopx-recall`` runs as a child process.
 """
@@ -60,6 +61,7 @@ def loopx_recall_providers():
 
 
 def _dist(site: Path, folder: str, metadata: bytes, entry_points: bytes | None) -> None:
+    # a folder name with "\udcff" is created with the byte 0xff (surrogateescape)
     info = site / folder
     info.mkdir(parents=True)
     (info / "METADATA").write_bytes(metadata)
@@ -92,7 +94,14 @@ def _site(root: Path) -> Path:
         b"Name: described13\nVersion: 3\nSummary: caf\xe9\n\nd\xe9scription\n",
         b"[console_scripts]\nd = d:m\n" + GROUP + b"described = os.path\n",
     )
-    # in our group: one row that is not UTF-8 beside a good one; a name that is not UTF-8
+    # in our group: a METADATA that is not UTF-8 (never read: the entry point loads)
+    _dist(
+        site,
+        "metalatin13-6.dist-info",
+        b"Name: m\xe9talatin13\nVersion: \xff\n",
+        GROUP + b"latin = json\n",
+    )
+    # in our group: one row that is not UTF-8 beside a good one; a folder name that is not
     _dist(
         site,
         "mixed13-4.dist-info",
@@ -101,8 +110,8 @@ def _site(root: Path) -> Path:
     )
     _dist(
         site,
-        "badname13-5.dist-info",
-        b"Name: badname13-\xff\nVersion: 5\n",
+        "badname13-5\udcff.dist-info",
+        b"Name: badname13\nVersion: 5\n",
         GROUP + b"ep = os.path\n",
     )
     return site
@@ -111,6 +120,7 @@ def _site(root: Path) -> Path:
 WANTED = {
     ("loopx-good13", "good"): ("loaded", None),
     ("described13", "described"): ("loaded", None),
+    ("metalatin13", "latin"): ("loaded", None),
     ("mixed13", "ok"): ("loaded", None),
     ("mixed13", "<unreadable row 2>"): (
         "broken",
@@ -118,7 +128,8 @@ WANTED = {
     ),
     ("badname13", "ep"): (
         "broken",
-        "failed during import: its distribution's name or version (METADATA) is not UTF-8",
+        "failed during import: its distribution's name or version (metadata folder name) "
+        "is not UTF-8",
     ),
 }
 
@@ -129,7 +140,7 @@ def _run(site: Path, home: Path, *args: str) -> subprocess.CompletedProcess[byte
         "PYTHONPATH": str(site),
         "PYTHONIOENCODING": "utf-8",  # the fast path answers on UTF-8 streams only
         "LOOPX_RECALL_HOME": str(home),
-        "LOOPX_RECALL_LOAD_PLUGINS": "loopx-good13,described13,mixed13,badname13",
+        "LOOPX_RECALL_LOAD_PLUGINS": "loopx-good13,described13,metalatin13,mixed13,badname13",
     }
     env.pop("COLUMNS", None)
     completed = subprocess.run(
@@ -190,7 +201,7 @@ def _in_process_records(site: Path, monkeypatch) -> dict:
     monkeypatch.syspath_prepend(str(site))
     monkeypatch.delenv("LOOPX_RECALL_LOAD_PLUGINS", raising=False)
     importlib.invalidate_caches()
-    host = plugins.load_host(["loopx-good13", "described13", "mixed13", "badname13"])
+    host = plugins.load_host(["loopx-good13", "described13", "metalatin13", "mixed13", "badname13"])
     return {
         key: value
         for key, value in (
@@ -222,6 +233,7 @@ def test_extension_install_and_uninstall_read_them_too(tmp_path, monkeypatch):
     installed = extensions.installed_extensions()
     assert installed["mixed13"].entry_points == ("<unreadable row 2>", "ok")
     assert installed["loopx-good13"].entry_points == ("good",)
+    assert (installed["metalatin13"].version, installed["badname13"].version) == ("6", "unknown")
     target = extensions.uninstall_target("mixed13")
     assert target.entry_points == ("<unreadable row 2>", "ok")
     with pytest.raises(extensions.ExtensionRefused):
