@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import re
 import shlex
-
-import attrs
+from typing import NamedTuple
 
 from loopx_recall_core.recall.replan.routes import Route, command_route, edit_route
 from loopx_recall_core.snippet_rules import CUT, SHELL_TOOLS
@@ -25,8 +24,7 @@ _HEADER = re.compile(r"([A-Za-z_][A-Za-z0-9_.-]{0,63}): (.*)\Z")
 _OUTCOME = re.compile(r"outcome: (ok|failed)(?: \(exit (-?\d+)\))?\s*\Z")
 
 
-@attrs.frozen(kw_only=True)
-class ParsedSnippet:
+class ParsedSnippet(NamedTuple):
     """What a snippet says: the route of its tool call (None without a header) and
     whether line 2 reports a failure (None when there is no outcome line)."""
 
@@ -52,7 +50,7 @@ def parse_snippet(snippet: str, root: str | None = None) -> ParsedSnippet:
     if tool.casefold() in SHELL_TOOLS:
         route = command_route(summary, root, complete=complete)
     else:
-        route = attrs.evolve(edit_route(_paths(summary), root), complete=complete)
+        route = edit_route(_paths(summary), root)._replace(complete=complete)
     return ParsedSnippet(tool=tool, route=route, failed=failed)
 
 
