@@ -417,3 +417,14 @@ def host_files_naming_obelisk() -> dict[str, list[str]]:
 
 def test_the_host_names_obelisk_only_as_an_example():
     assert host_files_naming_obelisk() == {}
+
+
+def test_no_host_module_imports_the_test_support_module():
+    strays = [
+        f"{path.relative_to(ROOT)}:{line}"
+        for path in _python_files(HOST)
+        if path.name != "testing.py"
+        for line, name in _host_imports_of(path)
+        if name == "loopx_recall_core.testing"
+    ]
+    assert strays == []
