@@ -133,8 +133,10 @@ def prune_expired(root: Path, now: float | None = None) -> int:
         for entry in os.scandir(folder):
             name = entry.name
             ours = len(name) == 37 and name.endswith(".json")
-            if ours and entry.is_file(follow_symlinks=False) and (
-                entry.stat(follow_symlinks=False).st_mtime < limit
+            if (
+                ours
+                and entry.is_file(follow_symlinks=False)
+                and (entry.stat(follow_symlinks=False).st_mtime < limit)
             ):
                 os.unlink(entry.path)
                 count += 1

@@ -37,9 +37,6 @@ __all__ = [
     "write_with_backup",
 ]
 
-_EVENTS = ("SessionStart", "PreToolUse")
-
-
 class InstallRefused(Exception):
     """The file cannot be changed safely; the message names no path or id."""
 
@@ -59,14 +56,16 @@ def hook_command(kind: str, runtime: str, agent_id: str, project_id: str) -> str
 
 def settings_snippet(runtime: str, agent_id: str, project_id: str, guard: bool) -> dict:
     """The fragment we add: SessionStart (claim; the guard's prefetch) and, with the guard,
-    PreToolUse on the shell tool (``Bash`` in both runtimes)."""
+    PreToolUse (warn or deny) and PostToolUse (record what ran) on the shell tool
+    (``Bash`` in both runtimes)."""
     start = {"hooks": [{"type": "command", "command": hook_command("hook", runtime, agent_id,
                                                                    project_id)}]}  # fmt: skip
     hooks: dict[str, list] = {"SessionStart": [start]}
-    if guard:
+    if guard:  # one command for both events: it reads hook_event_name from the payload
         command = hook_command("guard", runtime, agent_id, project_id)
-        hooks["PreToolUse"] = [{"matcher": "Bash", "hooks": [{"type": "command",
-                                                              "command": command}]}]  # fmt: skip
+        for event in ("PreToolUse", "PostToolUse"):
+            hooks[event] = [{"matcher": "Bash", "hooks": [{"type": "command",
+                                                           "command": command}]}]  # fmt: skip
     return {"hooks": hooks}
 
 

@@ -24,6 +24,7 @@ TWO_HOURS_AGO = (datetime.now(UTC) - timedelta(hours=2)).isoformat()
 @pytest.fixture
 def guarded(loopx_home):
     def arrange(policy="warn", items=None, **overrides):
+        overrides.setdefault("binding", helpers.BINDING)
         seed(enablement("fake-provider", stage=2, guard=policy, **overrides))
         items = items if items is not None else [
             helpers.item("prior_failure", FAILED, at=TWO_HOURS_AGO),
