@@ -107,12 +107,10 @@ def _target(runtime: str, scope: str, settings_path: str | None) -> tuple[Path, 
     except hook_install.InstallRefused as exc:
         raise Rejected(str(exc)) from None
     if runtime == "codex" and not settings_path and hook_install.codex_config_has_hooks(path):
-        raise Rejected(
-            "your Codex hooks are kept in config.toml ([hooks]): add ours there by hand "
-            "(`loopx-recall hook install codex ... --print`)"
-        )
+        path = path.parent / "config.toml"  # the user keeps hooks inline there: ours too
+    what = "the Codex config file" if path.suffix == ".toml" else _what[runtime]
     try:
-        return path, read_file(path, 4_000_000, _what[runtime])
+        return path, read_file(path, 4_000_000, what)
     except StateError as exc:
         raise Rejected(str(exc)) from None
 
@@ -185,7 +183,9 @@ def install(
         except GuardRefused as exc:
             raise Rejected(str(exc)) from None
     try:
-        merged = hook_install.merge(existing, runtime, agent_id, project_id, guard)
+        merged = hook_install.merge(
+            existing, runtime, agent_id, project_id, guard, toml=path.suffix == ".toml"
+        )
     except hook_install.InstallRefused as exc:
         raise Rejected(str(exc)) from None
     if merged is None:
@@ -193,6 +193,8 @@ def install(
     elif _write(path, merged, existing, f"add the {runtime} hooks to {path}", yes):
         backup = " (backup kept beside it)" if existing is not None else ""
         click.echo(f"hooks installed in {path}{backup}")
+        if runtime == "codex":  # Codex runs a non-managed hook only once it is trusted
+            click.echo("Codex runs a new or changed hook only after you review and trust it")
     else:
         return
     if guard:
@@ -214,7 +216,7 @@ def uninstall(runtime: str, scope: str, settings_path: str | None, yes: bool) ->
 
     path, existing = _target(runtime, scope, settings_path)
     try:
-        new, pairs = hook_install.unmerge(existing, runtime)
+        new, pairs = hook_install.unmerge(existing, runtime, toml=path.suffix == ".toml")
     except hook_install.InstallRefused as exc:
         raise Rejected(str(exc)) from None
     if new is None:
