@@ -110,3 +110,18 @@ def test_post_tool_use_records_are_content_free_and_start_no_prefetch(home):
 def test_post_tool_use_fault_paths_are_silent_and_record_nothing(home, payload):
     _silent(home, "claude", payload)
     assert guard_stats(home, "proj-j")["ran"] == 0
+
+
+@pytest.mark.parametrize("event", ["PreToolUse", "PostToolUse"])
+def test_past_the_deadline_nothing_is_answered_or_recorded(home, event):
+    import time
+
+    from loopx_recall_core.guard.hotpath import decide_payload
+
+    payload = {**helpers.pre_tool_use(REPEATED), "hook_event_name": event}
+    answer = decide_payload("claude", payload, agent_id="agent-a", project_id="proj-j",
+                            root=home, now=time.time(), started=time.monotonic() - 1.0,
+                            deadline=0.3)  # fmt: skip
+    assert answer is None
+    assert store.decision_lines(home, "proj-j") == []
+    assert store.read_session(home, "claude", "S-current") == {}

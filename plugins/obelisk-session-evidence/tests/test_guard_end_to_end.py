@@ -138,6 +138,7 @@ def world(loopx, archive_home, obelisk_bin, tmp_path):
         assert f"guard on ({policy})" in done.stdout
         settings = json.loads((home / ".claude" / "settings.json").read_text())
         assert [g["matcher"] for g in settings["hooks"]["PreToolUse"]] == ["Bash"]
+        assert [g["matcher"] for g in settings["hooks"]["PostToolUse"]] == ["Bash"]
 
     def run(kind, runtime, payload, agent="agent-a"):
         env = {"PATH": os.environ["PATH"], "HOME": str(home), "LOOPX_RECALL_HOME": str(state),
