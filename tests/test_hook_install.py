@@ -292,8 +292,10 @@ def test_guard_install_policy_change_and_uninstall(guard_world):
                                     "proj-j"]  # fmt: skip
     assert written["hooks"]["PreToolUse"][0]["matcher"] == "Bash"
     # PostToolUse: the same command records what ran (the follow-up of a warning)
-    assert _commands(written, "PostToolUse") == [guard_command]
-    assert written["hooks"]["PostToolUse"][0]["matcher"] == "Bash"
+    # Claude Code fires PostToolUse after a success and PostToolUseFailure after a failure
+    for event in ("PostToolUse", "PostToolUseFailure"):
+        assert _commands(written, event) == [guard_command]
+        assert written["hooks"][event][0]["matcher"] == "Bash"
     assert len(_commands(written, "SessionStart")) == 1
     # another policy: our entries replaced, not doubled; the policy follows
     again = run(*GUARD, "--policy", "deny-once")

@@ -39,6 +39,9 @@ RETRY_WINDOW_S = 600.0
 SHELL_TOOLS = frozenset({"bash", "shell", "exec_command", "local_shell", "unified_exec"})
 _MAX_PAYLOAD = 1_000_000
 _PENDING_S = 120.0
+#: The events after a call ran (Claude Code: PostToolUse on success, PostToolUseFailure
+#: on failure; Codex: PostToolUse).
+_AFTER = ("PostToolUse", "PostToolUseFailure")
 
 
 class _Deadline(Exception):
@@ -143,7 +146,7 @@ def decide_payload(
     event = payload.get("hook_event_name")
     if not isinstance(session, str) or not session or command is None:
         return None
-    if event not in (None, "PreToolUse", "PostToolUse"):
+    if event not in (None, "PreToolUse", *_AFTER):
         return None
     found = guard_policy(root, agent_id, project_id)
     if found is None:
@@ -161,10 +164,10 @@ def decide_payload(
         or header.get("agent_id") != agent_id
         or (header.get("project_id") != project_id or header.get("session_id") != session)
     ):
-        if event != "PostToolUse":
+        if event not in _AFTER:
             _start_prefetch(root, runtime, session, agent_id, project_id, now)
         return None
-    if event != "PostToolUse" and (
+    if event not in _AFTER and (
         now - float(header.get("created_at", 0)) > float(header.get("ttl_s", 0))
         or header.get("freshness") == "stale"
     ):
@@ -174,9 +177,10 @@ def decide_payload(
     route_key = store.key_of(str(match.failure.get("ref"))) if match.failure else None
     call = payload.get("tool_use_id")
     call_key = store.key_of(call) if isinstance(call, str) and call else None
-    if event == "PostToolUse":
-        return _ran(root, runtime, session, project_id, record, match.verdict, route_key,
-                    call_key, header, now, started, deadline)  # fmt: skip
+    if event in _AFTER:
+        facts = {"verdict": match.verdict, "failed": event == "PostToolUseFailure"}
+        return _ran(root, runtime, session, project_id, record, facts, route_key, call_key,
+                    header, now, started, deadline)  # fmt: skip
     warned = record.setdefault("warned", {})
     _follow_up(root, project_id, record, route_key, now, "PreToolUse")
     output = None
@@ -212,7 +216,7 @@ def _ran(
     session: str,
     project_id: str,
     record: dict[str, Any],
-    verdict: str,
+    facts: dict[str, Any],
     route_key: str | None,
     call_key: str | None,
     header: dict[str, Any],
@@ -220,8 +224,9 @@ def _ran(
     started: float,
     deadline: float,
 ) -> None:
-    """``PostToolUse``: a shell call ran. Its record (content-free: the set's receipt
-    digest, the verdict of what ran, whether it was a warned route) is kept, and a warning
+    """``PostToolUse`` (Claude Code: ``PostToolUseFailure`` too): a shell call ran. Its
+    record (content-free: the set's receipt digest, the verdict of what ran, whether it
+    failed, whether it was a warned route) is kept, and a warning
     still awaiting its follow-up is settled here unless this is the warned call itself
     completing (``warn`` lets it run; the follow-up is what the agent does next)."""
     pending = record.get("pending")
@@ -239,7 +244,7 @@ def _ran(
             "kind": "ran",
             "at": round(now, 3),
             "receipt_digest": header.get("receipt_digest"),
-            "verdict": verdict,
+            **facts,
             "warned_route": route_key is not None and route_key in record.get("warned", {}),
             "follow_up": settled,
             "latency_ms": round((time.monotonic() - started) * 1000, 2),

@@ -47,6 +47,7 @@ def guard_stats(root: Path, project_id: str) -> dict[str, Any]:
         # (a record made before PostToolUse existed was seen at PreToolUse)
         "ran": len(ran),
         "ran_warned_route": sum(1 for r in ran if r.get("warned_route")),
+        "ran_failed": sum(1 for r in ran if r.get("failed")),
         "follow_ups_seen_at": {
             event: sum(1 for r in follow if r.get("seen_at", "PreToolUse") == event)
             for event in ("PreToolUse", "PostToolUse")
@@ -69,7 +70,7 @@ def render_text(stats: dict[str, Any]) -> str:
             f"warned, then avoided: {stats['warned_then_avoided']}",
             f"warned, then repeated: {stats['warned_then_repeated']}",
             f"shell calls seen after they ran (PostToolUse): {stats['ran']}"
-            f" ({stats['ran_warned_route']} on a warned route)",
+            f" ({stats['ran_warned_route']} on a warned route, {stats['ran_failed']} failed)",
             f"follow-ups seen at PreToolUse / PostToolUse: {seen['PreToolUse']} /"
             f" {seen['PostToolUse']}",
             f"guard latency p50 / p95: {ms(latency['p50'])} / {ms(latency['p95'])}",

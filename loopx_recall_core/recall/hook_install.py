@@ -57,14 +57,17 @@ def hook_command(kind: str, runtime: str, agent_id: str, project_id: str) -> str
 
 def settings_snippet(runtime: str, agent_id: str, project_id: str, guard: bool) -> dict:
     """The fragment we add: SessionStart (claim; the guard's prefetch) and, with the guard,
-    PreToolUse (warn or deny) and PostToolUse (record what ran) on the shell tool
-    (``Bash`` in both runtimes)."""
+    PreToolUse (warn or deny) and PostToolUse (record what ran; Claude Code also
+    PostToolUseFailure) on the shell tool (``Bash`` in both runtimes)."""
     start = {"hooks": [{"type": "command", "command": hook_command("hook", runtime, agent_id,
                                                                    project_id)}]}  # fmt: skip
     hooks: dict[str, list] = {"SessionStart": [start]}
     if guard:  # one command for both events: it reads hook_event_name from the payload
         command = hook_command("guard", runtime, agent_id, project_id)
-        for event in ("PreToolUse", "PostToolUse"):
+        # Claude Code fires PostToolUse only after a call that succeeded and
+        # PostToolUseFailure after one that failed; Codex has PostToolUse alone
+        failure = ("PostToolUseFailure",) if runtime == "claude" else ()
+        for event in ("PreToolUse", "PostToolUse", *failure):
             hooks[event] = [{"matcher": "Bash", "hooks": [{"type": "command",
                                                            "command": command}]}]  # fmt: skip
     return {"hooks": hooks}

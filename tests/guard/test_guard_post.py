@@ -90,7 +90,7 @@ def test_post_tool_use_records_are_content_free_and_start_no_prefetch(home):
     _silent(home, "claude", helpers.post_tool_use(REPEATED, "call-1", session="S-no-set"))
     assert not store.set_path(home, "claude", "S-no-set").with_suffix(".pending").exists()
     (record,) = [r for r in store.decision_lines(home, "proj-j") if r["kind"] == "ran"]
-    assert set(record) == {"kind", "at", "receipt_digest", "verdict", "warned_route",
+    assert set(record) == {"kind", "at", "receipt_digest", "verdict", "failed", "warned_route",
                            "follow_up", "latency_ms"}  # fmt: skip
     assert record["verdict"] == "repeats_prior_failure"
     raw = b"".join(p.read_bytes() for p in (home / "private" / "guard" / "decisions").iterdir())
@@ -103,7 +103,7 @@ def test_post_tool_use_records_are_content_free_and_start_no_prefetch(home):
     [
         {**helpers.post_tool_use(REPEATED, "c"), "tool_name": "Edit"},
         {**helpers.post_tool_use(REPEATED, "c"), "tool_input": {"command": 7}},
-        {**helpers.post_tool_use(REPEATED, "c"), "hook_event_name": "PostToolUseFailure"},
+        {**helpers.post_tool_use(REPEATED, "c"), "hook_event_name": "Notification"},
         {**helpers.post_tool_use(REPEATED, "c"), "cwd": "/elsewhere"},
     ],
 )
@@ -125,3 +125,23 @@ def test_past_the_deadline_nothing_is_answered_or_recorded(home, event):
     assert answer is None
     assert store.decision_lines(home, "proj-j") == []
     assert store.read_session(home, "claude", "S-current") == {}
+
+
+def test_claudes_post_tool_use_failure_records_a_failed_run_of_the_warned_route(home):
+    """Claude Code fires PostToolUse after a call that succeeded and PostToolUseFailure
+    (``error``, ``is_interrupt`` instead of ``tool_response``) after one that failed."""
+    assert _pre(home, "claude", REPEATED, "call-1") is not None
+    failure = {
+        **helpers.pre_tool_use(REPEATED, tool_use_id="call-2"),
+        "hook_event_name": "PostToolUseFailure",
+        "error": "Command exited with non-zero status code 1",
+        "is_interrupt": False,
+    }
+    _silent(home, "claude", failure)
+    stats = guard_stats(home, "proj-j")
+    assert (stats["warned_then_repeated"], stats["ran_failed"], stats["ran_warned_route"]) == (
+        1,
+        1,
+        1,
+    )
+    assert "1 on a warned route, 1 failed" in render_text(stats)
