@@ -1,6 +1,7 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""``loopx-recall guard claude|codex``: the PreToolUse command hook (the hot path).
+"""``loopx-recall guard claude|codex``: the PreToolUse and PostToolUse command hook (the
+hot path; the event is the payload's ``hook_event_name``).
 
 Reached from :func:`loopx_recall_core.cli.main` before click is imported. It reads the
 payload, the owner's ``state.json`` (the guard's policy for the agent and project), the

@@ -7,8 +7,10 @@ Both runtimes read ``{"hooks": {"<Event>": [{"matcher": ..., "hooks": [{"type":
 project's ``.claude/settings.local.json``; Codex: ``hooks.json`` in ``$CODEX_HOME`` or
 ``~/.codex``; facts and sources in :mod:`loopx_recall_core.guard`). We add a
 ``SessionStart`` group running ``loopx-recall hook <runtime>`` (it claims the session and
-starts the guard's prefetch) and, with the guard, a ``PreToolUse`` group (matcher
-``Bash``) running ``loopx-recall guard <runtime>``. Our entries are recognised by their
+starts the guard's prefetch) and, with the guard, ``PreToolUse`` and ``PostToolUse`` groups
+(Claude Code: ``PostToolUseFailure`` too; matcher ``Bash``) running ``loopx-recall guard
+<runtime>``. A Codex user who keeps hooks inline in ``config.toml`` gets them there
+(:mod:`.codex_toml`). Our entries are recognised by their
 command (``loopx-recall hook|guard <runtime> ...``), so installing again for another agent
 or policy replaces them, and uninstalling removes exactly them: the user's other content
 is kept as it was.

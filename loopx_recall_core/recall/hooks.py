@@ -13,8 +13,9 @@ What the runtimes send (facts, with their sources):
   one JSON argument appended: ``{"type": "agent-turn-complete", "thread-id", "turn-id",
   "cwd", "input-messages", "last-assistant-message"}`` (openai/codex, the legacy notify
   payload; https://developers.openai.com/codex/config-reference). Codex lifecycle hooks
-  (``[features] codex_hooks = true``, ``hooks.json``) pass ``session_id``, ``cwd`` and
-  ``hook_event_name`` on stdin (https://developers.openai.com/codex/hooks).
+  (on by default; ``hooks.json`` or ``[hooks]`` tables in ``config.toml``) pass
+  ``session_id``, ``cwd`` and ``hook_event_name`` on stdin
+  (https://developers.openai.com/codex/hooks).
 
 A hook never fails the agent's turn: :func:`run_hook` never raises and the CLI exits 0.
 Each run appends ONE line to the private hook log (an outcome code, no id, no path, no
