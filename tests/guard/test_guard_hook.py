@@ -187,7 +187,8 @@ def test_the_hot_path_imports_neither_click_nor_pluggy_nor_the_contracts(guarded
         "from loopx_recall_core.guard import hotpath\n"
         "hotpath.main('claude', sys.argv[3:])\n"
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('click', 'pluggy', "
-        "'cattrs') or m.startswith('loopx_recall_core.contracts') or m == 'subprocess')\n"
+        "'cattrs', 'tomlkit') or m.startswith('loopx_recall_core.contracts') or m == "
+        "'subprocess')\n"
         "sys.stderr.write(repr(bad))\n"
     )
     import os
