@@ -154,12 +154,14 @@ def test_codex_writes_hooks_json_in_codex_home_unless_config_toml_keeps_hooks(tm
     assert not (tmp_path / ".codex").exists()
     # hooks kept inline in config.toml: ours go there (tests/test_hook_install_toml.py)
     (codex_home / "config.toml").write_text('[[hooks.SessionStart]]\nmatcher = "x"\n')
-    before = hooks.read_bytes()
     inline = subprocess.run(args, env=env, cwd=tmp_path, capture_output=True, text=True,
                             timeout=30, check=False)  # fmt: skip
     assert inline.returncode == 0, inline.stderr
-    assert inline.stdout.splitlines()[0].startswith(f"hooks installed in {codex_home}/config.toml")
-    assert hooks.read_bytes() == before
+    assert inline.stdout.splitlines()[:2] == [
+        f"hooks installed in {codex_home}/config.toml (backup kept beside it)",
+        f"hooks removed from {hooks} (backup kept beside it)",  # moved, not doubled
+    ]
+    assert json.loads(hooks.read_text()) == {}
 
 
 def test_codex_default_is_home_dot_codex_and_an_odd_id_stays_valid(tmp_path):

@@ -154,3 +154,32 @@ def test_invalid_toml_named_with_settings_is_refused_and_left_alone(tmp_path):
     assert "not valid TOML" in done.stderr
     assert "CANARY" not in done.stderr
     assert config.read_bytes() == b"[hooks\n# CANARY-secret-path\n"
+
+
+def test_our_entries_left_in_hooks_json_are_moved_and_found_by_uninstall(tmp_path):
+    """An earlier install wrote hooks.json; the user now keeps hooks in config.toml: a new
+    install moves ours there (Codex would run both), and uninstall finds ours in either."""
+    import json
+
+    codex_home = tmp_path / "codex"
+    codex_home.mkdir()
+    hooks_json = codex_home / "hooks.json"
+    theirs = {"type": "command", "command": "echo theirs"}
+    old = {"type": "command", "command": "loopx-recall hook codex --agent-id old --project-id j"}
+    hooks_json.write_text(json.dumps({"hooks": {"SessionStart": [{"hooks": [theirs, old]}]}}))
+    config = codex_home / "config.toml"
+    config.write_text(USER_TOML)
+    done = _run("install", "codex", "--agent-id", "agent-a", "--project-id", "proj-j", "--yes",
+                home=tmp_path, codex_home=codex_home)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert f"hooks removed from {hooks_json} (backup kept beside it)" in done.stdout
+    assert json.loads(hooks_json.read_text()) == {"hooks": {"SessionStart": [{"hooks": [theirs]}]}}
+    assert _commands(config.read_text(), "SessionStart")[-1][3] == "agent-a"
+    # ours only in hooks.json again (as before this install), config.toml keeps the user's
+    config.write_text(USER_TOML)
+    hooks_json.write_text(json.dumps({"hooks": {"SessionStart": [{"hooks": [theirs, old]}]}}))
+    removed = _run("uninstall", "codex", "--yes", home=tmp_path, codex_home=codex_home)
+    assert removed.returncode == 0, removed.stderr
+    assert removed.stdout.startswith(f"hooks removed from {hooks_json}")
+    assert config.read_text() == USER_TOML
+    assert json.loads(hooks_json.read_text()) == {"hooks": {"SessionStart": [{"hooks": [theirs]}]}}
