@@ -9,7 +9,8 @@ The set holds N items over 400 programs (a real set holds at most 64: the v0 lim
 the proposed command repeats one failure, so every run takes the full path: payload,
 state.json, the set (split, header, only the candidate lines parsed), replan's relation,
 the session record and the decision record. The first run answers (a warning); the rest
-are the same route again (once per route per session), which costs the same path.
+are the same route again (once per route per session), which costs the same path. Each
+run is followed by the same call's ``PostToolUse`` (recorded, never answered), timed apart.
 Target (issue 20): guard p95 <= 100 ms.
 """
 
@@ -64,6 +65,7 @@ def main() -> None:
             capability="agent-turn-recall", provider_id="p", surface="replan-history",
             agent_id="agent-a", project_id="proj-j", repository_id="repo-r", stage=2,
             limits=LimitCeilings(**DEFAULT_CEILINGS), guard="warn",
+            binding={"private": {"repository_roots": ["/r"], "resolved_roots": ["/r"]}},
         )  # fmt: skip
         with StateStore(home).update() as box:
             box[0] = State(schema_version="loopx_state_v0", enablements=(enabled,))
@@ -83,7 +85,9 @@ def main() -> None:
         }).encode()  # fmt: skip
         env = {**os.environ, "LOOPX_RECALL_HOME": str(home), "LOOPX_RECALL_LOAD_PLUGINS": ""}
         guard_cmd = [LOOPX, "guard", "claude", "--agent-id", "agent-a", "--project-id", "proj-j"]
-        guard, bare, answered = [], [], 0
+        after = json.dumps({**json.loads(payload), "hook_event_name": "PostToolUse",
+                            "tool_response": {"stdout": ""}}).encode()  # fmt: skip
+        guard, post, bare, answered = [], [], [], 0
         for _ in range(args.runs):
             started = time.perf_counter()
             done = subprocess.run(guard_cmd, input=payload, env=env, capture_output=True,
@@ -91,11 +95,15 @@ def main() -> None:
             guard.append((time.perf_counter() - started) * 1000)
             answered += bool(done.stdout)
             started = time.perf_counter()
+            subprocess.run(guard_cmd, input=after, env=env, capture_output=True, check=False)
+            post.append((time.perf_counter() - started) * 1000)
+            started = time.perf_counter()
             subprocess.run([sys.executable, "-c", "pass"], check=False)
             bare.append((time.perf_counter() - started) * 1000)
         size = path.stat().st_size / 1e6
         print(f"set: {args.items} items, {size:.1f} MB; runs: {args.runs}; answered: {answered}")
         print(f"guard      p50 {statistics.median(guard):6.1f} ms  p95 {_p(guard, 0.95):6.1f} ms")
+        print(f"post-tool  p50 {statistics.median(post):6.1f} ms  p95 {_p(post, 0.95):6.1f} ms")
         print(f"python -c  p50 {statistics.median(bare):6.1f} ms  p95 {_p(bare, 0.95):6.1f} ms")
         print(f"ratio p50 {statistics.median(guard) / statistics.median(bare):.1f}x")
 

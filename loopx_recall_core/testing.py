@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from loopx_recall_core.contracts.historical import EVIDENCE_TYPES
     from loopx_recall_core.contracts.replan import ReplanSituationV0
     from loopx_recall_core.guard import store as guard_store
+    from loopx_recall_core.guard.stats import guard_stats
     from loopx_recall_core.plugins import PluginHost, safe_readback
     from loopx_recall_core.qualification.canaries import secret_canaries
     from loopx_recall_core.qualification.corpus import build_corpus
@@ -49,6 +50,7 @@ _SOURCES: dict[str, tuple[str, str | None]] = {
     "EVIDENCE_TYPES": ("loopx_recall_core.contracts.historical", "EVIDENCE_TYPES"),
     "ReplanSituationV0": ("loopx_recall_core.contracts.replan", "ReplanSituationV0"),
     "guard_store": ("loopx_recall_core.guard.store", None),
+    "guard_stats": ("loopx_recall_core.guard.stats", "guard_stats"),
     "PluginHost": ("loopx_recall_core.plugins", "PluginHost"),
     "safe_readback": ("loopx_recall_core.plugins", "safe_readback"),
     "secret_canaries": ("loopx_recall_core.qualification.canaries", "secret_canaries"),

@@ -107,14 +107,34 @@ def _target(runtime: str, scope: str, settings_path: str | None) -> tuple[Path, 
     except hook_install.InstallRefused as exc:
         raise Rejected(str(exc)) from None
     if runtime == "codex" and not settings_path and hook_install.codex_config_has_hooks(path):
-        raise Rejected(
-            "your Codex hooks are kept in config.toml ([hooks]): add ours there by hand "
-            "(`loopx-recall hook install codex ... --print`)"
-        )
+        path = path.parent / "config.toml"  # the user keeps hooks inline there: ours too
+    what = "the Codex config file" if path.suffix == ".toml" else _what[runtime]
     try:
-        return path, read_file(path, 4_000_000, _what[runtime])
+        return path, read_file(path, 4_000_000, what)
     except StateError as exc:
         raise Rejected(str(exc)) from None
+
+
+def _stale_codex_entries(runtime: str, path: Path, yes: bool) -> list[tuple[str, str]]:
+    """When ours now live in ``config.toml`` (the user keeps hooks there), remove our
+    entries from the ``hooks.json`` beside it, which an earlier install may have written
+    (Codex would run both). Returns the (agent, project) pairs removed."""
+    from loopx_recall_core.recall import hook_install
+
+    if runtime != "codex" or path.name != "config.toml":
+        return []
+    other = path.with_name("hooks.json")
+    try:
+        existing = read_file(other, 4_000_000, _what[runtime])
+        new, pairs = hook_install.unmerge(existing, runtime)
+    except (StateError, hook_install.InstallRefused) as exc:
+        raise Rejected(str(exc)) from None
+    if new is None:
+        return []
+    if not _write(other, new, existing, f"remove the {runtime} hooks from {other}", yes):
+        return []
+    click.echo(f"hooks removed from {other} (backup kept beside it)")
+    return pairs
 
 
 def _write(path: Path, new: bytes, existing: bytes | None, question: str, yes: bool) -> bool:
@@ -185,7 +205,9 @@ def install(
         except GuardRefused as exc:
             raise Rejected(str(exc)) from None
     try:
-        merged = hook_install.merge(existing, runtime, agent_id, project_id, guard)
+        merged = hook_install.merge(
+            existing, runtime, agent_id, project_id, guard, toml=path.suffix == ".toml"
+        )
     except hook_install.InstallRefused as exc:
         raise Rejected(str(exc)) from None
     if merged is None:
@@ -193,6 +215,10 @@ def install(
     elif _write(path, merged, existing, f"add the {runtime} hooks to {path}", yes):
         backup = " (backup kept beside it)" if existing is not None else ""
         click.echo(f"hooks installed in {path}{backup}")
+        if not settings_path:
+            _stale_codex_entries(runtime, path, yes)
+        if runtime == "codex":  # Codex runs a non-managed hook only once it is trusted
+            click.echo("Codex runs a new or changed hook only after you review and trust it")
     else:
         return
     if guard:
@@ -214,15 +240,18 @@ def uninstall(runtime: str, scope: str, settings_path: str | None, yes: bool) ->
 
     path, existing = _target(runtime, scope, settings_path)
     try:
-        new, pairs = hook_install.unmerge(existing, runtime)
+        new, pairs = hook_install.unmerge(existing, runtime, toml=path.suffix == ".toml")
     except hook_install.InstallRefused as exc:
         raise Rejected(str(exc)) from None
-    if new is None:
+    if new is not None:
+        if not _write(path, new, existing, f"remove the {runtime} hooks from {path}", yes):
+            return
+        click.echo(f"hooks removed from {path} (backup kept beside it)")
+    stale = [] if settings_path else _stale_codex_entries(runtime, path, yes)
+    if new is None and not stale:
         click.echo(f"{path}: no loopx-recall {runtime} hook; no change")
         return
-    if not _write(path, new, existing, f"remove the {runtime} hooks from {path}", yes):
-        return
-    click.echo(f"hooks removed from {path} (backup kept beside it)")
+    pairs += [pair for pair in stale if pair not in pairs]
     store = StateStore()
     if any(set_guard(store, agent, project, None) for agent, project in pairs):
         click.echo("guard off for the agent and project the hooks named")

@@ -16,6 +16,15 @@ Flow (RFC Stage 2 with the runtime's own hook as the caller; default off):
   unsuperseded failure is answered in the runtime's documented output (:mod:`.decide`).
   Anything else prints nothing and exits 0. No provider process, no index read, no
   network, no click or pluggy on this path.
+* ``PostToolUse`` (and Claude Code's ``PostToolUseFailure``; the same command, which reads
+  ``hook_event_name``): the call that ran is recorded content-free (the set's receipt
+  digest, the verdict of what ran, failed or not), and a warning still awaiting its
+  follow-up is settled there (``repeated`` / ``avoided``) unless it is the warned call
+  itself completing. Never any output, never a prefetch, the same deadline.
+* Every event: the payload's ``cwd`` must be inside the enablement's repository
+  (:mod:`.where`: the binding's recorded roots, symlinks resolved, no git); a user-scope
+  hook elsewhere is silent and logs ``outside_repository`` (the SessionStart hook claims
+  nothing there either).
 
 What the runtimes document, and what we rely on (checked 2026; sources beside each fact):
 
@@ -47,4 +56,19 @@ What the runtimes document, and what we rely on (checked 2026; sources beside ea
   ``allow`` has been rejected as unsupported by released versions (openai/codex#20756,
   #20702), ``additionalContext`` without a decision is accepted. So both runtimes get the
   same two answers: ``additionalContext`` alone (warn) or ``deny`` with a reason.
+* After the call (Claude Code docs; Codex ``post-tool-use.command.input.schema.json``):
+  Claude Code runs ``PostToolUse`` after a call that succeeded (input: the ``PreToolUse``
+  fields plus ``tool_response``) and ``PostToolUseFailure`` after one that failed (plus
+  ``error`` and ``is_interrupt`` instead of ``tool_response``); Codex runs ``PostToolUse``
+  (input exactly ``cwd``, ``hook_event_name``, ``model``, ``permission_mode``,
+  ``session_id``, ``tool_input``, ``tool_name``, ``tool_response``, ``tool_use_id``,
+  ``transcript_path``, ``turn_id``) and has no failure event. Both accept an empty stdout
+  with exit 0; the matcher is the tool name (``Bash``).
+* Codex ``SessionStart`` payloads carry ``session_id`` (the thread), ``transcript_path``,
+  ``cwd``, ``hook_event_name``, ``model`` and ``source`` (``startup``, ``resume``,
+  ``clear``). Non-managed Codex hooks must be reviewed and trusted once before they run;
+  ``hook install codex`` says so. Where Codex reads hooks from, and the ``config.toml``
+  form: :mod:`loopx_recall_core.recall.codex_toml`.
+* ``cwd``: both runtimes send the session's working folder in every hook payload, so a
+  user-scope hook (which runs in every repository) can tell where it is.
 """

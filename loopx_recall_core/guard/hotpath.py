@@ -1,6 +1,7 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""``loopx-recall guard claude|codex``: the PreToolUse command hook (the hot path).
+"""``loopx-recall guard claude|codex``: the PreToolUse and PostToolUse command hook (the
+hot path; the event is the payload's ``hook_event_name``).
 
 Reached from :func:`loopx_recall_core.cli.main` before click is imported. It reads the
 payload, the owner's ``state.json`` (the guard's policy for the agent and project), the
@@ -26,7 +27,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from loopx_recall_core.guard import store
+from loopx_recall_core import hook_log
+from loopx_recall_core.guard import store, where
 from loopx_recall_core.jsonio import loads
 from loopx_recall_core.private_files import read_file
 
@@ -38,6 +40,9 @@ RETRY_WINDOW_S = 600.0
 SHELL_TOOLS = frozenset({"bash", "shell", "exec_command", "local_shell", "unified_exec"})
 _MAX_PAYLOAD = 1_000_000
 _PENDING_S = 120.0
+#: The events after a call ran (Claude Code: PostToolUse on success, PostToolUseFailure
+#: on failure; Codex: PostToolUse).
+_AFTER = ("PostToolUse", "PostToolUseFailure")
 
 
 class _Deadline(Exception):
@@ -133,19 +138,26 @@ def decide_payload(
     started: float,
     deadline: float = DEADLINE_S,
 ) -> dict[str, Any] | None:
-    """The hook output for one payload, or None (print nothing); records the decision."""
+    """The hook output for one payload, or None (print nothing); records the decision.
+    ``PreToolUse`` is answered; ``PostToolUse`` only records what ran (:func:`_ran`)."""
     from loopx_recall_core.guard.decide import find_repeat, warning_text
 
     session = payload.get("session_id")
     command = _command(payload)
+    event = payload.get("hook_event_name")
     if not isinstance(session, str) or not session or command is None:
         return None
-    if payload.get("hook_event_name") not in (None, "PreToolUse"):
+    if event not in (None, "PreToolUse", *_AFTER):
         return None
     found = guard_policy(root, agent_id, project_id)
     if found is None:
         return None
-    policy, _enablement = found
+    policy, enablement = found
+    outside = where.verdict(payload.get("cwd"), enablement.get("binding"))
+    if outside is not None:  # a user-scope hook in another repository: not ours to answer
+        with contextlib.suppress(Exception):
+            hook_log.write(root, f"guard {runtime}: {outside}")
+        return None
     lines = store.read_set_lines(store.set_path(root, runtime, session))
     header = store.read_header(lines) if lines else None
     if (
@@ -153,17 +165,25 @@ def decide_payload(
         or header.get("agent_id") != agent_id
         or (header.get("project_id") != project_id or header.get("session_id") != session)
     ):
-        _start_prefetch(root, runtime, session, agent_id, project_id, now)
+        if event not in _AFTER:
+            _start_prefetch(root, runtime, session, agent_id, project_id, now)
         return None
-    if now - float(header.get("created_at", 0)) > float(header.get("ttl_s", 0)) or (
-        header.get("freshness") == "stale"
+    if event not in _AFTER and (
+        now - float(header.get("created_at", 0)) > float(header.get("ttl_s", 0))
+        or header.get("freshness") == "stale"
     ):
         _start_prefetch(root, runtime, session, agent_id, project_id, now)
     match = find_repeat(command, header, lines)
     record = store.read_session(root, runtime, session)
-    warned = record.setdefault("warned", {})
     route_key = store.key_of(str(match.failure.get("ref"))) if match.failure else None
-    _follow_up(root, project_id, record, route_key, now)
+    call = payload.get("tool_use_id")
+    call_key = store.key_of(call) if isinstance(call, str) and call else None
+    if event in _AFTER:
+        facts = {"verdict": match.verdict, "failed": event == "PostToolUseFailure"}
+        return _ran(root, runtime, session, project_id, record, facts, route_key, call_key,
+                    header, now, started, deadline)  # fmt: skip
+    warned = record.setdefault("warned", {})
+    _follow_up(root, project_id, record, route_key, now, "PreToolUse")
     output = None
     verdict = match.verdict
     if route_key is not None and route_key in warned:
@@ -171,7 +191,7 @@ def decide_payload(
     elif route_key is not None:
         output = _output(policy, warning_text(match, now))
         warned[route_key] = now
-        record["pending"] = {"route": route_key, "at": now, "policy": policy}
+        record["pending"] = {"route": route_key, "at": now, "policy": policy, "call": call_key}
     if time.monotonic() - started > deadline:
         return None
     store.write_session(root, runtime, session, record)
@@ -191,14 +211,63 @@ def decide_payload(
     return output
 
 
-def _follow_up(
-    root: Path, project_id: str, record: dict[str, Any], route: str | None, now: float
+def _ran(
+    root: Path,
+    runtime: str,
+    session: str,
+    project_id: str,
+    record: dict[str, Any],
+    facts: dict[str, Any],
+    route_key: str | None,
+    call_key: str | None,
+    header: dict[str, Any],
+    now: float,
+    started: float,
+    deadline: float,
 ) -> None:
-    """Settle the last warning at the session's next guarded call: the warned route again
-    (``repeated``) or anything else (``avoided``)."""
+    """``PostToolUse`` (Claude Code: ``PostToolUseFailure`` too): a shell call ran. Its
+    record (content-free: the set's receipt digest, the verdict of what ran, whether it
+    failed, whether it was a warned route) is kept, and a warning
+    still awaiting its follow-up is settled here unless this is the warned call itself
+    completing (``warn`` lets it run; the follow-up is what the agent does next)."""
+    pending = record.get("pending")
+    settled = None
+    if isinstance(pending, dict) and (call_key is None or pending.get("call") != call_key):
+        settled = _follow_up(root, project_id, record, route_key, now, "PostToolUse")
+    if time.monotonic() - started > deadline:
+        return None
+    if settled is not None:
+        store.write_session(root, runtime, session, record)
+    store.append_decision(
+        root,
+        project_id,
+        {
+            "kind": "ran",
+            "at": round(now, 3),
+            "receipt_digest": header.get("receipt_digest"),
+            **facts,
+            "warned_route": route_key is not None and route_key in record.get("warned", {}),
+            "follow_up": settled,
+            "latency_ms": round((time.monotonic() - started) * 1000, 2),
+        },
+    )
+    return None
+
+
+def _follow_up(
+    root: Path,
+    project_id: str,
+    record: dict[str, Any],
+    route: str | None,
+    now: float,
+    seen_at: str,
+) -> str | None:
+    """Settle the last warning at the session's next shell call, seen at its
+    ``PreToolUse`` or ``PostToolUse``: the warned route again (``repeated``) or anything
+    else (``avoided``); returns the outcome (None: nothing was awaiting one)."""
     pending = record.pop("pending", None)
     if not isinstance(pending, dict) or now - float(pending.get("at", 0)) > RETRY_WINDOW_S:
-        return
+        return None
     outcome = "repeated" if route == pending.get("route") else "avoided"
     store.append_decision(
         root,
@@ -208,8 +277,10 @@ def _follow_up(
             "at": round(now, 3),
             "outcome": outcome,
             "policy": pending.get("policy"),
+            "seen_at": seen_at,
         },
     )
+    return outcome
 
 
 def _start_prefetch(

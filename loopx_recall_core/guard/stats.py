@@ -28,6 +28,7 @@ def guard_stats(root: Path, project_id: str) -> dict[str, Any]:
     records = store.decision_lines(root, project_id)
     decisions = [r for r in records if r.get("kind") == "decision"]
     follow = [r for r in records if r.get("kind") == "follow_up"]
+    ran = [r for r in records if r.get("kind") == "ran"]
     latencies = [
         float(r["latency_ms"]) for r in decisions if isinstance(r.get("latency_ms"), int | float)
     ]
@@ -42,12 +43,21 @@ def guard_stats(root: Path, project_id: str) -> dict[str, Any]:
         "answered": sum(1 for r in decisions if r.get("answered")),
         "warned_then_avoided": sum(1 for r in follow if r.get("outcome") == "avoided"),
         "warned_then_repeated": sum(1 for r in follow if r.get("outcome") == "repeated"),
+        # PostToolUse: shell calls seen after they ran, and where each follow-up was seen
+        # (a record made before PostToolUse existed was seen at PreToolUse)
+        "ran": len(ran),
+        "ran_warned_route": sum(1 for r in ran if r.get("warned_route")),
+        "ran_failed": sum(1 for r in ran if r.get("failed")),
+        "follow_ups_seen_at": {
+            event: sum(1 for r in follow if r.get("seen_at", "PreToolUse") == event)
+            for event in ("PreToolUse", "PostToolUse")
+        },
         "latency_ms": {"p50": p50, "p95": p95},
     }
 
 
 def render_text(stats: dict[str, Any]) -> str:
-    latency = stats["latency_ms"]
+    latency, seen = stats["latency_ms"], stats["follow_ups_seen_at"]
 
     def ms(value: float | None) -> str:
         return "n/a" if value is None else f"{value:.1f} ms"
@@ -59,6 +69,10 @@ def render_text(stats: dict[str, Any]) -> str:
             f"warnings or denials given: {stats['answered']}",
             f"warned, then avoided: {stats['warned_then_avoided']}",
             f"warned, then repeated: {stats['warned_then_repeated']}",
+            f"shell calls seen after they ran (PostToolUse): {stats['ran']}"
+            f" ({stats['ran_warned_route']} on a warned route, {stats['ran_failed']} failed)",
+            f"follow-ups seen at PreToolUse / PostToolUse: {seen['PreToolUse']} /"
+            f" {seen['PostToolUse']}",
             f"guard latency p50 / p95: {ms(latency['p50'])} / {ms(latency['p95'])}",
         ]
     )

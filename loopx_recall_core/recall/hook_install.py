@@ -7,8 +7,10 @@ Both runtimes read ``{"hooks": {"<Event>": [{"matcher": ..., "hooks": [{"type":
 project's ``.claude/settings.local.json``; Codex: ``hooks.json`` in ``$CODEX_HOME`` or
 ``~/.codex``; facts and sources in :mod:`loopx_recall_core.guard`). We add a
 ``SessionStart`` group running ``loopx-recall hook <runtime>`` (it claims the session and
-starts the guard's prefetch) and, with the guard, a ``PreToolUse`` group (matcher
-``Bash``) running ``loopx-recall guard <runtime>``. Our entries are recognised by their
+starts the guard's prefetch) and, with the guard, ``PreToolUse`` and ``PostToolUse`` groups
+(Claude Code: ``PostToolUseFailure`` too; matcher ``Bash``) running ``loopx-recall guard
+<runtime>``. A Codex user who keeps hooks inline in ``config.toml`` gets them there
+(:mod:`.codex_toml`). Our entries are recognised by their
 command (``loopx-recall hook|guard <runtime> ...``), so installing again for another agent
 or policy replaces them, and uninstalling removes exactly them: the user's other content
 is kept as it was.
@@ -37,8 +39,6 @@ __all__ = [
     "write_with_backup",
 ]
 
-_EVENTS = ("SessionStart", "PreToolUse")
-
 
 class InstallRefused(Exception):
     """The file cannot be changed safely; the message names no path or id."""
@@ -59,14 +59,19 @@ def hook_command(kind: str, runtime: str, agent_id: str, project_id: str) -> str
 
 def settings_snippet(runtime: str, agent_id: str, project_id: str, guard: bool) -> dict:
     """The fragment we add: SessionStart (claim; the guard's prefetch) and, with the guard,
-    PreToolUse on the shell tool (``Bash`` in both runtimes)."""
+    PreToolUse (warn or deny) and PostToolUse (record what ran; Claude Code also
+    PostToolUseFailure) on the shell tool (``Bash`` in both runtimes)."""
     start = {"hooks": [{"type": "command", "command": hook_command("hook", runtime, agent_id,
                                                                    project_id)}]}  # fmt: skip
     hooks: dict[str, list] = {"SessionStart": [start]}
-    if guard:
+    if guard:  # one command for both events: it reads hook_event_name from the payload
         command = hook_command("guard", runtime, agent_id, project_id)
-        hooks["PreToolUse"] = [{"matcher": "Bash", "hooks": [{"type": "command",
-                                                              "command": command}]}]  # fmt: skip
+        # Claude Code fires PostToolUse only after a call that succeeded and
+        # PostToolUseFailure after one that failed; Codex has PostToolUse alone
+        failure = ("PostToolUseFailure",) if runtime == "claude" else ()
+        for event in ("PreToolUse", "PostToolUse", *failure):
+            hooks[event] = [{"matcher": "Bash", "hooks": [{"type": "command",
+                                                           "command": command}]}]  # fmt: skip
     return {"hooks": hooks}
 
 
@@ -79,7 +84,8 @@ def _argv(command: object) -> list[str] | None:
         return None
 
 
-def _is_ours(entry: object, runtime: str) -> bool:
+def is_ours(entry: object, runtime: str) -> bool:
+    """Our handler: its command is ``loopx-recall hook|guard <runtime> ...``."""
     argv = _argv(entry.get("command")) if isinstance(entry, dict) else None
     return bool(
         argv
@@ -132,7 +138,7 @@ def _without_ours(settings: dict[str, Any], runtime: str) -> tuple[dict[str, Any
             if not isinstance(entries, list):
                 kept_groups.append(group)
                 continue
-            ours = [e for e in entries if _is_ours(e, runtime)]
+            ours = [e for e in entries if is_ours(e, runtime)]
             removed += ours
             if not ours:
                 kept_groups.append(group)
@@ -153,9 +159,20 @@ def _dump(settings: dict[str, Any]) -> bytes:
 
 
 def merge(
-    existing: bytes | None, runtime: str, agent_id: str, project_id: str, guard: bool
+    existing: bytes | None,
+    runtime: str,
+    agent_id: str,
+    project_id: str,
+    guard: bool,
+    *,
+    toml: bool = False,
 ) -> bytes | None:
-    """The file with our entries (replacing any earlier ones of ours); None: no change."""
+    """The file with our entries (replacing any earlier ones of ours); None: no change.
+    ``toml``: the file is Codex's ``config.toml`` (:mod:`.codex_toml`)."""
+    if toml:
+        from loopx_recall_core.recall import codex_toml
+
+        return codex_toml.merge(existing, runtime, agent_id, project_id, guard)
     settings = _parse(existing, runtime)
     result, _removed = _without_ours(settings, runtime)
     hooks = result.setdefault("hooks", {})
@@ -164,18 +181,29 @@ def merge(
     return None if result == settings else _dump(result)
 
 
-def unmerge(existing: bytes | None, runtime: str) -> tuple[bytes | None, list[tuple[str, str]]]:
+def unmerge(
+    existing: bytes | None, runtime: str, *, toml: bool = False
+) -> tuple[bytes | None, list[tuple[str, str]]]:
     """The file without our entries (None: none there), and the (agent, project) pairs
     they named."""
+    if toml:
+        from loopx_recall_core.recall import codex_toml
+
+        new, removed = codex_toml.unmerge(existing, runtime)
+        return new, _pairs(removed)
     settings = _parse(existing, runtime)
     result, removed = _without_ours(settings, runtime)
-    pairs = []
+    return (None if not removed else _dump(result)), _pairs(removed)
+
+
+def _pairs(removed: list) -> list[tuple[str, str]]:
+    pairs: list[tuple[str, str]] = []
     for entry in removed:
         argv = _argv(entry.get("command")) or []
         agent, project = _option(argv, "--agent-id"), _option(argv, "--project-id")
         if agent and project and (agent, project) not in pairs:
             pairs.append((agent, project))
-    return (None if not removed else _dump(result)), pairs
+    return pairs
 
 
 def our_ids(existing: bytes | None, runtime: str) -> list[tuple[str, str]]:
@@ -209,15 +237,12 @@ def default_path(runtime: str, scope: str) -> Path:
 
 
 def codex_config_has_hooks(hooks_file: Path) -> bool:
-    """True when ``config.toml`` beside ``hooks_file`` keeps hooks inline (``[hooks]``):
-    then the user keeps them there, and we do not split them over two files."""
-    import tomllib
+    """True when ``config.toml`` beside ``hooks_file`` keeps hook events inline
+    (``[hooks]``; Codex's own ``[hooks.state]`` is no event): then the user keeps them
+    there, and ours go there too rather than splitting them over two files."""
+    from loopx_recall_core.recall.codex_toml import keeps_hooks
 
-    try:
-        text = (hooks_file.parent / "config.toml").read_text(encoding="utf-8")
-        return "hooks" in tomllib.loads(text)
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return False
+    return keeps_hooks(hooks_file.parent / "config.toml")
 
 
 def write_with_backup(path: Path, new: bytes, existing: bytes | None) -> Path | None:

@@ -13,8 +13,9 @@ What the runtimes send (facts, with their sources):
   one JSON argument appended: ``{"type": "agent-turn-complete", "thread-id", "turn-id",
   "cwd", "input-messages", "last-assistant-message"}`` (openai/codex, the legacy notify
   payload; https://developers.openai.com/codex/config-reference). Codex lifecycle hooks
-  (``[features] codex_hooks = true``, ``hooks.json``) pass ``session_id``, ``cwd`` and
-  ``hook_event_name`` on stdin (https://developers.openai.com/codex/hooks).
+  (on by default; ``hooks.json`` or ``[hooks]`` tables in ``config.toml``) pass
+  ``session_id``, ``cwd`` and ``hook_event_name`` on stdin
+  (https://developers.openai.com/codex/hooks).
 
 A hook never fails the agent's turn: :func:`run_hook` never raises and the CLI exits 0.
 Each run appends ONE line to the private hook log (an outcome code, no id, no path, no
@@ -27,6 +28,9 @@ payload content). The outcome codes:
   ``not_a_turn_event``: a Codex notify other than ``agent-turn-complete``;
   ``no_session_id``: the payload names no session.
 * ``no_agent_configured``: no agent or project id (flags or environment).
+* ``outside_repository``: the payload's ``cwd`` (symlinks resolved) is outside every
+  repository root the agent's enablements in the project bind (a user-scope hook runs in
+  every repository); nothing is claimed and no guard set is made.
 * ``claimed_by_another``: another agent or project holds the session (only that);
   ``wrong_runtime``: the id names another runtime's session (``codex:<thread>`` sent to
   the Claude hook); ``forgotten``: the session was forgotten (``session forget``), so it
@@ -41,16 +45,15 @@ from __future__ import annotations
 import contextlib
 import os
 import select
-import stat
 import sys
 import time
 from collections.abc import Callable, Mapping
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from loopx_recall_core import hook_log
 from loopx_recall_core.jsonio import JsonInputError, loads
-from loopx_recall_core.private_files import StateError, ensure_subfolder
+from loopx_recall_core.private_files import StateError
 from loopx_recall_core.recall.ledger import ClaimRefused, SessionLedger
 from loopx_recall_core.state import state_root
 
@@ -66,9 +69,6 @@ PROJECT_ENV = "LOOPX_RECALL_PROJECT_ID"
 MAX_PAYLOAD_BYTES = 1_000_000
 _STDIN_TIMEOUT_S = 5.0
 _LOCK_TIMEOUT_S = 5.0
-_LOG_NAME = "hooks.log"
-_LOG_ROTATE_BYTES = 256 * 1024
-_NOFOLLOW = os.O_NOFOLLOW | os.O_CLOEXEC
 
 
 class _Skip(Exception):
@@ -207,6 +207,7 @@ def _claim(
     session, cwd, event = _session_of(runtime, argv_payload, stdin)
     if not agent_id or not project_id:
         raise _Skip("no_agent_configured")
+    _check_repository(root, agent_id, project_id, cwd)
     changed = SessionLedger(root).claim(
         agent_id=agent_id,
         project_id=project_id,
@@ -223,28 +224,29 @@ def _claim(
     return "claimed" if changed else "already_claimed"
 
 
-def _log(root: Path, message: str) -> None:
-    folder = ensure_subfolder(root, "private")
-    path = folder / _LOG_NAME
-    with contextlib.suppress(FileNotFoundError):
-        info = os.lstat(path)
-        if stat.S_ISREG(info.st_mode) and info.st_size > _LOG_ROTATE_BYTES:
-            os.replace(path, folder / f"{_LOG_NAME}.1")
-    descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | _NOFOLLOW, 0o600)
+def _check_repository(root: Path, agent_id: str, project_id: str, cwd: str | None) -> None:
+    """A user-scope hook runs in every repository: a session whose ``cwd`` is outside the
+    repository the agent's enablement in the project binds is not claimed (nor its guard
+    set made). Without an enablement recording its roots, or without a ``cwd``, nothing
+    can be checked and the claim goes on as before."""
+    from loopx_recall_core.guard import where
+    from loopx_recall_core.state import StateStore
+
+    if not cwd:
+        return
     try:
-        info = os.fstat(descriptor)
-        if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid():
-            return
-        stamp = datetime.now(UTC).isoformat(timespec="seconds")
-        os.write(descriptor, f"{stamp} {message}\n".encode("ascii", "replace"))
-    finally:
-        os.close(descriptor)
+        enablements = StateStore(root).read().find(agent_id=agent_id, project_id=project_id)
+    except StateError:
+        return  # the claim itself reports an unusable state folder
+    roots = [path for e in enablements for path in where.repository_roots(e.binding)]
+    if roots and not where.inside(cwd, roots):
+        raise _Skip(where.OUTSIDE)
+
+
+def _log(root: Path, message: str) -> None:
+    hook_log.write(root, message)
 
 
 def read_log(root: Path | None = None) -> list[str]:
     """The hook log's lines (owner-local; for tests and `session list --show-private`)."""
-    path = (root or state_root()) / "private" / _LOG_NAME
-    try:
-        return path.read_text(encoding="ascii").splitlines()
-    except FileNotFoundError:
-        return []
+    return hook_log.read(root or state_root())

@@ -17,6 +17,8 @@ from loopx_recall_core.guard.decide import index_items
 
 LOOPX = str(Path(sys.executable).parent / "loopx-recall")
 ROOT = "/home/dev/src/alpha"
+#: An enablement's binding as the provider records it: the guard answers only in ROOT.
+BINDING = {"private": {"repository_roots": [ROOT], "resolved_roots": [ROOT]}}
 
 
 def item(evidence_type: str, snippet: str, *, at: str, session: str = "s1", ref: str = "m1"):
@@ -82,6 +84,28 @@ def codex_pre_tool_use(command: str, session: str = "S-current") -> dict[str, An
         "tool_name": "Bash",
         "tool_input": {"command": command},
         "tool_use_id": "call_1",
+    }
+
+
+def post_tool_use(command: str, call: str, session: str = "S-current") -> dict[str, Any]:
+    """Claude Code's documented PostToolUse payload: the PreToolUse fields plus
+    ``tool_response`` (code.claude.com/docs/en/hooks)."""
+    return {
+        **pre_tool_use(command, session=session, tool_use_id=call),
+        "hook_event_name": "PostToolUse",
+        "tool_response": {"stdout": "", "stderr": "E   AssertionError: 500", "interrupted": False,
+                          "isImage": False},
+    }  # fmt: skip
+
+
+def codex_post_tool_use(command: str, call: str, session: str = "S-current") -> dict[str, Any]:
+    """Codex's PostToolUse input (openai/codex post-tool-use.command.input.schema.json)."""
+    return {
+        **codex_pre_tool_use(command, session=session),
+        "hook_event_name": "PostToolUse",
+        "tool_use_id": call,
+        "tool_response": "exit code 1",
+        "turn_id": "turn-1",
     }
 
 

@@ -24,6 +24,7 @@ TWO_HOURS_AGO = (datetime.now(UTC) - timedelta(hours=2)).isoformat()
 @pytest.fixture
 def guarded(loopx_home):
     def arrange(policy="warn", items=None, **overrides):
+        overrides.setdefault("binding", helpers.BINDING)
         seed(enablement("fake-provider", stage=2, guard=policy, **overrides))
         items = items if items is not None else [
             helpers.item("prior_failure", FAILED, at=TWO_HOURS_AGO),
@@ -187,7 +188,7 @@ def test_the_hot_path_imports_no_click_pluggy_attrs_or_contracts(guarded):
         "from loopx_recall_core.guard import hotpath\n"
         "hotpath.main('claude', sys.argv[3:])\n"
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('click', 'pluggy', "
-        "'cattrs', 'attr', 'attrs', 'secrets', 'platformdirs') "
+        "'cattrs', 'attr', 'attrs', 'secrets', 'platformdirs', 'tomlkit') "
         "or m.startswith('loopx_recall_core.contracts') or m == 'subprocess')\n"
         "sys.stderr.write(repr(bad))\n"
     )

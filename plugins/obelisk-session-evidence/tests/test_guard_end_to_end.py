@@ -21,7 +21,7 @@ from pathlib import Path
 import attrs
 import pytest
 
-from loopx_recall_core.testing import QualificationVerdict, StateStore
+from loopx_recall_core.testing import QualificationVerdict, StateStore, guard_stats
 from loopx_recall_core.testing import guard_store as store
 
 from .adversarial.hostile import now_iso
@@ -138,6 +138,8 @@ def world(loopx, archive_home, obelisk_bin, tmp_path):
         assert f"guard on ({policy})" in done.stdout
         settings = json.loads((home / ".claude" / "settings.json").read_text())
         assert [g["matcher"] for g in settings["hooks"]["PreToolUse"]] == ["Bash"]
+        for event in ("PostToolUse", "PostToolUseFailure"):
+            assert [g["matcher"] for g in settings["hooks"][event]] == ["Bash"]
 
     def run(kind, runtime, payload, agent="agent-a"):
         env = {"PATH": os.environ["PATH"], "HOME": str(home), "LOOPX_RECALL_HOME": str(state),
@@ -154,8 +156,13 @@ def world(loopx, archive_home, obelisk_bin, tmp_path):
     def start(session):
         """SessionStart for ``session``; returns the set's path once the prefetch made it."""
         counter.write_text("")
-        payload = {"session_id": session, "transcript_path": f"{home}/.claude/x/{session}.jsonl",
-                   "cwd": str(repo), "hook_event_name": "SessionStart", "source": "startup"}
+        payload = {
+            "session_id": session,
+            "transcript_path": f"{home}/.claude/x/{session}.jsonl",
+            "cwd": str(repo),
+            "hook_event_name": "SessionStart",
+            "source": "startup",
+        }
         assert run("hook", "claude", payload) is None
         path = store.set_path(state, "claude", session)
         assert _wait_for_set(path, home), "the prefetch made no set"
@@ -168,7 +175,20 @@ def world(loopx, archive_home, obelisk_bin, tmp_path):
             "tool_input": {"command": command, "description": "run", "timeout": 120000},
             "tool_use_id": "toolu_now"})  # fmt: skip
 
-    return guard_on, start, propose, counter, state
+    def ran(session, command, call, failed=False):
+        """Claude Code's PostToolUse (a success) or PostToolUseFailure (a failure)."""
+        after = (
+            {"hook_event_name": "PostToolUseFailure", "error": "exit 1", "is_interrupt": False}
+            if failed
+            else {"hook_event_name": "PostToolUse", "tool_response": {"stdout": "ok"}}
+        )
+        return run("guard", "claude", {
+            "session_id": session, "transcript_path": None, "cwd": str(repo),
+            "permission_mode": "default", "tool_name": "Bash",
+            "tool_input": {"command": command, "description": "run"},
+            "tool_use_id": call, **after})  # fmt: skip
+
+    return guard_on, start, propose, counter, state, ran
 
 
 def _queries(counter: Path) -> int:
@@ -176,7 +196,7 @@ def _queries(counter: Path) -> int:
 
 
 def test_a_session_start_prefetches_once_and_the_repeat_is_warned(world):
-    guard_on, start, propose, counter, _state = world
+    guard_on, start, propose, counter, state, ran = world
     guard_on("warn")
     path = start("S-now-1")
     assert _queries(counter) == 1  # exactly one provider process made the set
@@ -203,12 +223,19 @@ def test_a_session_start_prefetches_once_and_the_repeat_is_warned(world):
     assert f"Failed: {REPEATED}" in warning
     assert "AssertionError: 500" in warning
     assert "CANARY" not in warning
+    # what ran next is seen at PostToolUse / PostToolUseFailure (no output, no provider)
+    assert ran("S-now-1", REPEATED, "toolu_now", failed=True) is None  # the warned call
+    assert ran("S-now-1", "git status", "toolu_next") is None  # then something else
+    stats = guard_stats(state, "proj-j")
+    assert stats["warned_then_avoided"] == 1
+    assert stats["follow_ups_seen_at"] == {"PreToolUse": 0, "PostToolUse": 1}
+    assert (stats["ran"], stats["ran_failed"]) == (2, 1)
     assert propose("S-now-1", REPEATED) is None  # once per route per session
     assert _queries(counter) == 1  # the hot path started no provider process
 
 
 def test_deny_once_denies_and_the_retry_passes(world):
-    guard_on, start, propose, counter, state = world
+    guard_on, start, propose, counter, state, _ran = world
     guard_on("deny-once")
     start("S-now-2")
     assert _queries(counter) == 1

@@ -1,0 +1,155 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""Our Codex hooks in ``config.toml``'s inline ``[hooks]`` tables, for a user who keeps
+hooks there (``hook install|uninstall codex``; the JSON files: :mod:`.hook_install`).
+
+What Codex documents, and what this relies on (developers.openai.com/codex/hooks and
+/codex/config-advanced, checked 2026-12):
+
+* Codex discovers hooks next to each active config layer in either of two forms,
+  ``hooks.json`` or inline ``[hooks]`` tables in ``config.toml``; the user layer is
+  ``~/.codex`` (``$CODEX_HOME``). Matching hooks from every file run. A layer holding
+  both forms loads both and warns ("prefer one representation per layer"), so we write
+  where the user already keeps hooks and never split them over two files.
+* The inline tables have the JSON file's shape: ``[[hooks.<Event>]]`` is one
+  ``{matcher?, hooks = [...]}`` group and ``[[hooks.<Event>.hooks]]`` one handler
+  (``type = "command"``, ``command``, optional ``timeout`` in seconds, ``statusMessage``).
+* Hooks are on by default (``[features] hooks = false`` turns them off; ``codex_hooks``
+  is the deprecated key). Non-managed command hooks must be reviewed and trusted once
+  before they run; Codex keeps per-hook enablement and trust in ``[hooks.state]``, which
+  is not an event: we never read, write or count it (skillsaw's codex-hooks-valid rule
+  describes that table).
+* ``SessionStart`` (matcher on ``source``: ``startup``, ``resume``, ``clear``),
+  ``PreToolUse`` and ``PostToolUse`` (matcher on the tool name; shell calls are ``Bash``)
+  are events; their stdin payloads are in :mod:`loopx_recall_core.guard`.
+
+tomlkit keeps the user's text, comments and order byte for byte outside our own tables
+(the standard library's ``tomllib`` reads TOML but cannot write it). It is imported here
+only, and only by ``hook install|uninstall`` when they change a TOML file.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+__all__ = ["keeps_hooks", "merge", "unmerge"]
+
+_WHAT = "the Codex config file"
+_MARK = "added by `loopx-recall hook install`; `loopx-recall hook uninstall codex` removes it"
+
+
+def keeps_hooks(config: Path) -> bool:
+    """True when ``config`` (a ``config.toml``) holds at least one hook event under
+    ``[hooks]`` (``[hooks.state]``, Codex's own trust records, is no event)."""
+    try:
+        hooks = tomllib.loads(config.read_text(encoding="utf-8")).get("hooks")
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return False
+    return isinstance(hooks, dict) and any(
+        isinstance(groups, list) for name, groups in hooks.items() if name != "state"
+    )
+
+
+def _parse(existing: bytes | None) -> Any:
+    import tomlkit
+    from tomlkit.exceptions import ParseError
+
+    from loopx_recall_core.recall.hook_install import InstallRefused
+
+    try:
+        text = (existing or b"").decode("utf-8")
+        document = tomlkit.parse(text)
+    except UnicodeDecodeError:
+        raise InstallRefused(f"{_WHAT} is not UTF-8 text") from None
+    except ParseError as exc:
+        raise InstallRefused(f"{_WHAT} is not valid TOML (line {exc.line})") from None
+    hooks = document.get("hooks")
+    if hooks is not None and not isinstance(hooks, dict):
+        raise InstallRefused(f"{_WHAT} has an unexpected shape at hooks")
+    return document
+
+
+def _events(hooks: Any) -> list[str]:
+    return [name for name, groups in hooks.items() if name != "state" and isinstance(groups, list)]
+
+
+def _remove_ours(document: Any, runtime: str) -> list[Any]:
+    """Drop our handlers (a group or event we emptied goes too); returns them."""
+    from loopx_recall_core.recall.hook_install import is_ours
+
+    hooks = document.get("hooks")
+    removed: list[Any] = []
+    if hooks is None:
+        return removed
+    for event in _events(hooks):
+        groups = hooks[event]
+        found = False
+        for index in reversed(range(len(groups))):
+            handlers = groups[index].get("hooks") if isinstance(groups[index], dict) else None
+            if not isinstance(handlers, list):
+                continue
+            ours = [n for n, handler in enumerate(handlers) if is_ours(handler, runtime)]
+            removed += [handlers[n] for n in ours]
+            found = found or bool(ours)
+            if ours and len(ours) == len(handlers):
+                del groups[index]
+            else:
+                for n in reversed(ours):
+                    del handlers[n]
+        if found and not len(groups):
+            del hooks[event]
+    if removed and not len(hooks) and hooks.is_super_table():
+        del document["hooks"]  # no [hooks] header of the user's: the table was ours
+    return removed
+
+
+def _group(document: Any, event: str, group: dict[str, Any]) -> None:
+    import tomlkit
+
+    hooks = document.get("hooks")
+    if hooks is None:
+        hooks = document["hooks"] = tomlkit.table(is_super_table=True)
+    if event not in hooks:
+        hooks[event] = tomlkit.aot()
+    groups = hooks[event]
+    if not isinstance(groups, tomlkit.items.AoT):  # an inline array: an inline table in it
+        groups.append(group)
+        return
+    table = tomlkit.table()
+    table.add(tomlkit.comment(_MARK))
+    for key, value in group.items():
+        if key != "hooks":
+            table[key] = value
+    handlers = tomlkit.aot()
+    for handler in group["hooks"]:
+        entry = tomlkit.table()
+        for key, value in handler.items():
+            entry[key] = value
+        entry.add(tomlkit.nl())  # a blank line before whatever follows (removed with it)
+        handlers.append(entry)
+    table["hooks"] = handlers
+    groups.append(table)
+
+
+def merge(
+    existing: bytes | None, runtime: str, agent_id: str, project_id: str, guard: bool
+) -> bytes | None:
+    """``config.toml`` with our groups (replacing our earlier ones); None: no change."""
+    from loopx_recall_core.recall.hook_install import settings_snippet
+
+    document = _parse(existing)
+    _remove_ours(document, runtime)
+    for event, groups in settings_snippet(runtime, agent_id, project_id, guard)["hooks"].items():
+        for group in groups:
+            _group(document, event, group)
+    new = document.as_string().encode("utf-8")
+    return None if new == (existing or b"") else new
+
+
+def unmerge(existing: bytes | None, runtime: str) -> tuple[bytes | None, list[Any]]:
+    """``config.toml`` without our handlers (None: none there), and the handlers removed."""
+    document = _parse(existing)
+    removed = _remove_ours(document, runtime)
+    return (document.as_string().encode("utf-8") if removed else None), removed

@@ -1,0 +1,147 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""``PostToolUse`` (the same ``loopx-recall guard claude|codex`` command, installed with
+``--guard``): a shell call that ran is recorded content-free, and a warning awaiting its
+follow-up is settled there when the next call was not seen at ``PreToolUse``; never any
+output, never a provider, exit 0."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from loopx_recall_core.guard import store
+from loopx_recall_core.guard.stats import guard_stats, render_text
+from tests.guard import helpers
+from tests.state_builders import enablement, seed
+
+FAILED = "Bash: pytest tests/test_api.py\noutcome: failed (exit 1)\nE   AssertionError: 500"
+AT = (datetime.now(UTC) - timedelta(hours=2)).isoformat()
+REPEATED = "pytest tests/test_api.py"
+
+
+@pytest.fixture
+def home(loopx_home):
+    seed(enablement("fake-provider", stage=2, guard="warn", binding=helpers.BINDING))
+    helpers.write(loopx_home, [helpers.item("prior_failure", FAILED, at=AT)])
+    helpers.write(loopx_home, [helpers.item("prior_failure", FAILED, at=AT)], runtime="codex")
+    return loopx_home
+
+
+def _silent(home, runtime, payload):
+    done = helpers.run_guard(home, runtime, payload)
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+
+
+def _pre(home, runtime, command, call):
+    payload = (helpers.pre_tool_use(command, tool_use_id=call) if runtime == "claude"
+               else {**helpers.codex_pre_tool_use(command), "tool_use_id": call})  # fmt: skip
+    done = helpers.run_guard(home, runtime, payload)
+    assert (done.returncode, done.stderr) == (0, b"")
+    return json.loads(done.stdout) if done.stdout else None
+
+
+def _post(runtime, command, call):
+    make = helpers.post_tool_use if runtime == "claude" else helpers.codex_post_tool_use
+    return make(command, call)
+
+
+@pytest.mark.parametrize("runtime", ["claude", "codex"])
+def test_the_warned_call_itself_completing_settles_nothing_the_next_call_does(home, runtime):
+    assert _pre(home, runtime, REPEATED, "call-1") is not None  # warned (warn: it runs)
+    _silent(home, runtime, _post(runtime, REPEATED, "call-1"))
+    stats = guard_stats(home, "proj-j")
+    assert (stats["ran"], stats["ran_warned_route"]) == (1, 1)
+    assert stats["warned_then_avoided"] + stats["warned_then_repeated"] == 0
+    # the next shell call is seen only after it ran (its PreToolUse was not seen)
+    _silent(home, runtime, _post(runtime, "git status", "call-2"))
+    stats = guard_stats(home, "proj-j")
+    assert stats["warned_then_avoided"] == 1
+    assert stats["follow_ups_seen_at"] == {"PreToolUse": 0, "PostToolUse": 1}
+    assert stats["ran"] == 2
+    assert "follow-ups seen at PreToolUse / PostToolUse: 0 / 1" in render_text(stats)
+
+
+@pytest.mark.parametrize("runtime", ["claude", "codex"])
+def test_running_the_warned_route_again_is_repeated_at_post_tool_use(home, runtime):
+    assert _pre(home, runtime, REPEATED, "call-1") is not None
+    _silent(home, runtime, _post(runtime, REPEATED, "call-2"))
+    stats = guard_stats(home, "proj-j")
+    assert stats["warned_then_repeated"] == 1
+    assert stats["follow_ups_seen_at"]["PostToolUse"] == 1
+    # settled once: the next PreToolUse settles nothing more
+    assert _pre(home, runtime, "git status", "call-3") is None
+    assert guard_stats(home, "proj-j")["warned_then_avoided"] == 0
+
+
+def test_a_follow_up_seen_at_pre_tool_use_is_not_counted_again_after_it_ran(home):
+    assert _pre(home, "claude", REPEATED, "call-1") is not None
+    assert _pre(home, "claude", "git status", "call-2") is None  # settled here: avoided
+    _silent(home, "claude", _post("claude", "git status", "call-2"))
+    stats = guard_stats(home, "proj-j")
+    assert (stats["warned_then_avoided"], stats["warned_then_repeated"]) == (1, 0)
+    assert stats["follow_ups_seen_at"] == {"PreToolUse": 1, "PostToolUse": 0}
+
+
+def test_post_tool_use_records_are_content_free_and_start_no_prefetch(home):
+    _silent(home, "claude", _post("claude", REPEATED, "call-9"))
+    _silent(home, "claude", helpers.post_tool_use(REPEATED, "call-1", session="S-no-set"))
+    assert not store.set_path(home, "claude", "S-no-set").with_suffix(".pending").exists()
+    (record,) = [r for r in store.decision_lines(home, "proj-j") if r["kind"] == "ran"]
+    assert set(record) == {"kind", "at", "receipt_digest", "verdict", "failed", "warned_route",
+                           "follow_up", "latency_ms"}  # fmt: skip
+    assert record["verdict"] == "repeats_prior_failure"
+    raw = b"".join(p.read_bytes() for p in (home / "private" / "guard" / "decisions").iterdir())
+    for private in (b"pytest", b"S-current", b"call-9", b"AssertionError", b"proj-j"):
+        assert private not in raw
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {**helpers.post_tool_use(REPEATED, "c"), "tool_name": "Edit"},
+        {**helpers.post_tool_use(REPEATED, "c"), "tool_input": {"command": 7}},
+        {**helpers.post_tool_use(REPEATED, "c"), "hook_event_name": "Notification"},
+        {**helpers.post_tool_use(REPEATED, "c"), "cwd": "/elsewhere"},
+    ],
+)
+def test_post_tool_use_fault_paths_are_silent_and_record_nothing(home, payload):
+    _silent(home, "claude", payload)
+    assert guard_stats(home, "proj-j")["ran"] == 0
+
+
+@pytest.mark.parametrize("event", ["PreToolUse", "PostToolUse"])
+def test_past_the_deadline_nothing_is_answered_or_recorded(home, event):
+    import time
+
+    from loopx_recall_core.guard.hotpath import decide_payload
+
+    payload = {**helpers.pre_tool_use(REPEATED), "hook_event_name": event}
+    answer = decide_payload("claude", payload, agent_id="agent-a", project_id="proj-j",
+                            root=home, now=time.time(), started=time.monotonic() - 1.0,
+                            deadline=0.3)  # fmt: skip
+    assert answer is None
+    assert store.decision_lines(home, "proj-j") == []
+    assert store.read_session(home, "claude", "S-current") == {}
+
+
+def test_claudes_post_tool_use_failure_records_a_failed_run_of_the_warned_route(home):
+    """Claude Code fires PostToolUse after a call that succeeded and PostToolUseFailure
+    (``error``, ``is_interrupt`` instead of ``tool_response``) after one that failed."""
+    assert _pre(home, "claude", REPEATED, "call-1") is not None
+    failure = {
+        **helpers.pre_tool_use(REPEATED, tool_use_id="call-2"),
+        "hook_event_name": "PostToolUseFailure",
+        "error": "Command exited with non-zero status code 1",
+        "is_interrupt": False,
+    }
+    _silent(home, "claude", failure)
+    stats = guard_stats(home, "proj-j")
+    assert (stats["warned_then_repeated"], stats["ran_failed"], stats["ran_warned_route"]) == (
+        1,
+        1,
+        1,
+    )
+    assert "1 on a warned route, 1 failed" in render_text(stats)
