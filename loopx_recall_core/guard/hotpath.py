@@ -132,8 +132,11 @@ def decide_payload(
     now: float,
     started: float,
     deadline: float = DEADLINE_S,
+    refresh: bool = True,
 ) -> dict[str, Any] | None:
-    """The hook output for one payload, or None (print nothing); records the decision."""
+    """The hook output for one payload, or None (print nothing); records the decision.
+    ``refresh=False`` (``recall qualify``, whose sets are made in advance) never starts a
+    prefetch for a missing, old or stale set."""
     from loopx_recall_core.guard.decide import find_repeat, warning_text
 
     session = payload.get("session_id")
@@ -153,10 +156,12 @@ def decide_payload(
         or header.get("agent_id") != agent_id
         or (header.get("project_id") != project_id or header.get("session_id") != session)
     ):
-        _start_prefetch(root, runtime, session, agent_id, project_id, now)
+        if refresh:
+            _start_prefetch(root, runtime, session, agent_id, project_id, now)
         return None
-    if now - float(header.get("created_at", 0)) > float(header.get("ttl_s", 0)) or (
-        header.get("freshness") == "stale"
+    if refresh and (
+        now - float(header.get("created_at", 0)) > float(header.get("ttl_s", 0))
+        or header.get("freshness") == "stale"
     ):
         _start_prefetch(root, runtime, session, agent_id, project_id, now)
     match = find_repeat(command, header, lines)

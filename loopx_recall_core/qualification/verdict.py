@@ -19,6 +19,17 @@ zero_scope_broadening      no returned item from a bait or any out-of-scope sess
 honest_freshness           every case whose index is behind was answered as such
                            (stale/incomplete/unknown), and none as ``no_prior_match``
 typed_faults               every gated fault probe was exercised, typed and fail-open
+guard_zero_bait_warnings   the guard families ran, and the guard warned on no bait step
+                           (a command that failed only outside the scope) and its sets
+                           held no row from a bait session
+guard_hot_path             the hook process (``loopx-recall guard claude``) p95 <= the
+                           paired ``python -c pass`` p95 + 300 ms (the hook's own
+                           deadline: past it the guard is silent, so a slower guard loses
+                           its warnings); the issue's absolute target (p95 <= 100 ms over
+                           10,000 items) is reported beside it, not gated: an absolute
+                           bound fails on a loaded machine, the paired yardstick does not
+guard_agrees_with_replan   on every guarded payload, the guard's verdict and replan's
+                           comparison on the same set agree on ``repeats_prior_failure``
 =========================  ==============================================================
 """
 
@@ -40,6 +51,9 @@ THRESHOLDS = {
     #: What the host may add to the runtime's own floor: transcript scan, parsing, host
     #: verification, the private store and Replan, under the run's concurrency.
     "latency_allowance_ms": 1500.0,
+    #: What the guard's hook process may take over the interpreter's own start-up: the
+    #: hook's deadline (``guard.hotpath.DEADLINE_S``).
+    "guard_allowance_ms": 300.0,
 }
 GATES = (
     "repeat_reduction",
@@ -49,6 +63,9 @@ GATES = (
     "zero_scope_broadening",
     "honest_freshness",
     "typed_faults",
+    "guard_zero_bait_warnings",
+    "guard_hot_path",
+    "guard_agrees_with_replan",
 )
 
 
@@ -70,8 +87,11 @@ def evaluate(
     *,
     max_total_chars: int,
     latency_floor_ms: float = 0.0,
+    guard: Mapping[str, Any] | None = None,
 ) -> list[Gate]:
-    """One :class:`Gate` per name in :data:`GATES`, in that order."""
+    """One :class:`Gate` per name in :data:`GATES`, in that order; ``guard``:
+    :func:`~loopx_recall_core.qualification.measures.guard_measures` (None: the guard
+    families did not run, and their gates fail)."""
     a, b = arms["a"], arms["b"]
     t = THRESHOLDS
     gates = []
@@ -161,4 +181,40 @@ def evaluate(
             + (f"; failing: {', '.join(failed)}" if failed else ""),
         )
     )
+    gates += _guard_gates(guard)
     return gates
+
+
+def _guard_gates(guard: Mapping[str, Any] | None) -> list[Gate]:
+    if not guard or not guard["payloads"]:
+        return [
+            Gate(name=name, passed=False, detail="the guard families did not run")
+            for name in GATES[-3:]
+        ]
+    bait, rows = guard["kinds"]["bait"], guard["sets"]["bait_rows"]
+    hot = guard["hot_path"]
+    runs, p95, floor = hot["runs"], _num(hot["p95_ms"]), _num(hot["yardstick_p95_ms"])
+    allowance = THRESHOLDS["guard_allowance_ms"]
+    target = "met" if hot["target_met"] else "missed"
+    agreement = guard["agreement"]
+    return [
+        Gate(
+            name="guard_zero_bait_warnings",
+            passed=bait["cases"] > 0 and bait["warned"] == 0 and rows == 0,
+            detail=f"{bait['warned']} warnings on {bait['cases']} bait steps; "
+            f"{rows} bait rows in {guard['sets']['requests']} sets",
+        ),
+        Gate(
+            name="guard_hot_path",
+            passed=runs > 0 and p95 <= floor + allowance,
+            detail=f"hook process p95 {p95:.0f} ms over {runs} runs (needs <= python -c pass "
+            f"p95 {floor:.0f} + {allowance:.0f}); issue target p95 <= "
+            f"{hot['target_p95_ms']:.0f} ms {target}",
+        ),
+        Gate(
+            name="guard_agrees_with_replan",
+            passed=agreement["compared"] > 0 and agreement["disagreements"] == 0,
+            detail=f"{agreement['disagreements']} disagreements on repeats in "
+            f"{agreement['compared']} payloads",
+        ),
+    ]
