@@ -34,6 +34,7 @@ timings).
 from __future__ import annotations
 
 import os
+import resource
 import shlex
 import subprocess
 import sys
@@ -93,11 +94,13 @@ class GuardRecord:
 
 @attrs.frozen(kw_only=True)
 class HotRun:
-    """One hook process and its paired ``python -c pass``; ``agrees``: the process answered
-    exactly when the in-process decision did."""
+    """One hook process and its paired ``python -c pass`` (wall and CPU time); ``agrees``:
+    the process answered exactly when the in-process decision did."""
 
     guard_ms: float
     bare_ms: float
+    guard_cpu_ms: float
+    bare_cpu_ms: float
     agrees: bool
 
 
@@ -135,7 +138,12 @@ def _hook_argv(agent_id: str, project_id: str) -> list[str]:
     return argv
 
 
-def _timed(argv: list[str], stdin: bytes, env: dict[str, str]) -> tuple[float, bytes]:
+def _timed(argv: list[str], stdin: bytes, env: dict[str, str]) -> tuple[float, float, bytes]:
+    """``(wall ms, CPU ms, stdout)`` of one process. The CPU time (user + system, from the
+    children's resource usage: the harness has no other child at this point) is what the
+    gate reads: a loaded machine stretches the wall time of a process that imports more
+    far more than that of ``python -c pass``, but hardly its CPU time."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     try:
         done = subprocess.run(
@@ -145,7 +153,10 @@ def _timed(argv: list[str], stdin: bytes, env: dict[str, str]) -> tuple[float, b
         out = done.stdout
     except (OSError, subprocess.SubprocessError):
         out = b""
-    return round((time.perf_counter() - started) * 1000, 1), out
+    wall = (time.perf_counter() - started) * 1000
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000
+    return round(wall, 1), round(cpu, 1), out
 
 
 class GuardStage:
@@ -258,11 +269,13 @@ class GuardStage:
         argv = _hook_argv(enablement.agent_id, enablement.project_id)
         bare_argv = [sys.executable, "-c", "pass"]
         if len(self.hot) % 2:
-            bare_ms, _ = _timed(bare_argv, b"", env)
-            guard_ms, out = _timed(argv, stdin, env)
+            bare = _timed(bare_argv, b"", env)
+            guard = _timed(argv, stdin, env)
         else:
-            guard_ms, out = _timed(argv, stdin, env)
-            bare_ms, _ = _timed(bare_argv, b"", env)
-        self.hot.append(
-            HotRun(guard_ms=guard_ms, bare_ms=bare_ms, agrees=bool(out.strip()) == record.warned)
-        )
+            guard = _timed(argv, stdin, env)
+            bare = _timed(bare_argv, b"", env)
+        run = HotRun(
+            guard_ms=guard[0], bare_ms=bare[0], guard_cpu_ms=guard[1], bare_cpu_ms=bare[1],
+            agrees=bool(guard[2].strip()) == record.warned,
+        )  # fmt: skip
+        self.hot.append(run)

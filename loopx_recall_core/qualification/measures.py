@@ -168,7 +168,7 @@ _REPEAT = "repeats_prior_failure"
 def guard_measures(records: Sequence[Any], hot: Sequence[Any], sets: Sequence[Any]) -> dict:
     """The guard families (:mod:`.guard_arm`): warnings per kind, the guard's repeat
     recall, agreement with replan on the same set, the decision's time in process and the
-    hook process's time against ``python -c pass`` (paired runs)."""
+    hook process's wall and CPU time against ``python -c pass`` (paired runs)."""
     kinds: dict[str, dict[str, Any]] = {}
     for kind in ("repeat", "near_miss", "prior_success", "bait", "novel"):
         rows = [r for r in records if r.kind == kind]
@@ -183,6 +183,8 @@ def guard_measures(records: Sequence[Any], hot: Sequence[Any], sets: Sequence[An
     decisions = [r.decision_ms for r in records]
     guard_ms = [h.guard_ms for h in hot]
     bare_ms = [h.bare_ms for h in hot]
+    guard_cpu = [h.guard_cpu_ms for h in hot]
+    bare_cpu = [h.bare_cpu_ms for h in hot]
     p95 = percentile(guard_ms, 95)
     return {
         "payloads": len(records),
@@ -206,6 +208,9 @@ def guard_measures(records: Sequence[Any], hot: Sequence[Any], sets: Sequence[An
             "p95_ms": p95,
             "yardstick_p50_ms": percentile(bare_ms, 50),
             "yardstick_p95_ms": percentile(bare_ms, 95),
+            "cpu_p50_ms": percentile(guard_cpu, 50),
+            "cpu_p95_ms": percentile(guard_cpu, 95),
+            "yardstick_cpu_p95_ms": percentile(bare_cpu, 95),
             "answers_agreeing": sum(1 for h in hot if h.agrees),
             "target_p95_ms": GUARD_TARGET_P95_MS,
             "target_met": p95 is not None and p95 <= GUARD_TARGET_P95_MS,

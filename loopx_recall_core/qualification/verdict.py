@@ -22,12 +22,17 @@ typed_faults               every gated fault probe was exercised, typed and fail
 guard_zero_bait_warnings   the guard families ran, and the guard warned on no bait step
                            (a command that failed only outside the scope) and its sets
                            held no row from a bait session
-guard_hot_path             the hook process (``loopx-recall guard claude``) p95 <= the
-                           paired ``python -c pass`` p95 + 300 ms (the hook's own
-                           deadline: past it the guard is silent, so a slower guard loses
-                           its warnings); the issue's absolute target (p95 <= 100 ms over
-                           10,000 items) is reported beside it, not gated: an absolute
-                           bound fails on a loaded machine, the paired yardstick does not
+guard_hot_path             the hook process (``loopx-recall guard claude``, as installed)
+                           CPU time p95 <= the paired ``python -c pass`` CPU time p95 +
+                           150 ms, over at least one run. CPU time, not wall time: under
+                           load the wall time of a process that imports more stretches
+                           far more than the yardstick's (measured: 590 vs 133 ms with
+                           the test suite running beside it), its CPU time hardly (106
+                           vs 20 ms idle or loaded). The guard's own work is about 90 ms
+                           of CPU; the allowance catches a guard grown by more than about
+                           60 ms (click or cattrs on the hot path). The wall-time p50/p95
+                           and the issue's target (p95 <= 100 ms; the 10,000-item figure
+                           is ``benchmarks/guard_hotpath.py``'s) are reported, not gated
 guard_agrees_with_replan   on every guarded payload, the guard's verdict and replan's
                            comparison on the same set agree on ``repeats_prior_failure``
 =========================  ==============================================================
@@ -51,9 +56,8 @@ THRESHOLDS = {
     #: What the host may add to the runtime's own floor: transcript scan, parsing, host
     #: verification, the private store and Replan, under the run's concurrency.
     "latency_allowance_ms": 1500.0,
-    #: What the guard's hook process may take over the interpreter's own start-up: the
-    #: hook's deadline (``guard.hotpath.DEADLINE_S``).
-    "guard_allowance_ms": 300.0,
+    #: CPU time the guard's hook process may take over ``python -c pass``'s (paired runs).
+    "guard_cpu_allowance_ms": 150.0,
 }
 GATES = (
     "repeat_reduction",
@@ -193,8 +197,8 @@ def _guard_gates(guard: Mapping[str, Any] | None) -> list[Gate]:
         ]
     bait, rows = guard["kinds"]["bait"], guard["sets"]["bait_rows"]
     hot = guard["hot_path"]
-    runs, p95, floor = hot["runs"], _num(hot["p95_ms"]), _num(hot["yardstick_p95_ms"])
-    allowance = THRESHOLDS["guard_allowance_ms"]
+    runs, cpu, floor = hot["runs"], _num(hot["cpu_p95_ms"]), _num(hot["yardstick_cpu_p95_ms"])
+    allowance = THRESHOLDS["guard_cpu_allowance_ms"]
     target = "met" if hot["target_met"] else "missed"
     agreement = guard["agreement"]
     return [
@@ -206,10 +210,10 @@ def _guard_gates(guard: Mapping[str, Any] | None) -> list[Gate]:
         ),
         Gate(
             name="guard_hot_path",
-            passed=runs > 0 and p95 <= floor + allowance,
-            detail=f"hook process p95 {p95:.0f} ms over {runs} runs (needs <= python -c pass "
-            f"p95 {floor:.0f} + {allowance:.0f}); issue target p95 <= "
-            f"{hot['target_p95_ms']:.0f} ms {target}",
+            passed=runs > 0 and cpu <= floor + allowance,
+            detail=f"hook process CPU p95 {cpu:.0f} ms over {runs} runs (needs <= python -c "
+            f"pass CPU p95 {floor:.0f} + {allowance:.0f}); wall p95 {_num(hot['p95_ms']):.0f} "
+            f"ms, issue target <= {hot['target_p95_ms']:.0f} ms {target}",
         ),
         Gate(
             name="guard_agrees_with_replan",
