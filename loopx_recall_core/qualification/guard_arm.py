@@ -21,7 +21,8 @@ After a family shard's recall arm, for the cases of :data:`GUARDED_FAMILIES`:
 * **replan on the same set**: :func:`~loopx_recall_core.recall.replan.comparison.compare`
   on the same recall outcome; the guard's verdict must agree on ``repeats_prior_failure``
   (one code path).
-* **the hot path**: a few payloads per shard (:data:`HOT_PATH_RUNS` in all) run through
+* **the hot path**: a few payloads per shard (:data:`HOT_PATH_RUNS` in all, the first
+  shards' share rounded up) run through
   the installed hook command (``loopx-recall guard claude ...``, as ``hook install``
   writes it) as a process, each paired with ``python -c pass`` in alternating order: the
   interpreter's start-up is the yardstick the hot path is judged against.
@@ -188,7 +189,7 @@ class GuardStage:
             box[0] = State(schema_version="loopx_state_v0", enablements=tuple(guarded.values()))
         fetched: dict[tuple, Any] = {}
         successes = sorted({s.success[0] for s in family.sessions if not s.bait})
-        hot_left = self._quota
+        hot_left = min(self._quota, HOT_PATH_RUNS - len(self.hot))
         for index, case in enumerate(cases):
             enablement = guarded[case.case_id]
             view = files.view(case)
