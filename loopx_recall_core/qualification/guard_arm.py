@@ -95,14 +95,16 @@ class GuardRecord:
 
 @attrs.frozen(kw_only=True)
 class HotRun:
-    """One hook process and its paired ``python -c pass`` (wall and CPU time); ``agrees``:
-    the process answered exactly when the in-process decision did."""
+    """One hook process and its paired ``python -c pass`` (wall and CPU time); whether the
+    process ``answered`` and whether the in-process decision did (``decided``): a process
+    past its 300 ms deadline on a loaded machine is silent where the decision warned."""
 
     guard_ms: float
     bare_ms: float
     guard_cpu_ms: float
     bare_cpu_ms: float
-    agrees: bool
+    answered: bool
+    decided: bool
 
 
 @attrs.frozen(kw_only=True)
@@ -277,6 +279,6 @@ class GuardStage:
             bare = _timed(bare_argv, b"", env)
         run = HotRun(
             guard_ms=guard[0], bare_ms=bare[0], guard_cpu_ms=guard[1], bare_cpu_ms=bare[1],
-            agrees=bool(guard[2].strip()) == record.warned,
+            answered=bool(guard[2].strip()), decided=record.warned,
         )  # fmt: skip
         self.hot.append(run)

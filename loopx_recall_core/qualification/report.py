@@ -130,7 +130,8 @@ def guard_lines(report: Mapping[str, Any]) -> list[str]:
         f"vs python -c pass {_num(hot['yardstick_p50_ms'], 1)} / "
         f"{_num(hot['yardstick_p95_ms'], 1)} ms; CPU p95 {_num(hot['cpu_p95_ms'], 1)} vs "
         f"{_num(hot['yardstick_cpu_p95_ms'], 1)} ms ({hot['runs']} paired runs, "
-        f"{hot['answers_agreeing']} answered as decided)",
+        f"{hot['answers_agreeing']} answered as decided, {hot['silent_decided']} silent past "
+        "the deadline)",
     ]
 
 

@@ -122,7 +122,7 @@ class GuardRun:
                 )
         self.sets = [GuardSet(status="succeeded", items=16, bait_rows=bait_rows)] * 2
         run = HotRun(guard_ms=guard_ms, bare_ms=18.0, guard_cpu_ms=guard_cpu_ms, bare_cpu_ms=15.0,
-                     agrees=True)  # fmt: skip
+                     answered=False, decided=False)  # fmt: skip
         self.hot = [run] * 4
 
     def measures(self) -> dict[str, Any]:

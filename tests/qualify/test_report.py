@@ -65,7 +65,8 @@ def test_markdown_svg_and_text_renderings(tmp_path):
     assert "FAIL  repeat_reduction" in text
     assert (
         "guard hook process p50 / p95: 120.0 / 120.0 ms vs python -c pass 18.0 / 18.0 ms; "
-        "CPU p95 80.0 vs 15.0 ms (4 paired runs, 4 answered as decided)" in text
+        "CPU p95 80.0 vs 15.0 ms (4 paired runs, 4 answered as decided, 0 silent past the "
+        "deadline)" in text
     )
     assert "pass  guard_hot_path: hook process CPU p95 80 ms over 4 runs" in text
     assert text.endswith("verdict for obelisk-session-evidence 9.9.9-test: FAIL (repeat_reduction)")

@@ -121,7 +121,10 @@ def _assert_the_guard_families_ran(report: dict, stdout: str) -> None:
     assert guard["agreement"] == {"compared": guard["payloads"], "disagreements": 0}
     hot = guard["hot_path"]
     assert hot["runs"] == HOT_PATH_RUNS
-    assert hot["answers_agreeing"] == hot["runs"]
+    # the process never answers where the decision did not; under load a process past its
+    # 300 ms deadline may be silent where the decision warned
+    assert hot["answered_undecided"] == 0
+    assert hot["answers_agreeing"] + hot["silent_decided"] == hot["runs"]
     assert hot["cpu_p95_ms"] > hot["yardstick_cpu_p95_ms"] > 0
     assert hot["p95_ms"] > hot["yardstick_p95_ms"] > 0
     names = [g["name"] for g in report["gates"]]
