@@ -23,16 +23,18 @@ guard_zero_bait_warnings   the guard families ran, and the guard warned on no ba
                            (a command that failed only outside the scope) and its sets
                            held no row from a bait session
 guard_hot_path             the hook process (``loopx-recall guard claude``, as installed)
-                           CPU time p95 <= the paired ``python -c pass`` CPU time p95 +
-                           150 ms, over at least one run. CPU time, not wall time: under
-                           load the wall time of a process that imports more stretches
-                           far more than the yardstick's (measured: 590 vs 133 ms with
-                           the test suite running beside it), its CPU time hardly (106
-                           vs 20 ms idle or loaded). The guard's own work is about 90 ms
-                           of CPU; the allowance catches a guard grown by more than about
-                           60 ms (click or cattrs on the hot path). The wall-time p50/p95
-                           and the issue's target (p95 <= 100 ms; the 10,000-item figure
-                           is ``benchmarks/guard_hotpath.py``'s) are reported, not gated
+                           CPU time p95 <= 10 x the paired ``python -c pass`` CPU time p95,
+                           over at least one run. CPU time, not wall time: under load the
+                           wall time of a process that imports more stretches far more
+                           than the yardstick's (measured: 590 vs 133 ms with the test
+                           suite beside it), its CPU time hardly, and in step with the
+                           yardstick's (100 vs 15 ms idle, 137 vs 21 ms at load 14: 6.5x
+                           both times). A ratio, as the CLI's start-up standard (3x
+                           ``python -c pass``), so the bound follows the machine; 10x
+                           catches a guard grown by half (click or cattrs imported on the
+                           hot path would). The wall-time p50/p95 and the issue's target
+                           (p95 <= 100 ms; the 10,000-item figure is
+                           ``benchmarks/guard_hotpath.py``'s) are reported, not gated
 guard_agrees_with_replan   on every guarded payload, the guard's verdict and replan's
                            comparison on the same set agree on ``repeats_prior_failure``
 =========================  ==============================================================
@@ -56,8 +58,8 @@ THRESHOLDS = {
     #: What the host may add to the runtime's own floor: transcript scan, parsing, host
     #: verification, the private store and Replan, under the run's concurrency.
     "latency_allowance_ms": 1500.0,
-    #: CPU time the guard's hook process may take over ``python -c pass``'s (paired runs).
-    "guard_cpu_allowance_ms": 150.0,
+    #: The guard's hook process's CPU time over ``python -c pass``'s (paired runs), at most.
+    "guard_cpu_ratio": 10.0,
 }
 GATES = (
     "repeat_reduction",
@@ -198,7 +200,7 @@ def _guard_gates(guard: Mapping[str, Any] | None) -> list[Gate]:
     bait, rows = guard["kinds"]["bait"], guard["sets"]["bait_rows"]
     hot = guard["hot_path"]
     runs, cpu, floor = hot["runs"], _num(hot["cpu_p95_ms"]), _num(hot["yardstick_cpu_p95_ms"])
-    allowance = THRESHOLDS["guard_cpu_allowance_ms"]
+    ratio = THRESHOLDS["guard_cpu_ratio"]
     target = "met" if hot["target_met"] else "missed"
     agreement = guard["agreement"]
     return [
@@ -210,10 +212,10 @@ def _guard_gates(guard: Mapping[str, Any] | None) -> list[Gate]:
         ),
         Gate(
             name="guard_hot_path",
-            passed=runs > 0 and cpu <= floor + allowance,
-            detail=f"hook process CPU p95 {cpu:.0f} ms over {runs} runs (needs <= python -c "
-            f"pass CPU p95 {floor:.0f} + {allowance:.0f}); wall p95 {_num(hot['p95_ms']):.0f} "
-            f"ms, issue target <= {hot['target_p95_ms']:.0f} ms {target}",
+            passed=runs > 0 and 0 < cpu <= floor * ratio,
+            detail=f"hook process CPU p95 {cpu:.0f} ms over {runs} runs (needs <= {ratio:.0f} x "
+            f"python -c pass CPU p95 {floor:.0f}); wall p95 {_num(hot['p95_ms']):.0f} ms, "
+            f"issue target <= {hot['target_p95_ms']:.0f} ms {target}",
         ),
         Gate(
             name="guard_agrees_with_replan",

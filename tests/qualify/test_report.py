@@ -68,5 +68,5 @@ def test_markdown_svg_and_text_renderings(tmp_path):
         "CPU p95 80.0 vs 15.0 ms (4 paired runs, 4 answered as decided, 0 silent past the "
         "deadline)" in text
     )
-    assert "pass  guard_hot_path: hook process CPU p95 80 ms over 4 runs" in text
+    assert "pass  guard_hot_path: hook process CPU p95 80 ms over 4 runs (needs <= 10 x" in text
     assert text.endswith("verdict for obelisk-session-evidence 9.9.9-test: FAIL (repeat_reduction)")

@@ -96,7 +96,7 @@ def test_latency_is_judged_against_the_runtime_floor():
         (GuardRun(warned={"bait1": True}), "guard_zero_bait_warnings"),
         # a row from a bait session in a prefetched set
         (GuardRun(bait_rows=1), "guard_zero_bait_warnings"),
-        # the hook process spends 250 ms of CPU: over python -c pass's 15 + 150
+        # the hook process spends 250 ms of CPU: over 10 x python -c pass's 15
         (GuardRun(guard_cpu_ms=250.0), "guard_hot_path"),
         # the guard's comparison says repeat where replan's, on the same set, does not
         (GuardRun(verdicts={"near_miss0": "repeats_prior_failure"}), "guard_agrees_with_replan"),
