@@ -29,6 +29,8 @@ if TYPE_CHECKING:
     from loopx_recall_core.plugins import PluginHost, safe_readback
     from loopx_recall_core.qualification.canaries import secret_canaries
     from loopx_recall_core.qualification.corpus import build_corpus
+    from loopx_recall_core.qualification.guard_arm import GUARDED_FAMILIES, HOT_PATH_RUNS
+    from loopx_recall_core.qualification.guard_arm import kind_of as guard_kind_of
     from loopx_recall_core.qualification.harness import (
         QualificationError,
         run_qualification,
@@ -55,6 +57,9 @@ _SOURCES: dict[str, tuple[str, str | None]] = {
     "safe_readback": ("loopx_recall_core.plugins", "safe_readback"),
     "secret_canaries": ("loopx_recall_core.qualification.canaries", "secret_canaries"),
     "build_corpus": ("loopx_recall_core.qualification.corpus", "build_corpus"),
+    "GUARDED_FAMILIES": ("loopx_recall_core.qualification.guard_arm", "GUARDED_FAMILIES"),
+    "HOT_PATH_RUNS": ("loopx_recall_core.qualification.guard_arm", "HOT_PATH_RUNS"),
+    "guard_kind_of": ("loopx_recall_core.qualification.guard_arm", "kind_of"),
     "QualificationError": ("loopx_recall_core.qualification.harness", "QualificationError"),
     "run_qualification": ("loopx_recall_core.qualification.harness", "run_qualification"),
     "total_steps": ("loopx_recall_core.qualification.harness", "total_steps"),

@@ -137,9 +137,12 @@ def decide_payload(
     now: float,
     started: float,
     deadline: float = DEADLINE_S,
+    refresh: bool = True,
 ) -> dict[str, Any] | None:
     """The hook output for one payload, or None (print nothing); records the decision.
-    ``PreToolUse`` is answered; ``PostToolUse`` only records what ran (:func:`_ran`)."""
+    ``PreToolUse`` is answered; ``PostToolUse`` only records what ran (:func:`_ran`).
+    ``refresh=False`` (``recall qualify``, whose sets are made in advance) never starts a
+    prefetch for a missing, old or stale set."""
     from loopx_recall_core.guard.decide import find_repeat, warning_text
 
     session = payload.get("session_id")
@@ -165,10 +168,10 @@ def decide_payload(
         or header.get("agent_id") != agent_id
         or (header.get("project_id") != project_id or header.get("session_id") != session)
     ):
-        if event not in _AFTER:
+        if refresh and event not in _AFTER:
             _start_prefetch(root, runtime, session, agent_id, project_id, now)
         return None
-    if event not in _AFTER and (
+    if refresh and event not in _AFTER and (
         now - float(header.get("created_at", 0)) > float(header.get("ttl_s", 0))
         or header.get("freshness") == "stale"
     ):

@@ -28,13 +28,21 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from loopx_recall_core.guard import store
 from loopx_recall_core.private_files import StateError, locked
 
-__all__ = ["GUARD_TERMS", "run_prefetch", "start_detached", "start_for_hook"]
+__all__ = [
+    "GUARD_TERMS",
+    "FetchedSet",
+    "fetch_set",
+    "run_prefetch",
+    "start_detached",
+    "start_for_hook",
+]
 
 GUARD_TERMS = ("command", "cmd")
 _LOCK_TIMEOUT_S = 60.0
@@ -119,6 +127,63 @@ def _repository_root(enablement: Any) -> str | None:
     return roots[0] if isinstance(roots, list) and roots and isinstance(roots[0], str) else None
 
 
+class FetchedSet:
+    """One prefetch's answer: the request made, the recall outcome, and the set (its header
+    and items) as :func:`~loopx_recall_core.guard.store.write_set` keeps it."""
+
+    __slots__ = ("header", "items", "outcome", "request")
+
+    def __init__(self, request: Any, outcome: Any, header: dict[str, Any], items: list) -> None:
+        self.request = request
+        self.outcome = outcome
+        self.header = header
+        self.items = items
+
+
+def fetch_set(
+    recall: Callable[[Any], Any], enablement: Any, *, runtime: str, session_id: str
+) -> FetchedSet:
+    """ONE admitted request in the session's scope through ``recall`` (a
+    :class:`~loopx_recall_core.recall.service.RecallService`) and the set made from the
+    provider's answer. The prefetch and ``recall qualify``'s guard families both call it."""
+    from loopx_recall_core.canonical import digest
+    from loopx_recall_core.contracts import unstructure
+    from loopx_recall_core.guard.decide import index_items
+
+    request = _request(enablement)
+    outcome = recall(request)
+    repository_root = _repository_root(enablement)
+    result = outcome.result
+    items = [
+        {
+            "ref": f"{item.session_ref}#{item.message_ref or ''}",
+            "session": item.session_ref,
+            "type": item.evidence_type,
+            "at": item.observed_at,
+            "snippet": item.snippet,
+        }
+        for item in (result.items if result is not None else ())
+    ]
+    header = {
+        "schema_version": store.SET_VERSION,
+        "agent_id": enablement.agent_id,
+        "project_id": enablement.project_id,
+        "runtime": runtime,
+        "session_id": session_id,
+        "created_at": time.time(),
+        "ttl_s": store.DEFAULT_TTL_S,
+        "status": outcome.status,
+        "reason": outcome.reason,
+        "freshness": result.freshness if result is not None else None,
+        "truncated": bool(result.truncated) if result is not None else False,
+        "receipt_digest": digest(unstructure(outcome.receipt)),
+        "repository_root": repository_root,
+        "count": len(items),
+        "index": index_items(items, repository_root),
+    }
+    return FetchedSet(request, outcome, header, items)
+
+
 def run_prefetch(root: Path, facts: dict[str, Any], host: Any = None) -> str:
     """Make the session's set (the detached process); returns an outcome code."""
     runtime, session = str(facts["runtime"]), str(facts["session_id"])
@@ -145,9 +210,6 @@ def _prefetch_locked(
     requested_at: float,
     host: Any,
 ) -> str:
-    from loopx_recall_core.canonical import digest
-    from loopx_recall_core.contracts import unstructure
-    from loopx_recall_core.guard.decide import index_items
     from loopx_recall_core.recall.ledger import SessionLedger
     from loopx_recall_core.recall.service import RecallService
     from loopx_recall_core.recall.store import PrivateStore
@@ -179,38 +241,9 @@ def _prefetch_locked(
         timeout=_RECALL_TIMEOUT_S,
         current_sessions=(session,),
     )
-    outcome = service(_request(enablement))
-    repository_root = _repository_root(enablement)
-    result = outcome.result
-    items = [
-        {
-            "ref": f"{item.session_ref}#{item.message_ref or ''}",
-            "session": item.session_ref,
-            "type": item.evidence_type,
-            "at": item.observed_at,
-            "snippet": item.snippet,
-        }
-        for item in (result.items if result is not None else ())
-    ]
-    header = {
-        "schema_version": store.SET_VERSION,
-        "agent_id": agent_id,
-        "project_id": project_id,
-        "runtime": runtime,
-        "session_id": session,
-        "created_at": time.time(),
-        "ttl_s": store.DEFAULT_TTL_S,
-        "status": outcome.status,
-        "reason": outcome.reason,
-        "freshness": result.freshness if result is not None else None,
-        "truncated": bool(result.truncated) if result is not None else False,
-        "receipt_digest": digest(unstructure(outcome.receipt)),
-        "repository_root": repository_root,
-        "count": len(items),
-        "index": index_items(items, repository_root),
-    }
+    fetched = fetch_set(service, enablement, runtime=runtime, session_id=session)
     try:
-        store.write_set(root, header, items)
+        store.write_set(root, fetched.header, fetched.items)
     except StateError:
         return "state_unusable"
     return "made"

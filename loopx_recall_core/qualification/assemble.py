@@ -17,7 +17,12 @@ from loopx_recall_core.providers_api import RuntimeIdentity
 from loopx_recall_core.qualification.arms import ARMS, CaseRecord
 from loopx_recall_core.qualification.corpus import FAMILIES, Corpus
 from loopx_recall_core.qualification.faults import FaultProbe
-from loopx_recall_core.qualification.measures import arm_measures, detection, paired_test
+from loopx_recall_core.qualification.measures import (
+    arm_measures,
+    detection,
+    guard_measures,
+    paired_test,
+)
 from loopx_recall_core.qualification.verdict import THRESHOLDS, evaluate
 from loopx_recall_core.state import DEFAULT_CEILINGS
 
@@ -84,11 +89,14 @@ def build_report(
     *,
     identity: RuntimeIdentity | None = None,
     floor: dict[str, Any] | None = None,
+    guard: Any = None,
     request_timeout_s: float,
     workers: int,
 ) -> dict[str, Any]:
-    """The whole ``report.json`` record (public-safe), its digest included."""
+    """The whole ``report.json`` record (public-safe), its digest included. ``guard``: the
+    run's :class:`~loopx_recall_core.qualification.guard_arm.GuardStage` (None: not run)."""
     floor = floor or {"calls": 0, "p95_ms": 0.0}
+    guarded = guard_measures(guard.records, guard.hot, guard.sets) if guard is not None else None
     arms = {arm: arm_measures(records[arm], indexed=arm == "b") for arm in ARMS}
     paired = paired_test(records["a"], records["b"])
     gates = evaluate(
@@ -97,6 +105,7 @@ def build_report(
         probes,
         max_total_chars=DEFAULT_CEILINGS["max_total_chars"],
         latency_floor_ms=float(floor["p95_ms"]),
+        guard=guarded,
     )
     tags: dict[str, int] = {}
     for case in corpus.cases:
@@ -131,6 +140,7 @@ def build_report(
         },
         "arms": arms,
         "paired_test": paired,
+        "guard": guarded,
         "by_family": {name: _family_summary(records, name) for name in FAMILIES},
         "faults": [{**attrs.asdict(p), "passed": p.passed} for p in probes],
         "gates": [attrs.asdict(g) for g in gates],
@@ -139,6 +149,7 @@ def build_report(
             "failed_gates": [g.name for g in gates if not g.passed],
         },
         "cases": _case_rows(records),
+        "guard_cases": [attrs.asdict(r) for r in guard.records] if guard is not None else [],
         "duration_s": round(duration_s, 1),
         "generated_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
     }

@@ -60,6 +60,7 @@ from loopx_recall_core.qualification.faults import (
     FaultProbe,
     run_probes,
 )
+from loopx_recall_core.qualification.guard_arm import GUARDED_FAMILIES, GuardStage
 from loopx_recall_core.qualification.materialize import FamilyArchive, write_family
 from loopx_recall_core.qualification.measures import (
     percentile,
@@ -158,7 +159,9 @@ class _LockedStore(PrivateStore):
 class _Run:
     """State of one qualification run: the provider, the throw-away store, the records."""
 
-    def __init__(self, provider_id: str, provider: Any, host: PluginHost, root: Path) -> None:
+    def __init__(
+        self, provider_id: str, provider: Any, host: PluginHost, root: Path, shards: int
+    ) -> None:
         self.provider_id = provider_id
         self.provider = provider
         self.host = host
@@ -168,6 +171,8 @@ class _Run:
         self.identity: RuntimeIdentity | None = None
         self.bare_ms: list[float] = []
         self._progress_lock = threading.Lock()
+        (root / "guard").mkdir(mode=0o700)
+        self.guard = GuardStage(root / "guard", shards)
 
     def recall(self, enablement: Enablement, timeout: float) -> RecallService:
         return RecallService(
@@ -254,6 +259,10 @@ class _Run:
                 self.records["a"].append(a)
                 self.records["b"].append(b)
                 self.records["c"].append(c)
+        # The guard families: one prefetch per scope, every payload through the hook's
+        # decision, a few through the hook process (:mod:`.guard_arm`).
+        enablements = {key: pair[0] for key, pair in bound.items()}
+        self.guard.family(files, cases, enablements, lambda e: self.recall(e, REQUEST_TIMEOUT_S))
         if files.family.name == "baseline" and not self.probes:
             enablement, options = bound[cases[0].case_id]
             self.probes = run_probes(
@@ -338,7 +347,8 @@ def run_qualification(
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="loopx-qualify-") as folder:
         root = Path(folder)
-        run = _Run(provider_id, provider, host, root)
+        shards = sum(1 for f in corpus.families if f.name in GUARDED_FAMILIES)
+        run = _Run(provider_id, provider, host, root, shards)
         now = datetime.now(UTC).replace(microsecond=0)
         for family in corpus.families:
             family_cases = [c for c in corpus.cases if c.archive == family.key]
@@ -368,6 +378,6 @@ def run_qualification(
         duration,
         identity=run.identity,
         floor=run.floor,
+        guard=run.guard,
     )
     return QualificationResult(report=report)
-

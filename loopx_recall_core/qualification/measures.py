@@ -18,7 +18,9 @@
 * ``scope``: items returned from planted bait sessions and from any out-of-scope session;
 * ``reasons`` / ``verdicts``: counts of recall failure / refusal reasons and of
   comparison verdicts;
-* :func:`paired_test`: exact one-sided McNemar test over repeats flagged by one arm only.
+* :func:`paired_test`: exact one-sided McNemar test over repeats flagged by one arm only;
+* :func:`guard_measures`: the guard families (warnings per kind, agreement with replan,
+  the decision's and the hook process's time).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ __all__ = [
     "detection",
     "false_match",
     "freshness",
+    "guard_measures",
     "latency",
     "paired_test",
     "percentile",
@@ -153,4 +156,65 @@ def arm_measures(records: Sequence[CaseRecord], *, indexed: bool) -> dict[str, A
         "scope": scope(records),
         "reasons": dict(sorted(Counter(r.reason for r in records if r.reason).items())),
         "verdicts": dict(sorted(Counter(r.verdict for r in records if r.verdict).items())),
+    }
+
+
+#: The issue's hot-path target (p95 over a 10,000-item set; benchmarks/guard_hotpath.py):
+#: reported by ``recall qualify`` beside the gate, never gated there.
+GUARD_TARGET_P95_MS = 100.0
+_REPEAT = "repeats_prior_failure"
+
+
+def guard_measures(records: Sequence[Any], hot: Sequence[Any], sets: Sequence[Any]) -> dict:
+    """The guard families (:mod:`.guard_arm`): warnings per kind, the guard's repeat
+    recall, agreement with replan on the same set, the decision's time in process and the
+    hook process's wall and CPU time against ``python -c pass`` (paired runs)."""
+    kinds: dict[str, dict[str, Any]] = {}
+    for kind in ("repeat", "near_miss", "prior_success", "bait", "novel"):
+        rows = [r for r in records if r.kind == kind]
+        warned = sum(1 for r in rows if r.warned)
+        kinds[kind] = {"cases": len(rows), "warned": warned, "rate": _ratio(warned, len(rows))}
+    compared = [r for r in records if r.verdict not in (None, "already_warned")]
+    disagree = sum(
+        1
+        for r in compared
+        if (r.verdict in (_REPEAT, "superseded")) != (r.replan_verdict == _REPEAT)
+    )
+    decisions = [r.decision_ms for r in records]
+    guard_ms = [h.guard_ms for h in hot]
+    bare_ms = [h.bare_ms for h in hot]
+    guard_cpu = [h.guard_cpu_ms for h in hot]
+    bare_cpu = [h.bare_cpu_ms for h in hot]
+    p95 = percentile(guard_ms, 95)
+    return {
+        "payloads": len(records),
+        "sets": {
+            "requests": len(sets),
+            "statuses": dict(sorted(Counter(s.status for s in sets).items())),
+            "items_max": max((s.items for s in sets), default=None),
+            "bait_rows": sum(s.bait_rows for s in sets),
+        },
+        "kinds": kinds,
+        "recall": kinds["repeat"]["rate"],
+        "agreement": {"compared": len(compared), "disagreements": disagree},
+        "decision": {
+            "p50_ms": percentile(decisions, 50),
+            "p95_ms": percentile(decisions, 95),
+            "max_ms": max(decisions, default=None),
+        },
+        "hot_path": {
+            "runs": len(hot),
+            "p50_ms": percentile(guard_ms, 50),
+            "p95_ms": p95,
+            "yardstick_p50_ms": percentile(bare_ms, 50),
+            "yardstick_p95_ms": percentile(bare_ms, 95),
+            "cpu_p50_ms": percentile(guard_cpu, 50),
+            "cpu_p95_ms": percentile(guard_cpu, 95),
+            "yardstick_cpu_p95_ms": percentile(bare_cpu, 95),
+            "answers_agreeing": sum(1 for h in hot if h.answered == h.decided),
+            "answered_undecided": sum(1 for h in hot if h.answered and not h.decided),
+            "silent_decided": sum(1 for h in hot if h.decided and not h.answered),
+            "target_p95_ms": GUARD_TARGET_P95_MS,
+            "target_met": p95 is not None and p95 <= GUARD_TARGET_P95_MS,
+        },
     }

@@ -36,6 +36,7 @@ __all__ = [
     "REPORT_FILES",
     "ReportError",
     "check_report_folder",
+    "guard_lines",
     "render_markdown",
     "render_svg",
     "render_text",
@@ -104,6 +105,36 @@ def _headline(arms: Mapping[str, Any]) -> list[tuple[str, list[str]]]:
     return rows
 
 
+def guard_lines(report: Mapping[str, Any]) -> list[str]:
+    """The guard families in a few lines (report.md and the terminal)."""
+    guard = report.get("guard")
+    if not guard:
+        return ["guard families: not run"]
+    kinds, hot, decision = guard["kinds"], guard["hot_path"], guard["decision"]
+    warned = ", ".join(
+        f"{kind} {kinds[kind]['warned']}/{kinds[kind]['cases']}"
+        for kind in ("near_miss", "prior_success", "bait", "novel")
+    )
+    agreement = guard["agreement"]
+    return [
+        f"guard: repeats warned {_rate(kinds['repeat']['warned'], kinds['repeat']['cases'])}; "
+        f"warnings on {warned}",
+        f"guard sets: {guard['sets']['requests']} prefetch requests "
+        f"({', '.join(f'{k} {v}' for k, v in guard['sets']['statuses'].items())}), at most "
+        f"{_num(guard['sets']['items_max'])} items, {guard['sets']['bait_rows']} bait rows; "
+        f"agrees with replan on {agreement['compared'] - agreement['disagreements']}/"
+        f"{agreement['compared']} payloads",
+        f"guard decision p50 / p95: {_num(decision['p50_ms'], 2)} / "
+        f"{_num(decision['p95_ms'], 2)} ms in process",
+        f"guard hook process p50 / p95: {_num(hot['p50_ms'], 1)} / {_num(hot['p95_ms'], 1)} ms "
+        f"vs python -c pass {_num(hot['yardstick_p50_ms'], 1)} / "
+        f"{_num(hot['yardstick_p95_ms'], 1)} ms; CPU p95 {_num(hot['cpu_p95_ms'], 1)} vs "
+        f"{_num(hot['yardstick_cpu_p95_ms'], 1)} ms ({hot['runs']} paired runs, "
+        f"{hot['answers_agreeing']} answered as decided, {hot['silent_decided']} silent past "
+        "the deadline)",
+    ]
+
+
 def _table(header: list[str], rows: list[list[str]]) -> list[str]:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(cells) + " |" for cells in rows]
@@ -147,6 +178,8 @@ def render_markdown(report: Mapping[str, Any]) -> str:
         ["gate", "result", "detail"],
         [[g["name"], "pass" if g["passed"] else "FAIL", g["detail"]] for g in report["gates"]],
     )
+    lines += ["", "## Guard (PreToolUse path)", ""]
+    lines += [f"- {line}" for line in guard_lines(report)]
     lines += ["", "## Fault probes", ""]
     lines += _table(
         ["probe", "surface", "observed", "typed", "fail-open", "gated", "result"],
@@ -291,6 +324,8 @@ def render_text(report: Mapping[str, Any]) -> str:
         "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True))
         for row in [header, *rows]
     ]
+    lines.append("")
+    lines += guard_lines(report)
     lines.append("")
     lines += [
         f"{'pass' if g['passed'] else 'FAIL'}  {g['name']}: {g['detail']}" for g in report["gates"]

@@ -19,6 +19,24 @@ zero_scope_broadening      no returned item from a bait or any out-of-scope sess
 honest_freshness           every case whose index is behind was answered as such
                            (stale/incomplete/unknown), and none as ``no_prior_match``
 typed_faults               every gated fault probe was exercised, typed and fail-open
+guard_zero_bait_warnings   the guard families ran, and the guard warned on no bait step
+                           (a command that failed only outside the scope) and its sets
+                           held no row from a bait session
+guard_hot_path             the hook process (``loopx-recall guard claude``, as installed)
+                           CPU time p95 <= 10 x the paired ``python -c pass`` CPU time p95,
+                           over at least one run. CPU time, not wall time: under load the
+                           wall time of a process that imports more stretches far more
+                           than the yardstick's (measured: 590 vs 133 ms with the test
+                           suite beside it), its CPU time hardly, and in step with the
+                           yardstick's (100 vs 15 ms idle, 137 vs 21 ms at load 14: 6.5x
+                           both times). A ratio, as the CLI's start-up standard (3x
+                           ``python -c pass``), so the bound follows the machine; 10x
+                           catches a guard grown by half (click or cattrs imported on the
+                           hot path would). The wall-time p50/p95 and the issue's target
+                           (p95 <= 100 ms; the 10,000-item figure is
+                           ``benchmarks/guard_hotpath.py``'s) are reported, not gated
+guard_agrees_with_replan   on every guarded payload, the guard's verdict and replan's
+                           comparison on the same set agree on ``repeats_prior_failure``
 =========================  ==============================================================
 """
 
@@ -40,6 +58,8 @@ THRESHOLDS = {
     #: What the host may add to the runtime's own floor: transcript scan, parsing, host
     #: verification, the private store and Replan, under the run's concurrency.
     "latency_allowance_ms": 1500.0,
+    #: The guard's hook process's CPU time over ``python -c pass``'s (paired runs), at most.
+    "guard_cpu_ratio": 10.0,
 }
 GATES = (
     "repeat_reduction",
@@ -49,6 +69,9 @@ GATES = (
     "zero_scope_broadening",
     "honest_freshness",
     "typed_faults",
+    "guard_zero_bait_warnings",
+    "guard_hot_path",
+    "guard_agrees_with_replan",
 )
 
 
@@ -70,8 +93,11 @@ def evaluate(
     *,
     max_total_chars: int,
     latency_floor_ms: float = 0.0,
+    guard: Mapping[str, Any] | None = None,
 ) -> list[Gate]:
-    """One :class:`Gate` per name in :data:`GATES`, in that order."""
+    """One :class:`Gate` per name in :data:`GATES`, in that order; ``guard``:
+    :func:`~loopx_recall_core.qualification.measures.guard_measures` (None: the guard
+    families did not run, and their gates fail)."""
     a, b = arms["a"], arms["b"]
     t = THRESHOLDS
     gates = []
@@ -161,4 +187,40 @@ def evaluate(
             + (f"; failing: {', '.join(failed)}" if failed else ""),
         )
     )
+    gates += _guard_gates(guard)
     return gates
+
+
+def _guard_gates(guard: Mapping[str, Any] | None) -> list[Gate]:
+    if not guard or not guard["payloads"]:
+        return [
+            Gate(name=name, passed=False, detail="the guard families did not run")
+            for name in GATES[-3:]
+        ]
+    bait, rows = guard["kinds"]["bait"], guard["sets"]["bait_rows"]
+    hot = guard["hot_path"]
+    runs, cpu, floor = hot["runs"], _num(hot["cpu_p95_ms"]), _num(hot["yardstick_cpu_p95_ms"])
+    ratio = THRESHOLDS["guard_cpu_ratio"]
+    target = "met" if hot["target_met"] else "missed"
+    agreement = guard["agreement"]
+    return [
+        Gate(
+            name="guard_zero_bait_warnings",
+            passed=bait["cases"] > 0 and bait["warned"] == 0 and rows == 0,
+            detail=f"{bait['warned']} warnings on {bait['cases']} bait steps; "
+            f"{rows} bait rows in {guard['sets']['requests']} sets",
+        ),
+        Gate(
+            name="guard_hot_path",
+            passed=runs > 0 and 0 < cpu <= floor * ratio,
+            detail=f"hook process CPU p95 {cpu:.0f} ms over {runs} runs (needs <= {ratio:.0f} x "
+            f"python -c pass CPU p95 {floor:.0f}); wall p95 {_num(hot['p95_ms']):.0f} ms, "
+            f"issue target <= {hot['target_p95_ms']:.0f} ms {target}",
+        ),
+        Gate(
+            name="guard_agrees_with_replan",
+            passed=agreement["compared"] > 0 and agreement["disagreements"] == 0,
+            detail=f"{agreement['disagreements']} disagreements on repeats in "
+            f"{agreement['compared']} payloads",
+        ),
+    ]

@@ -8,7 +8,8 @@ from typing import Any
 
 from loopx_recall_core.qualification.arms import CaseRecord
 from loopx_recall_core.qualification.faults import RUNTIME_FAULTS, FaultProbe
-from loopx_recall_core.qualification.measures import arm_measures, paired_test
+from loopx_recall_core.qualification.guard_arm import GuardRecord, GuardSet, HotRun
+from loopx_recall_core.qualification.measures import arm_measures, guard_measures, paired_test
 
 
 def record(case_id: str, label: str, flagged: bool, **fields: Any) -> CaseRecord:
@@ -85,6 +86,49 @@ def arms_of(a: list[CaseRecord], b: list[CaseRecord]) -> tuple[dict, dict]:
     return arms, paired_test(a, b)
 
 
+class GuardRun:
+    """What :class:`~loopx_recall_core.qualification.guard_arm.GuardStage` collects, by hand:
+    five repeats (four warned), three each of near misses, prior successes and bait steps
+    (none warned), two sets, four paired hook runs; ``warned`` / ``verdicts`` override the
+    ``warned`` flag / the guard's verdict by case id, ``guard_cpu_ms`` every run's CPU."""
+
+    def __init__(
+        self,
+        *,
+        warned: dict[str, bool] | None = None,
+        verdicts: dict[str, str] | None = None,
+        guard_cpu_ms: float = 80.0,
+        guard_ms: float = 120.0,
+        bait_rows: int = 0,
+    ) -> None:
+        warned, verdicts = warned or {}, verdicts or {}
+        self.records = []
+        for kind, count in (("repeat", 5), ("near_miss", 3), ("prior_success", 3), ("bait", 3)):
+            for index in range(count):
+                case_id = f"{kind}{index}"
+                hit = kind == "repeat" and index < 4
+                verdict = "repeats_prior_failure" if hit else "no_prior_match"
+                self.records.append(
+                    GuardRecord(
+                        case_id=case_id,
+                        family="bait" if kind == "bait" else "baseline",
+                        kind=kind,
+                        warned=warned.get(case_id, hit),
+                        verdict=verdicts.get(case_id, verdict),
+                        replan_verdict=verdict,
+                        set_status="succeeded",
+                        decision_ms=2.0 + index,
+                    )
+                )
+        self.sets = [GuardSet(status="succeeded", items=16, bait_rows=bait_rows)] * 2
+        run = HotRun(guard_ms=guard_ms, bare_ms=18.0, guard_cpu_ms=guard_cpu_ms, bare_cpu_ms=15.0,
+                     answered=False, decided=False)  # fmt: skip
+        self.hot = [run] * 4
+
+    def measures(self) -> dict[str, Any]:
+        return guard_measures(self.records, self.hot, self.sets)
+
+
 class _Provider:
     provider_id = "obelisk-session-evidence"
     provider_version = "9.9.9-test"
@@ -106,4 +150,4 @@ def synthetic_report(*, passing: bool = True, cases: int = 30) -> dict[str, Any]
         c_fields = {"requested": True, "context_chars": 90000}
         records["c"].append(record(case.case_id, case.label, repeat, **c_fields))
     runtime = {"runtime_version": "0.2.4", "template_version": "t/1", "private": "/home/x"}
-    return _report(corpus, _Provider(), runtime, records, probes(), 1.0)
+    return _report(corpus, _Provider(), runtime, records, probes(), 1.0, guard=GuardRun())

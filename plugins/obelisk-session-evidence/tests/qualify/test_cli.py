@@ -17,7 +17,15 @@ from types import SimpleNamespace
 import pytest
 from click.testing import CliRunner
 
-from loopx_recall_core.testing import StateStore, build_corpus, cli, total_steps
+from loopx_recall_core.testing import (
+    GUARDED_FAMILIES,
+    HOT_PATH_RUNS,
+    StateStore,
+    build_corpus,
+    cli,
+    guard_kind_of,
+    total_steps,
+)
 
 CASES, SEED = 30, 7
 FILES = ("report.json", "report.md", "report.svg")
@@ -84,12 +92,49 @@ def test_qualify_writes_the_report_and_records_the_pass(qualified):
         "unknown_request_field",
         "unknown_enable_option",
     }
+    _assert_the_guard_families_ran(report, result.stdout)
     verdict = (
         StateStore(home).read().qualification(provider["provider_id"], provider["provider_version"])
     )
     assert verdict is not None
     assert verdict.passed is True
     assert verdict.report_digest == report["report_digest"]
+
+
+def _assert_the_guard_families_ran(report: dict, stdout: str) -> None:
+    """Issue 20 item 6: the repeat, near-miss, prior-success and bait steps through the
+    guard's PreToolUse path against a set the double really answered."""
+    corpus = build_corpus(seed=SEED, cases=CASES)
+    guarded = [c for c in corpus.cases if c.family in GUARDED_FAMILIES]
+    shards = {f.key for f in corpus.families if f.name in GUARDED_FAMILIES}
+    guard = report["guard"]
+    # one prefetch request per shard's scope, each answered
+    assert guard["sets"]["requests"] == len(shards)
+    assert guard["sets"]["statuses"] == {"succeeded": len(shards)}
+    assert 0 < guard["sets"]["items_max"] <= report["settings"]["limits"]["max_items"]
+    assert guard["sets"]["bait_rows"] == 0
+    kinds = guard["kinds"]
+    repeats = sum(1 for c in guarded if c.label == "repeat")
+    assert kinds["repeat"]["cases"] == kinds["prior_success"]["cases"] == repeats
+    assert kinds["near_miss"]["cases"] == sum(1 for c in guarded if c.label == "near_miss")
+    assert kinds["bait"]["cases"] == sum(1 for c in guarded if guard_kind_of(c) == "bait") > 0
+    assert guard["payloads"] == len(guarded) + repeats == len(report["guard_cases"])
+    assert kinds["repeat"]["warned"] > 0  # the set holds the newest max_items shell calls
+    for kind in ("near_miss", "prior_success", "bait", "novel"):
+        assert kinds[kind]["warned"] == 0, kind
+    assert guard["agreement"] == {"compared": guard["payloads"], "disagreements": 0}
+    hot = guard["hot_path"]
+    assert hot["runs"] == HOT_PATH_RUNS
+    # the process never answers where the decision did not; under load a process past its
+    # 300 ms deadline may be silent where the decision warned
+    assert hot["answered_undecided"] == 0
+    assert hot["answers_agreeing"] + hot["silent_decided"] == hot["runs"]
+    assert hot["cpu_p95_ms"] > hot["yardstick_cpu_p95_ms"] > 0
+    assert hot["p95_ms"] > hot["yardstick_p95_ms"] > 0
+    names = [g["name"] for g in report["gates"]]
+    assert names[-3:] == ["guard_zero_bait_warnings", "guard_hot_path", "guard_agrees_with_replan"]
+    assert "pass  guard_zero_bait_warnings: 0 warnings on" in stdout
+    assert "guard hook process p50 / p95:" in stdout
 
 
 def test_the_recorded_pass_opens_stage_2_for_that_version(qualified, obelisk_bin, tmp_path):
