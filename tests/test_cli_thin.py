@@ -36,7 +36,8 @@ from tests.state_builders import enablement, seed
 from .fake_provider import FakeProvider, host_with
 
 PACKAGE = Path(importlib.import_module("loopx_recall_core").__file__).parent
-recall_cli = importlib.import_module("loopx_recall_core.cli.recall")
+# the operator commands load the plugins in the library, not in cli/
+recall_lib = importlib.import_module("loopx_recall_core.recall.operator")
 
 
 # ---- the failure classes ------------------------------------------------------------------
@@ -122,7 +123,7 @@ HISTORY = ["recall", "history", "--agent-id", "agent-a", "--project-id", "proj-j
 
 
 def _history(monkeypatch, host: PluginHost, enabled: tuple[str, ...] = ()):
-    monkeypatch.setattr(recall_cli, "load_host", lambda *a, **k: host)
+    monkeypatch.setattr(recall_lib, "load_host", lambda *a, **k: host)
     if enabled:
         seed(*(_enablement(p) for p in enabled))
     return CliRunner().invoke(cli, HISTORY)
@@ -175,7 +176,7 @@ def test_history_with_several_enabled_is_exit_1(monkeypatch, loopx_home):
 
 
 def test_replan_resolves_the_provider_the_same_way(monkeypatch, loopx_home):
-    monkeypatch.setattr(recall_cli, "load_host", lambda *a, **k: PluginHost())
+    monkeypatch.setattr(recall_lib, "load_host", lambda *a, **k: PluginHost())
     args = ["recall", "replan", "--proposed-command", "make", "--agent-id", "agent-a",
             "--project-id", "proj-j"]  # fmt: skip
     result = CliRunner().invoke(cli, args)

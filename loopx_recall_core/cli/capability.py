@@ -77,9 +77,9 @@ class _EnableCommand(Command):
         provider_id = _named_provider(args)
         extra: list[click.Parameter] = []
         if provider_id is not None:
-            from loopx_recall_core.recall.service import find_recall_provider
+            from loopx_recall_core.recall.resolver import resolve_provider
 
-            provider = find_recall_provider(load_host(), provider_id)
+            provider = resolve_provider(load_host, provider_id).provider
             if provider is not None:
                 taken = {name.lstrip("-") for p in self.params for name in p.opts}
                 try:
@@ -200,9 +200,9 @@ def enable(
     Re-enabling reports every field it changed (``stage 2 -> 1``), and asks first (or
     needs --yes) when it lowers the stage or changes the scope.
     """
-    from loopx_recall_core.recall.service import find_recall_provider  # enable only
+    from loopx_recall_core.recall.resolver import resolve_provider  # enable only
 
-    provider = find_recall_provider(load_host(), provider_id)
+    provider = resolve_provider(load_host, provider_id).provider
     options = {k: v for k, v in provider_options.items() if v not in (None, ())}
     store = _store()
     key = (capability, provider_id, agent_id, project_id, surface)

@@ -27,7 +27,6 @@ from loopx_recall_core.cli.recall_render import (
     render_outcome,
     render_receipt,
     render_replan,
-    unavailable_hint,
 )
 from loopx_recall_core.contracts import (
     EVIDENCE_TYPES,
@@ -39,13 +38,12 @@ from loopx_recall_core.contracts import (
     structure,
     unstructure,
 )
-from loopx_recall_core.plugins import load_host
 from loopx_recall_core.recall import operator
 from loopx_recall_core.recall.operator import FLAG_TRIGGERS, OperatorRefused
 from loopx_recall_core.recall.receipts import result_receipt
 from loopx_recall_core.recall.service import DEFAULT_TIMEOUT_S
 from loopx_recall_core.recall.store import PrivateStore
-from loopx_recall_core.state import DEFAULT_CEILINGS, StateStore
+from loopx_recall_core.state import DEFAULT_CEILINGS
 
 _IDS = ("agent_id", "project_id")
 
@@ -194,8 +192,6 @@ def history(
         terms = tuple(line.strip() for line in text.splitlines() if line.strip())
     try:
         outcome = operator.history(
-            StateStore().read(),
-            load_host,
             provider_id=provider_id,
             agent_id=agent_id,
             project_id=project_id,
@@ -219,7 +215,7 @@ def history(
         shown["items"] = unstructure(outcome.result)["items"]
     if output_format == "text":
         shown["claim_for"] = (agent_id, project_id)
-        shown["unavailable_hint"] = unavailable_hint(load_host, outcome)
+        shown["unavailable_hint"] = outcome.unavailable_hint
     emit(shown, output_format, render_outcome)
 
 
@@ -345,8 +341,6 @@ def replan_command(
         raise click.UsageError("--proposed-command needs --agent-id and --project-id")
     try:
         report = operator.replan(
-            StateStore().read(),
-            load_host,
             situation=situation,
             flags=None
             if situation is not None
@@ -373,7 +367,7 @@ def replan_command(
     # Text names the stored result's handle always; --show-private adds the matched items.
     handle = report.outcome.private_ref if report.outcome is not None else None
     shown = {**data, "handle": handle, "provider_id": provider_id}
-    shown["unavailable_hint"] = unavailable_hint(load_host, report.outcome)
+    shown["unavailable_hint"] = report.outcome.unavailable_hint if report.outcome else None
     request = report.admission.request
     named = situation or {"agent_id": agent_id, "project_id": project_id}
     shown["claim_for"] = (

@@ -65,7 +65,7 @@ def sessions_on_disk(
     """Every session the enablement of ``agent_id`` in ``project_id`` covers, as its provider
     finds them on disk, and the ledger; :class:`NoListing` when they cannot be listed."""
     from loopx_recall_core.recall.ledger import SessionLedger
-    from loopx_recall_core.recall.service import find_recall_provider
+    from loopx_recall_core.recall.resolver import resolve_provider
 
     enablements = [e for e in state.enablements
                    if e.agent_id == agent_id and e.project_id == project_id]  # fmt: skip
@@ -74,7 +74,7 @@ def sessions_on_disk(
             "nothing is enabled for this agent and project: run `loopx-recall capability enable`"
         )
     enablement = enablements[-1]
-    provider = find_recall_provider(host, enablement.provider_id)
+    provider = resolve_provider(host, enablement.provider_id).provider
     found = _listed(provider, enablement.binding, timeout)
     return found, SessionLedger()
 
