@@ -158,3 +158,25 @@ def test_a_named_or_enabled_provider_loads_no_plugin():
 
     assert resolve_provider(loader, "named").provider_id == "named"
     assert resolve_provider(loader, enabled=["provider-x"]).provider_id == "provider-x"
+
+
+def test_capability_enable_loads_the_plugins_once(monkeypatch, loopx_home, tmp_path):
+    # the parser resolves --provider to declare its options; the command uses that result
+    capability_cli = importlib.import_module("loopx_recall_core.cli.capability")
+    plugin = _Counting(_provider(FakeProvider, "obelisk-session-evidence"))
+    loads = []
+
+    def load_host(*_args, **_kwargs) -> PluginHost:
+        loads.append(1)
+        host = PluginHost()
+        host.register(plugin, distribution="dist-0")
+        return host
+
+    monkeypatch.setattr(capability_cli, "load_host", load_host)
+    monkeypatch.chdir(tmp_path)
+    args = ["capability", "enable", "agent-turn-recall", "--provider",
+            "obelisk-session-evidence", "--agent-id", "agent-a", "--project-id", "proj-j",
+            "--agent-sessions", "runtime"]  # fmt: skip
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert (len(loads), plugin.asked) == (1, 1)

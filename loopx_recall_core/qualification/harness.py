@@ -277,13 +277,18 @@ def qualifiable_provider(host: PluginHost, provider_id: str | None = None) -> tu
     :func:`~loopx_recall_core.recall.resolver.resolve_provider` (``ProviderNotChosen``:
     none or several offer qualification). :class:`QualificationError` when it is not
     installed, offers no qualification runtime, or its runtime is not ready."""
+    provider_id, provider = _qualifiable(host, provider_id)
+    _ready_runtime(provider_id, provider)
+    return provider_id, provider
+
+
+def _qualifiable(host: PluginHost, provider_id: str | None) -> tuple[str, Any]:
     resolved = resolve_provider(host, provider_id, qualifying=True)
     provider_id, provider = resolved.provider_id, resolved.provider
     if provider is None:
         raise QualificationError(f"provider {provider_id!r} is not installed")
     if not callable(getattr(provider, "qualification_runtime", None)):
         raise QualificationError(f"provider {provider_id!r} offers no qualification runtime")
-    _ready_runtime(provider_id, provider)
     return provider_id, provider
 
 
@@ -313,8 +318,8 @@ def run_qualification(
     """
     corpus = build_corpus(seed=seed, cases=cases)
     host = host or load_host()
-    provider_id, provider = qualifiable_provider(host, provider_id)
-    facts = _ready_runtime(provider_id, provider)  # the runtime's readback, read once
+    provider_id, provider = _qualifiable(host, provider_id)
+    facts = _ready_runtime(provider_id, provider)
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="loopx-qualify-") as folder:
         root = Path(folder)
