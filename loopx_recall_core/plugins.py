@@ -43,7 +43,6 @@ __all__ = [
     "PluginRecord",
     "ProviderNotChosen",
     "call_with_deadline",
-    "choose_provider",
     "find_recall_entry",
     "recall_providers",
     "safe_readback",
@@ -129,6 +128,8 @@ class PluginHost:
         self.manager.add_hookspecs(hookspecs)
         self._records: dict[str, PluginRecord] = {}
         self._plugin_names: dict[str, str] = {}
+        # hook name -> what the plugins contributed: each plugin's hook runs once per host
+        self._provided: dict[str, list[tuple[str, Any]]] = {}
 
     @property
     def records(self) -> list[PluginRecord]:
@@ -192,6 +193,7 @@ class PluginHost:
         version: str = "0",
     ) -> None:
         """Register a plugin object (also used by tests and embedders), isolated."""
+        self._provided.clear()  # the next ask includes this plugin's providers
         key = key or f"{distribution}:{entry_point or id(plugin)}"
         base = {
             "entry_point": entry_point or getattr(plugin, "__name__", type(plugin).__name__),
@@ -259,13 +261,16 @@ class PluginHost:
         return results
 
     def providers(self, hook_name: str, accept: Callable[[object], bool]) -> list[tuple[str, Any]]:
-        """Flatten provider objects contributed through ``hook_name``.
+        """Flatten provider objects contributed through ``hook_name``, asking each plugin
+        once per host (registering a plugin asks again).
 
         A plugin returning something that is not a sequence of acceptable providers is
         marked broken and contributes nothing; so is one whose providers make ``accept``
         raise (a property that raises when read: a runtime-checkable Protocol's
         ``isinstance`` reads them).
         """
+        if hook_name in self._provided:
+            return list(self._provided[hook_name])
         collected: list[tuple[str, Any]] = []
         for key, value in self.call_each(hook_name):
             if value is None:
@@ -282,7 +287,8 @@ class PluginHost:
                 self.mark_broken(key, "hook", TypeError("not a provider"))
                 continue
             collected.extend((key, item) for item in items)
-        return collected
+        self._provided[hook_name] = collected
+        return list(collected)
 
 
 def load_host(only: Iterable[str] | None = None) -> PluginHost:
@@ -299,17 +305,6 @@ class ProviderNotChosen(Exception):
     def __init__(self, message: str, found: int) -> None:
         super().__init__(message)
         self.found = found
-
-
-def choose_provider(candidates: Iterable[str], *, none: str, several: str) -> str:
-    """The one provider id in ``candidates``, or :class:`ProviderNotChosen` with the
-    message ``none`` or ``several`` (plus how many) when there are none or several."""
-    found = sorted(set(candidates))
-    if len(found) == 1:
-        return found[0]
-    if not found:
-        raise ProviderNotChosen(f"{none}: name one with --provider", 0)
-    raise ProviderNotChosen(f"{several} ({len(found)}): name one with --provider", len(found))
 
 
 def _is_recall_provider(candidate: object) -> bool:

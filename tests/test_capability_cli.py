@@ -18,7 +18,8 @@ from .fake_provider import CANARY, FakeProvider, host_with
 
 # The modules, not the click commands of the same name re-exported by loopx_recall_core.cli.
 capability_cli = importlib.import_module("loopx_recall_core.cli.capability")
-recall_cli = importlib.import_module("loopx_recall_core.cli.recall")
+# the operator commands load the plugins in the library, not in cli/
+recall_lib = importlib.import_module("loopx_recall_core.recall.operator")
 
 ENABLE = [
     "capability", "enable", "agent-turn-recall", "--provider", "obelisk-session-evidence",
@@ -34,7 +35,7 @@ STATUS = [
 @pytest.fixture
 def provider(monkeypatch, loopx_home):
     fake = FakeProvider()
-    for module in (capability_cli, recall_cli):
+    for module in (capability_cli, recall_lib):
         monkeypatch.setattr(module, "load_host", lambda *a, **k: host_with(fake))
     return fake
 

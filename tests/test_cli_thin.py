@@ -36,7 +36,8 @@ from tests.state_builders import enablement, seed
 from .fake_provider import FakeProvider, host_with
 
 PACKAGE = Path(importlib.import_module("loopx_recall_core").__file__).parent
-recall_cli = importlib.import_module("loopx_recall_core.cli.recall")
+# the operator commands load the plugins in the library, not in cli/
+recall_lib = importlib.import_module("loopx_recall_core.recall.operator")
 
 
 # ---- the failure classes ------------------------------------------------------------------
@@ -122,7 +123,7 @@ HISTORY = ["recall", "history", "--agent-id", "agent-a", "--project-id", "proj-j
 
 
 def _history(monkeypatch, host: PluginHost, enabled: tuple[str, ...] = ()):
-    monkeypatch.setattr(recall_cli, "load_host", lambda *a, **k: host)
+    monkeypatch.setattr(recall_lib, "load_host", lambda *a, **k: host)
     if enabled:
         seed(*(_enablement(p) for p in enabled))
     return CliRunner().invoke(cli, HISTORY)
@@ -175,7 +176,7 @@ def test_history_with_several_enabled_is_exit_1(monkeypatch, loopx_home):
 
 
 def test_replan_resolves_the_provider_the_same_way(monkeypatch, loopx_home):
-    monkeypatch.setattr(recall_cli, "load_host", lambda *a, **k: PluginHost())
+    monkeypatch.setattr(recall_lib, "load_host", lambda *a, **k: PluginHost())
     args = ["recall", "replan", "--proposed-command", "make", "--agent-id", "agent-a",
             "--project-id", "proj-j"]  # fmt: skip
     result = CliRunner().invoke(cli, args)
@@ -266,3 +267,72 @@ def test_enabling_with_an_option_the_provider_does_not_declare_is_refused(tmp_pa
             cwd=str(tmp_path),
         )
     assert not (tmp_path / "state" / "state.json").exists()
+
+
+# ---- issue 23 item 3: commands parse, make one library call and render ----------------------
+
+
+def _function(module: str, name: str) -> ast.FunctionDef:
+    tree = ast.parse((PACKAGE / "cli" / f"{module}.py").read_text(encoding="utf-8"))
+    (found,) = (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == name)
+    return found
+
+
+def _names(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} | {
+        n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)
+    }
+
+
+#: What only the library does: read the owner's state or key, load plugins, check a result
+#: against its request, write reports or verdicts.
+LIBRARY_WORK = {
+    "StateStore", "PrivateStore", "load_host", "receipt_key", "result_problems",
+    "result_receipt", "record_verdict", "write_report", "check_report_folder",
+    "qualifiable_provider", "run_qualification", "check_writable",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("module", "command", "library_call"),
+    [
+        ("recall", "receipt", "owner_receipt"),
+        ("recall", "history", "history"),
+        ("recall", "replan_command", "replan"),
+        ("qualify", "qualify", "run"),
+        ("session", "_listing", "sessions_on_disk"),
+    ],
+)
+def test_a_command_makes_one_library_call_and_hands_down_no_state_or_plugins(
+    module, command, library_call
+):
+    function = _function(module, command)
+    assert LIBRARY_WORK.isdisjoint(_names(function)), LIBRARY_WORK & _names(function)
+    assert library_call in _names(function)
+
+
+def test_group_help_is_written_once():
+    # the group table is the one source of the groups' help, the root --help listing and
+    # the fast path's root help: no module of cli/ but the table spells a group's line
+    from loopx_recall_core.cli import GROUP_HELP
+
+    for name, line in GROUP_HELP.items():
+        holders = [
+            path.name
+            for path in sorted((PACKAGE / "cli").glob("*.py"))
+            if line in " ".join(path.read_text(encoding="utf-8").split())
+        ]
+        assert holders == ["__init__.py"], (name, holders)
+
+
+def test_the_shared_options_are_the_same_everywhere():
+    from loopx_recall_core.cli.capability import enable
+    from loopx_recall_core.cli.recall import history, replan_command
+
+    def options(command, prefix):
+        return [p.opts for p in command.params if p.opts[0].startswith(prefix)]
+
+    limits = [["--max-sessions"], ["--max-items"], ["--max-snippet-chars"], ["--max-total-chars"]]
+    assert options(history, "--max-") == options(enable, "--max-") == limits
+    timeouts = [p for c in (history, replan_command) for p in c.params if p.name == "timeout"]
+    assert len({(type(p.type), p.default, p.help) for p in timeouts}) == 1

@@ -18,7 +18,8 @@ from loopx_recall_core.cli import cli
 from .fake_provider import CANARY, FakeProvider, host_with
 
 capability_cli = importlib.import_module("loopx_recall_core.cli.capability")
-recall_cli = importlib.import_module("loopx_recall_core.cli.recall")
+# the operator commands load the plugins in the library, not in cli/
+recall_lib = importlib.import_module("loopx_recall_core.recall.operator")
 
 PROVIDER = ["--provider", "obelisk-session-evidence"]
 ENABLE = [
@@ -32,7 +33,7 @@ REPLAN = ["recall", "replan", "--agent-id", "agent-a", "--project-id", "proj-j"]
 @pytest.fixture
 def provider(monkeypatch, loopx_home):
     fake = FakeProvider()
-    for module in (capability_cli, recall_cli):
+    for module in (capability_cli, recall_lib):
         monkeypatch.setattr(module, "load_host", lambda *a, **k: host_with(fake))
     return fake
 

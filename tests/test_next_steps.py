@@ -23,7 +23,8 @@ from tests.state_builders import enablement, seed
 
 from .fake_provider import CANARY, FakeProvider, host_with
 
-recall_cli = importlib.import_module("loopx_recall_core.cli.recall")
+# the operator commands load the plugins in the library, not in cli/
+recall_lib = importlib.import_module("loopx_recall_core.recall.operator")
 extension_cli = importlib.import_module("loopx_recall_core.cli.extension")
 
 ENABLE = (
@@ -46,7 +47,7 @@ class _Unavailable(FakeProvider):
 
 
 def _run(monkeypatch, host: PluginHost, args: list[str]):
-    monkeypatch.setattr(recall_cli, "load_host", lambda *a, **k: host)
+    monkeypatch.setattr(recall_lib, "load_host", lambda *a, **k: host)
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
     return result.stdout

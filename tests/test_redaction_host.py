@@ -20,7 +20,7 @@ from loopx_recall_core.recall.replan.flow import replan
 from loopx_recall_core.recall.service import recall
 from loopx_recall_core.recall.store import PrivateStore
 from loopx_recall_core.state import Enablement, LimitCeilings
-from tests.replan.helpers import FakeRecall, command, enablement, failure, item, situation
+from tests.replan.helpers import FakeRecall, bound, command, enablement, failure, item, situation
 
 from .fake_provider import FakeProvider, host_with
 
@@ -66,8 +66,11 @@ def test_nothing_of_a_secret_is_stored_returned_or_printed(request_data, tmp_pat
     outcome, store = _recall(request, text, tmp_path, _enablement())
     assert outcome.status == "succeeded", outcome.reason
     assert all("[redacted:" in i.snippet for i in outcome.result.items)
-    stored = "".join(p.read_bytes().decode(errors="replace")
-                     for p in (tmp_path / "state").rglob("*") if p.is_file())
+    stored = "".join(
+        p.read_bytes().decode(errors="replace")
+        for p in (tmp_path / "state").rglob("*")
+        if p.is_file()
+    )
     for shown in (json.dumps(store.load(request.request_id)), stored,
                   repr(outcome.result), json.dumps(outcome.public_json())):  # fmt: skip
         assert _leaks(shown) == []
@@ -103,7 +106,7 @@ def test_replan_matches_a_redacted_prior_failure_and_never_searches_a_secret():
     report = replan(
         situation(trigger="operator_requested_history",
                   signals={"operator_requested": True}, proposed_step=command(cmd)),
-        enablements=[enablement(stage=1)], provider_id=PROVIDER, recall=recall_,
+        recall=bound(recall_, [enablement(stage=1)]),
     )  # fmt: skip
     assert report.comparison.verdict == "repeats_prior_failure"
     terms = recall_.requests[0].query_terms

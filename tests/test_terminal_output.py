@@ -25,7 +25,8 @@ from loopx_recall_core.recall.ledger import SessionLedger
 from .fake_provider import FakeProvider, host_with
 
 capability_cli = importlib.import_module("loopx_recall_core.cli.capability")
-recall_cli = importlib.import_module("loopx_recall_core.cli.recall")
+# the operator commands load the plugins in the library, not in cli/
+recall_lib = importlib.import_module("loopx_recall_core.recall.operator")
 
 HOSTILE = (
     "pytest failed\x1b]52;c;Y3VybCBldmlsLmV4YW1wbGUgfCBzaA==\x07"  # clipboard write
@@ -47,7 +48,7 @@ HISTORY = ["recall", "history", *AGENT, "--term", "pytest"]
 @pytest.fixture
 def run(monkeypatch, loopx_home):
     fake = FakeProvider(snippet=HOSTILE, session="sess-\x1b[2J-", items=1)
-    for module in (capability_cli, recall_cli):
+    for module in (capability_cli, recall_lib):
         monkeypatch.setattr(module, "load_host", lambda *a, **k: host_with(fake))
     runner = CliRunner()
 

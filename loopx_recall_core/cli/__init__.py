@@ -8,9 +8,8 @@ status``), which answers only what it understands in full; everything else goes 
 root click group (:mod:`loopx_recall_core.cli._root`, also importable as ``cli`` from
 here). Command groups are imported only when invoked, so ``loopx-recall capability
 status`` does not pay for the external-evidence contracts. ``--help`` lists them from the
-table below without importing them (a test checks the table against the groups' own
-help): neither ``--help`` nor ``--version`` imports click, a group, pluggy, the contracts
-or a plugin.
+table below without importing them (the groups take their help from it too): neither
+``--help`` nor ``--version`` imports click, a group, pluggy, the contracts or a plugin.
 """
 
 from __future__ import annotations
@@ -21,37 +20,70 @@ from typing import Any
 
 from loopx_recall_core.stopping import Stopped
 
-__all__ = ["cli", "main"]
+__all__ = ["GROUPS", "cli", "group_help", "main"]
 
-_GROUPS = {
-    "capability": ("loopx_recall_core.cli.capability", "capability"),
-    "extension": ("loopx_recall_core.cli.extension", "extension"),
-    "external-evidence": ("loopx_recall_core.cli.external_evidence", "external_evidence"),
-    "guard": ("loopx_recall_core.cli.guard", "guard"),
-    "hook": ("loopx_recall_core.cli.hook", "hook"),
-    "loopx": ("loopx_recall_core.cli.loopx", "loopx"),
-    "recall": ("loopx_recall_core.cli.recall", "recall"),
-    "session": ("loopx_recall_core.cli.session", "session"),
-    "state": ("loopx_recall_core.cli.state", "state"),
-}
-
-#: The first paragraph of each group's docstring, for the ``--help`` listing (checked
-#: against the groups by tests/test_cli_core.py).
-GROUP_HELP = {
+#: Each command group: its module, the click group there, and the first paragraph of its
+#: help. The one source of the groups' own help (:func:`group_help`), the root's ``--help``
+#: listing (without importing a group) and the fast path's root help
+#: (:data:`loopx_recall_core.cli._fast.ROOT_HELP`).
+GROUPS = {
     "capability": (
-        "Enable, read back and disable a capability for one agent and project (default off)."
+        "loopx_recall_core.cli.capability",
+        "capability",
+        "Enable, read back and disable a capability for one agent and project (default off).",
     ),
-    "extension": "Install, remove and list provider extensions.",
+    "extension": (
+        "loopx_recall_core.cli.extension",
+        "extension",
+        "Install, remove and list provider extensions.",
+    ),
     "external-evidence": (
-        "External-evidence-research v0: discover -> plan -> receipt -> admit -> retire."
+        "loopx_recall_core.cli.external_evidence",
+        "external_evidence",
+        "External-evidence-research v0: discover -> plan -> receipt -> admit -> retire.",
     ),
-    "guard": "Warn before an agent repeats a failed command (PreToolUse hooks; default off).",
-    "hook": "Claim sessions as agent runtimes start them; install or remove those hooks.",
-    "loopx": "Manifests that plug loopx-recall into LoopX (loopx extension install --manifest).",
-    "recall": "Agent-turn-recall: bounded, provenance-bearing history with public receipts.",
-    "session": "Which runtime session belongs to which agent and project (owner-local, private).",
-    "state": "Where loopx-recall keeps enablements, verdicts, private results and the receipt key.",
+    "guard": (
+        "loopx_recall_core.cli.guard",
+        "guard",
+        "Warn before an agent repeats a failed command (PreToolUse hooks; default off).",
+    ),
+    "hook": (
+        "loopx_recall_core.cli.hook",
+        "hook",
+        "Claim sessions as agent runtimes start them; install or remove those hooks.",
+    ),
+    "loopx": (
+        "loopx_recall_core.cli.loopx",
+        "loopx",
+        "Manifests that plug loopx-recall into LoopX (loopx extension install --manifest).",
+    ),
+    "recall": (
+        "loopx_recall_core.cli.recall",
+        "recall",
+        "Agent-turn-recall: bounded, provenance-bearing history with public receipts.",
+    ),
+    "session": (
+        "loopx_recall_core.cli.session",
+        "session",
+        "Which runtime session belongs to which agent and project (owner-local, private).",
+    ),
+    "state": (
+        "loopx_recall_core.cli.state",
+        "state",
+        "Where loopx-recall keeps enablements, verdicts, private results and the receipt key.",
+    ),
 }
+_GROUPS = {name: (module, attribute) for name, (module, attribute, _help) in GROUPS.items()}
+GROUP_HELP = {name: first for name, (_module, _attribute, first) in GROUPS.items()}
+
+
+def group_help(name: str, more: str = "") -> str:
+    """The help of the group ``name``: its line in :data:`GROUPS`, then ``more`` (a
+    docstring's further paragraphs)."""
+    import inspect  # a group's module only: click has imported it already
+
+    more = inspect.cleandoc(more)
+    return GROUP_HELP[name] + (f"\n\n{more}" if more else "")
 
 
 def _stop(signum: int, _frame: object) -> None:

@@ -34,6 +34,61 @@ def format_option(
     )
 
 
+Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
+
+
+def stacked(*decorators: Decorator) -> Decorator:
+    """One decorator applying ``decorators`` in the order written (top one outermost)."""
+
+    def apply(function: Callable[..., Any]) -> Callable[..., Any]:
+        for decorator in reversed(decorators):
+            function = decorator(function)
+        return function
+
+    return apply
+
+
+def timeout_option(default: float, help: str) -> Decorator:
+    """``--timeout SECONDS`` (0.1 to 300, finite), with its default shown."""
+    return click.option(
+        "--timeout",
+        type=FiniteFloatRange(0.1, 300),
+        default=default,
+        show_default=True,
+        help=help,
+    )
+
+
+#: The request limits' bounds as an enablement's ceilings take them.
+CEILING_RANGES = {
+    "max_sessions": (1, 50),
+    "max_items": (1, 64),
+    "max_snippet_chars": (1, 2000),
+    "max_total_chars": (1, 32000),
+}
+
+
+def limit_options(defaults: dict[str, int], *, bounded: bool = False) -> Decorator:
+    """``--max-sessions``, ``--max-items``, ``--max-snippet-chars``, ``--max-total-chars``
+    with ``defaults``; ``bounded``: within :data:`CEILING_RANGES` (an enablement's
+    ceilings), else any integer (a request's limits: admission clamps them)."""
+    return stacked(
+        *(
+            click.option(
+                "--" + name.replace("_", "-"),
+                type=click.IntRange(*CEILING_RANGES[name]) if bounded else int,
+                default=defaults[name],
+            )
+            for name in CEILING_RANGES
+        )
+    )
+
+
+def json_file_option(name: str, help: str, *, required: bool = True) -> Decorator:
+    """``--NAME-json PATH``: a JSON object read by :func:`read_json_object`."""
+    return click.option(f"--{name}-json", required=required, metavar="PATH", help=help)
+
+
 class FiniteFloatRange(click.FloatRange):
     """The type of every float option: ``click.FloatRange`` that also refuses ``nan``,
     ``inf`` and ``-inf`` (a usage error, exit 2, like any other bad option value).

@@ -29,7 +29,44 @@ import io
 import os
 import sys
 
+from loopx_recall_core.cli import GROUP_HELP
+
 __all__ = ["ROOT_HELP", "run"]
+
+
+def _short_help(text: str, limit: int) -> str:
+    """click's short help of ``text`` at ``limit`` characters (``make_default_short_help``):
+    the first sentence when it fits, else as many words as fit and "..."."""
+    words = text.split("\n\n")[0].split()
+    length = 0
+    for i, word in enumerate(words):
+        length += len(word) + (i > 0)
+        if length > limit:
+            break
+        if word.endswith("."):
+            return " ".join(words[: i + 1])
+        if length == limit and i != len(words) - 1:
+            break
+    else:
+        return " ".join(words)
+    length += len("...")
+    while i > 0:
+        length -= len(words[i]) + (i > 0)
+        if length <= limit:
+            break
+        i -= 1
+    return " ".join(words[:i]) + "..."
+
+
+def _commands(width: int = 78) -> str:
+    """The root help's Commands listing at click's default width, from the one group table
+    (:data:`loopx_recall_core.cli.GROUPS`)."""
+    widest = max(map(len, GROUP_HELP))
+    return "\n".join(
+        f"  {name:<{widest}}  {_short_help(GROUP_HELP[name], width - 6 - widest)}"
+        for name in sorted(GROUP_HELP)
+    )
+
 
 #: click's ``--help`` of the root group at the default width (78 columns of text); ``{prog}``
 #: is the program name.
@@ -46,15 +83,7 @@ Options:
   -h, --help  Show this message and exit.
 
 Commands:
-  capability         Enable, read back and disable a capability for one...
-  extension          Install, remove and list provider extensions.
-  external-evidence  External-evidence-research v0: discover -> plan ->...
-  guard              Warn before an agent repeats a failed command...
-  hook               Claim sessions as agent runtimes start them; install...
-  loopx              Manifests that plug loopx-recall into LoopX (loopx...
-  recall             Agent-turn-recall: bounded, provenance-bearing...
-  session            Which runtime session belongs to which agent and...
-  state              Where loopx-recall keeps enablements, verdicts,..."""
+""" + _commands()
 
 #: Program names whose usage line fits ROOT_HELP's (a longer one may wrap in click).
 _PROGRAMS = ("loopx-recall",)

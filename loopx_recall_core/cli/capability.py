@@ -10,7 +10,15 @@ from typing import Any
 
 import click
 
-from loopx_recall_core.cli._common import Command, Group, Rejected, emit, format_option
+from loopx_recall_core.cli import group_help
+from loopx_recall_core.cli._common import (
+    Command,
+    Group,
+    Rejected,
+    emit,
+    format_option,
+    limit_options,
+)
 from loopx_recall_core.cli._render import status_output
 from loopx_recall_core.plugins import load_host
 from loopx_recall_core.recall import enablement as recall_enablement
@@ -23,9 +31,9 @@ capability_argument = click.argument(
 provider_option = click.option("--provider", "provider_id", required=True, help="Provider id.")
 
 
-@click.group(cls=Group)
+@click.group(cls=Group, help=group_help("capability"))
 def capability() -> None:
-    """Enable, read back and disable a capability for one agent and project (default off)."""
+    pass
 
 
 def _store() -> StateStore:
@@ -77,9 +85,11 @@ class _EnableCommand(Command):
         provider_id = _named_provider(args)
         extra: list[click.Parameter] = []
         if provider_id is not None:
-            from loopx_recall_core.recall.service import find_recall_provider
+            from loopx_recall_core.recall.resolver import resolve_provider
 
-            provider = find_recall_provider(load_host(), provider_id)
+            resolved = resolve_provider(load_host, provider_id)
+            ctx.meta["loopx_recall.resolved"] = resolved  # the command reads it: one host
+            provider = resolved.provider
             if provider is not None:
                 taken = {name.lstrip("-") for p in self.params for name in p.opts}
                 try:
@@ -151,18 +161,7 @@ class _EnableCommand(Command):
     show_default=True,
     help="1: operator requests only; 2: typed Replan triggers (needs qualification).",
 )
-@click.option(
-    "--max-sessions", type=click.IntRange(1, 50), default=DEFAULT_CEILINGS["max_sessions"]
-)
-@click.option("--max-items", type=click.IntRange(1, 64), default=DEFAULT_CEILINGS["max_items"])
-@click.option(
-    "--max-snippet-chars",
-    type=click.IntRange(1, 2000),
-    default=DEFAULT_CEILINGS["max_snippet_chars"],
-)
-@click.option(
-    "--max-total-chars", type=click.IntRange(1, 32000), default=DEFAULT_CEILINGS["max_total_chars"]
-)
+@limit_options(DEFAULT_CEILINGS, bounded=True)
 @click.option(
     "--agent-sessions",
     type=click.Choice(recall_enablement.AGENT_SESSION_MODES),
@@ -200,9 +199,12 @@ def enable(
     Re-enabling reports every field it changed (``stage 2 -> 1``), and asks first (or
     needs --yes) when it lowers the stage or changes the scope.
     """
-    from loopx_recall_core.recall.service import find_recall_provider  # enable only
+    from loopx_recall_core.recall.resolver import resolve_provider  # enable only
 
-    provider = find_recall_provider(load_host(), provider_id)
+    resolved = click.get_current_context().meta.get("loopx_recall.resolved")
+    if resolved is None or resolved.provider_id != provider_id:
+        resolved = resolve_provider(load_host, provider_id)
+    provider = resolved.provider
     options = {k: v for k, v in provider_options.items() if v not in (None, ())}
     store = _store()
     key = (capability, provider_id, agent_id, project_id, surface)

@@ -10,14 +10,15 @@ from typing import Any
 import click
 
 from loopx_recall_core import extensions
+from loopx_recall_core.cli import group_help
 from loopx_recall_core.cli._common import EnvironmentProblem, Group, Rejected, emit, format_option
 from loopx_recall_core.extensions import ExtensionRefused, PipFailed
 from loopx_recall_core.plugins import load_host
 
 
-@click.group(cls=Group)
+@click.group(cls=Group, help=group_help("extension"))
 def extension() -> None:
-    """Install, remove and list provider extensions."""
+    pass
 
 
 def _render_list(data: dict[str, Any]) -> str:

@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from loopx_recall_core.cli import group_help
 from loopx_recall_core.cli._common import (
     Command,
     EvidenceError,
@@ -16,6 +17,7 @@ from loopx_recall_core.cli._common import (
     Rejected,
     emit,
     format_option,
+    json_file_option,
     read_json_object,
 )
 from loopx_recall_core.external_evidence import (
@@ -89,10 +91,12 @@ def _receipt(path: str) -> dict[str, Any]:
     return presented_receipt(read_json_object(path, "--receipt-json"), "--receipt-json")
 
 
-@click.group("external-evidence", cls=_EvidenceGroup)
-def external_evidence() -> None:
-    """External-evidence-research v0: discover -> plan -> receipt -> admit -> retire.
-
+@click.group(
+    "external-evidence",
+    cls=_EvidenceGroup,
+    help=group_help(
+        "external-evidence",
+        """
     Each step reads local JSON, prints one contract record (JSON by default) and is
     wire-compatible with LoopX: ids are canonical digests that every later step
     verifies again, so an edited plan or admission fails closed. A provider's own
@@ -101,7 +105,11 @@ def external_evidence() -> None:
     Errors exit 1 and print {"ok": false, "schema_version":
     "loopx_external_evidence_error_v0", "status": "invalid_request", "error": ...} on
     stdout. Input files are capped at 1,000,000 bytes and must hold a JSON object.
-    """
+    """,
+    ),
+)
+def external_evidence() -> None:
+    pass
 
 
 @external_evidence.command("discover")
@@ -158,7 +166,7 @@ def _request_from_flags(
 
 
 @external_evidence.command("plan")
-@click.option("--request-json", metavar="PATH", help="The request as a JSON object.")
+@json_file_option("request", "The request as a JSON object.", required=False)
 @click.option("--objective", metavar="TEXT", help="What the research is for.")
 @click.option("--user-activity", metavar="TEXT", help="What the user is doing.")
 @click.option("--decision", metavar="TEXT", help="The decision the evidence serves.")
@@ -224,13 +232,8 @@ def plan_command(
 
 
 @external_evidence.command("receipt")
-@click.option("--plan-json", required=True, metavar="PATH", help="A ready plan.")
-@click.option(
-    "--receipt-json",
-    required=True,
-    metavar="PATH",
-    help='The provider receipt, bare or under "receipt" (e.g. an observation).',
-)
+@json_file_option("plan", "A ready plan.")
+@json_file_option("receipt", 'The provider receipt, bare or under "receipt" (e.g. an observation).')
 @json_format_option
 def receipt_command(plan_json: str, receipt_json: str, output_format: str) -> None:
     """Step 3: observe a caller-presented provider receipt for the exact plan.
@@ -246,13 +249,8 @@ def receipt_command(plan_json: str, receipt_json: str, output_format: str) -> No
 
 
 @external_evidence.command("admit")
-@click.option("--plan-json", required=True, metavar="PATH", help="The ready plan.")
-@click.option(
-    "--receipt-json",
-    required=True,
-    metavar="PATH",
-    help='The provider receipt, bare or under "receipt".',
-)
+@json_file_option("plan", "The ready plan.")
+@json_file_option("receipt", 'The provider receipt, bare or under "receipt".')
 @click.option(
     "--decision",
     "disposition",
@@ -294,7 +292,7 @@ def admit_command(
 
 
 @external_evidence.command("retire")
-@click.option("--admission-json", required=True, metavar="PATH", help="An admission record.")
+@json_file_option("admission", "An admission record.")
 @click.option(
     "--downstream-source",
     "downstream_sources",

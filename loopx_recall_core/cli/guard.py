@@ -15,12 +15,13 @@ import sys
 
 import click
 
+from loopx_recall_core.cli import group_help
 from loopx_recall_core.cli._common import Group, emit, format_option
 
 
-@click.group(cls=Group)
+@click.group(cls=Group, help=group_help("guard"))
 def guard() -> None:
-    """Warn before an agent repeats a failed command (PreToolUse hooks; default off)."""
+    pass
 
 
 def _hook(runtime: str) -> None:

@@ -17,6 +17,7 @@ from typing import Any
 
 import click
 
+from loopx_recall_core.cli import group_help
 from loopx_recall_core.cli._common import Group, Rejected
 from loopx_recall_core.private_files import StateError, read_file
 from loopx_recall_core.recall import hooks
@@ -45,9 +46,9 @@ project_option = click.option(
 )
 
 
-@click.group(cls=Group)
+@click.group(cls=Group, help=group_help("hook"))
 def hook() -> None:
-    """Claim sessions as agent runtimes start them; install or remove those hooks."""
+    pass
 
 
 @hook.command("claude", **_HOOK_SETTINGS)

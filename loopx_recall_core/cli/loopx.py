@@ -9,15 +9,16 @@ from pathlib import Path
 
 import click
 
+from loopx_recall_core.cli import group_help
 from loopx_recall_core.cli._common import Group, Rejected
 from loopx_recall_core.loopx_extension import manifests
 
 __all__ = ["loopx"]
 
 
-@click.group(cls=Group)
+@click.group(cls=Group, help=group_help("loopx"))
 def loopx() -> None:
-    """Manifests that plug loopx-recall into LoopX (loopx extension install --manifest)."""
+    pass
 
 
 @loopx.command("manifest")

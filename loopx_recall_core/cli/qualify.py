@@ -16,7 +16,7 @@ from loopx_recall_core.cli._common import (
     Command,
     EnvironmentProblem,
     Rejected,
-    dumps,
+    emit,
     format_option,
 )
 from loopx_recall_core.qualification import DEFAULT_CASES, DEFAULT_SEED, MAX_CASES, MIN_CASES
@@ -85,59 +85,29 @@ def qualify(
     failing gates are named), 2 when the provider is missing or not ready. The corpus is
     synthetic and public-safe; the report holds counts, rates, codes and digests only.
     """
-    from loopx_recall_core.plugins import ProviderNotChosen, load_host
-    from loopx_recall_core.qualification.harness import (
-        QualificationError,
-        qualifiable_provider,
-        run_qualification,
-        total_steps,
-    )
-    from loopx_recall_core.qualification.report import (
-        ReportError,
-        check_report_folder,
-        render_text,
-        write_report,
-    )
-    from loopx_recall_core.qualification.result import record_verdict
-    from loopx_recall_core.state import StateStore
+    from loopx_recall_core.plugins import ProviderNotChosen
+    from loopx_recall_core.qualification.harness import QualificationError
+    from loopx_recall_core.qualification.report import render_text
+    from loopx_recall_core.qualification.run import qualify as run
 
-    # The verdict is recorded at the end: find an unusable state folder before the run.
-    store = StateStore()
-    store.check_writable()
-    folder = Path(report_dir) if report_dir is not None else store.root / "qualification-report"
-    host = load_host()
     try:
-        # refused before the run starts: no progress line for a provider that is not there
-        provider_id, _provider = qualifiable_provider(host, provider_id)
+        done = run(
+            provider_id=provider_id,
+            cases=cases,
+            seed=seed,
+            report_dir=Path(report_dir) if report_dir is not None else None,
+            progress=lambda total: _progress(total, cases),
+        )
     except ProviderNotChosen as exc:
         # none to qualify is a missing provider (2); several is a choice to make (1)
         raise (Rejected if exc.found else EnvironmentProblem)(str(exc)) from None
     except QualificationError as exc:
         raise EnvironmentProblem(str(exc)) from None
-    try:
-        # as with the state folder: an unusable report folder is found before the run
-        check_report_folder(folder)
-    except ReportError as exc:
-        raise EnvironmentProblem(f"cannot write the report: {exc}") from None
-    try:
-        with _progress(total_steps(cases), cases) as update:
-            result = run_qualification(
-                provider_id=provider_id, cases=cases, seed=seed, host=host, progress=update
-            )
-    except QualificationError as exc:
-        raise EnvironmentProblem(str(exc)) from None
-    try:
-        names = write_report(result.report, folder)
-    except ReportError as exc:
-        raise EnvironmentProblem(f"cannot write the report: {exc}") from None
-    record_verdict(result, store)
-    if output_format == "json":
-        click.echo(dumps(result.report))
-    else:
-        click.echo(render_text(result.report))
-        # The folder you named is yours to know; the default one is shown (it is in the
-        # state folder, which `loopx-recall state path` shows too).
-        where = "the --report folder" if report_dir is not None else str(folder)
-        click.echo(f"wrote {', '.join(names)} in {where}; verdict recorded in state")
-    if not result.passed:
+    report = done.result.report
+    # The folder you named is yours to know; the default one is shown (it is in the state
+    # folder, which `loopx-recall state path` shows too).
+    where = "the --report folder" if report_dir is not None else str(done.folder)
+    wrote = f"wrote {', '.join(done.names)} in {where}; verdict recorded in state"
+    emit(report, output_format, lambda r: f"{render_text(r)}\n{wrote}")
+    if not done.result.passed:
         raise SystemExit(1)

@@ -12,14 +12,16 @@ from typing import Any
 
 import click
 
+from loopx_recall_core.cli import group_help
 from loopx_recall_core.cli._common import (
-    FiniteFloatRange,
     Group,
     Rejected,
     emit,
     format_option,
+    limit_options,
     read_json_object,
     read_text_input,
+    timeout_option,
 )
 from loopx_recall_core.cli.qualify import qualify
 from loopx_recall_core.cli.recall_render import (
@@ -27,7 +29,6 @@ from loopx_recall_core.cli.recall_render import (
     render_outcome,
     render_receipt,
     render_replan,
-    unavailable_hint,
 )
 from loopx_recall_core.contracts import (
     EVIDENCE_TYPES,
@@ -35,17 +36,15 @@ from loopx_recall_core.contracts import (
     HistoricalEvidenceReceiptV0,
     HistoricalEvidenceRequestV0,
     HistoricalEvidenceResultV0,
-    result_problems,
     structure,
     unstructure,
 )
-from loopx_recall_core.plugins import load_host
 from loopx_recall_core.recall import operator
 from loopx_recall_core.recall.operator import FLAG_TRIGGERS, OperatorRefused
-from loopx_recall_core.recall.receipts import result_receipt
+from loopx_recall_core.recall.receipts import ResultMismatch, owner_receipt
 from loopx_recall_core.recall.service import DEFAULT_TIMEOUT_S
 from loopx_recall_core.recall.store import PrivateStore
-from loopx_recall_core.state import DEFAULT_CEILINGS, StateStore
+from loopx_recall_core.state import DEFAULT_CEILINGS
 
 _IDS = ("agent_id", "project_id")
 
@@ -77,6 +76,10 @@ provider_option = click.option(
     "the one installed).",
 )
 
+_timeout_option = timeout_option(
+    DEFAULT_TIMEOUT_S, "Seconds the provider may take (version check, scan and query together)."
+)
+
 RECORD_KINDS = {
     "request": HistoricalEvidenceRequestV0,
     "result": HistoricalEvidenceResultV0,
@@ -84,9 +87,9 @@ RECORD_KINDS = {
 }
 
 
-@click.group(cls=Group)
+@click.group(cls=Group, help=group_help("recall"))
 def recall() -> None:
-    """Agent-turn-recall: bounded, provenance-bearing history with public receipts."""
+    pass
 
 
 def _load(path: str, kind: str, what: str) -> Any:
@@ -119,12 +122,11 @@ def receipt(request_json: str, result_json: str, output_format: str) -> None:
     """Verify a private result against its request and print the public receipt."""
     request = _load(request_json, "request", "--request-json")
     result = _load(result_json, "result", "--result-json")
-    problems = result_problems(request, result)
-    if problems:
-        raise Rejected("the result breaks its request: " + "; ".join(problems))
-    # The owner's key: the receipt printed is the one the recall issued.
-    key = PrivateStore().receipt_key()
-    emit(unstructure(result_receipt(request, result, key=key)), output_format, render_receipt)
+    try:
+        issued = owner_receipt(request, result)
+    except ResultMismatch as exc:
+        raise Rejected(f"the result breaks its request: {exc}") from None
+    emit(unstructure(issued), output_format, render_receipt)
 
 
 @recall.command("history")
@@ -150,18 +152,9 @@ def receipt(request_json: str, result_json: str, output_format: str) -> None:
     type=click.Choice(EVIDENCE_TYPES),
     help="Evidence types (default: all).",
 )
-@click.option("--max-sessions", type=int, default=DEFAULT_CEILINGS["max_sessions"])
-@click.option("--max-items", type=int, default=DEFAULT_CEILINGS["max_items"])
-@click.option("--max-snippet-chars", type=int, default=DEFAULT_CEILINGS["max_snippet_chars"])
-@click.option("--max-total-chars", type=int, default=DEFAULT_CEILINGS["max_total_chars"])
+@limit_options(DEFAULT_CEILINGS)
 @click.option("--revision", help="Current repository revision.")
-@click.option(
-    "--timeout",
-    type=FiniteFloatRange(0.1, 300),
-    default=DEFAULT_TIMEOUT_S,
-    show_default=True,
-    help="Seconds the provider may take (version check, scan and query together).",
-)
+@_timeout_option
 @current_session_option
 @click.option("--show-private", is_flag=True, help="Print the private snippets (owner only).")
 @format_option()
@@ -194,8 +187,6 @@ def history(
         terms = tuple(line.strip() for line in text.splitlines() if line.strip())
     try:
         outcome = operator.history(
-            StateStore().read(),
-            load_host,
             provider_id=provider_id,
             agent_id=agent_id,
             project_id=project_id,
@@ -219,7 +210,7 @@ def history(
         shown["items"] = unstructure(outcome.result)["items"]
     if output_format == "text":
         shown["claim_for"] = (agent_id, project_id)
-        shown["unavailable_hint"] = unavailable_hint(load_host, outcome)
+        shown["unavailable_hint"] = outcome.unavailable_hint
     emit(shown, output_format, render_outcome)
 
 
@@ -284,13 +275,7 @@ def show(request_id: str, output_format: str) -> None:
     help="Flag form: the repository's root, to read absolute paths in commands (private).",
 )
 @provider_option
-@click.option(
-    "--timeout",
-    type=FiniteFloatRange(0.1, 300),
-    default=DEFAULT_TIMEOUT_S,
-    show_default=True,
-    help="Seconds the provider may take (version check, scan and query together).",
-)
+@_timeout_option
 @current_session_option
 @click.option("--show-private", is_flag=True, help="Also print terms, matches and references.")
 @format_option()
@@ -345,8 +330,6 @@ def replan_command(
         raise click.UsageError("--proposed-command needs --agent-id and --project-id")
     try:
         report = operator.replan(
-            StateStore().read(),
-            load_host,
             situation=situation,
             flags=None
             if situation is not None
@@ -373,7 +356,7 @@ def replan_command(
     # Text names the stored result's handle always; --show-private adds the matched items.
     handle = report.outcome.private_ref if report.outcome is not None else None
     shown = {**data, "handle": handle, "provider_id": provider_id}
-    shown["unavailable_hint"] = unavailable_hint(load_host, report.outcome)
+    shown["unavailable_hint"] = report.outcome.unavailable_hint if report.outcome else None
     request = report.admission.request
     named = situation or {"agent_id": agent_id, "project_id": project_id}
     shown["claim_for"] = (

@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import shlex
-from collections.abc import Callable
 from typing import Any, get_args
 
 from loopx_recall_core.contracts.historical import ProviderId
@@ -18,7 +17,6 @@ __all__ = [
     "render_outcome",
     "render_receipt",
     "render_replan",
-    "unavailable_hint",
 ]
 
 
@@ -45,21 +43,6 @@ def coverage_line(count: object, agent_id: str | None, project_id: str | None) -
         f"absence is not evidence; `loopx-recall session candidates{ids}` lists them, "
         f"`loopx-recall session claim{ids} --candidates` claims them"
     )
-
-
-def unavailable_hint(load_host: Callable[[], Any], outcome: Any) -> str | None:
-    """The provider's own sentence on getting its runtime (its optional
-    ``unavailable_hint``) after a ``provider_unavailable`` outcome; else None."""
-    if outcome is None or outcome.reason != "provider_unavailable":
-        return None
-    from loopx_recall_core.recall.service import find_recall_provider
-
-    try:
-        provider = find_recall_provider(load_host(), outcome.receipt.provider_id)
-        hint = getattr(provider, "unavailable_hint", None)
-    except Exception:  # noqa: BLE001 - a plugin that fails here gives no hint, no traceback
-        return None
-    return hint.strip()[:400] if isinstance(hint, str) and hint.strip() else None
 
 
 def next_step(

@@ -15,6 +15,7 @@ from typing import Any
 
 import click
 
+from loopx_recall_core.cli import group_help
 from loopx_recall_core.cli._common import Group, Rejected, emit, format_option
 from loopx_recall_core.recall.ledger import (
     RUNTIMES,
@@ -34,9 +35,9 @@ session_option = click.option(
 )
 
 
-@click.group(cls=Group)
+@click.group(cls=Group, help=group_help("session"))
 def session() -> None:
-    """Which runtime session belongs to which agent and project (owner-local, private)."""
+    pass
 
 
 @session.command("claim")
@@ -115,12 +116,10 @@ def claim(
 
 
 def _listing(agent_id: str, project_id: str) -> tuple[list[Any], SessionLedger]:
-    from loopx_recall_core.plugins import load_host
     from loopx_recall_core.recall.coverage import NoListing, sessions_on_disk
-    from loopx_recall_core.state import StateStore
 
     try:
-        return sessions_on_disk(agent_id, project_id, state=StateStore().read(), host=load_host())
+        return sessions_on_disk(agent_id, project_id)
     except NoListing as exc:
         raise Rejected(str(exc)) from None
 

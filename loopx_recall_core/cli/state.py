@@ -8,15 +8,16 @@ import os
 
 import click
 
+from loopx_recall_core.cli import group_help
 from loopx_recall_core.cli._common import Group, emit, format_option
 from loopx_recall_core.state import state_root
 
 __all__ = ["state"]
 
 
-@click.group(cls=Group)
+@click.group(cls=Group, help=group_help("state"))
 def state() -> None:
-    """Where loopx-recall keeps enablements, verdicts, private results and the receipt key."""
+    pass
 
 
 @state.command("path")

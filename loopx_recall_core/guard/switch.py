@@ -27,7 +27,7 @@ class GuardRefused(Exception):
 def guardable(store: StateStore, host: Any, agent_id: str, project_id: str) -> list[tuple]:
     """The keys of the enablements the guard may be turned on for; GuardRefused (saying
     what is missing) when there is none."""
-    from loopx_recall_core.recall.service import find_recall_provider
+    from loopx_recall_core.recall.resolver import resolve_provider
     from loopx_recall_core.recall.stage_gate import stage_two_verdict
 
     stage_two = [e for e in store.read().find(agent_id=agent_id, project_id=project_id)
@@ -40,7 +40,7 @@ def guardable(store: StateStore, host: Any, agent_id: str, project_id: str) -> l
     keys = []
     missing = None
     for enablement in stage_two:
-        provider = find_recall_provider(host, enablement.provider_id)
+        provider = resolve_provider(host, enablement.provider_id).provider
         if provider is None:
             missing = f"--guard: provider {enablement.provider_id} is not installed"
             continue

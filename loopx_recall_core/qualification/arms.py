@@ -18,23 +18,29 @@ Each returns a :class:`CaseRecord`: content-free facts the measures are computed
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import attrs
 
-from loopx_recall_core.contracts import HistoricalEvidenceRequestV0, structure
+from loopx_recall_core.contracts import structure
 from loopx_recall_core.contracts.replan import ReplanSituationV0
 from loopx_recall_core.qualification.materialize import CaseView
 from loopx_recall_core.qualification.native import read_transcripts
+from loopx_recall_core.recall.admission import Admitted
 from loopx_recall_core.recall.outcome import RecallOutcome
-from loopx_recall_core.recall.replan.flow import replan
+from loopx_recall_core.recall.replan.flow import Recaller, replan
 from loopx_recall_core.recall.replan.routes import command_route, same_route, step_route
-from loopx_recall_core.state import Enablement
 from loopx_recall_core.transcript_rules import under, window_start
 
-__all__ = ["ARMS", "CaseRecord", "current_context", "native_history", "provider_arm"]
+__all__ = [
+    "ARMS",
+    "CaseRecord",
+    "Counted",
+    "current_context",
+    "native_history",
+    "provider_arm",
+]
 
 ARMS = ("a", "b", "c")
 
@@ -96,28 +102,45 @@ def current_context(view: CaseView) -> CaseRecord:
     return CaseRecord(**_base(view), flagged=flagged, latency_ms=_ms(started))
 
 
-def provider_arm(
-    view: CaseView,
-    *,
-    provider_id: str,
-    enablement: Enablement,
-    recall: Callable[[HistoricalEvidenceRequestV0], RecallOutcome],
-) -> CaseRecord:
-    """Arm (b): Replan with the real recall path; ``recall`` is the service bound to a host."""
-    calls = 0
+@attrs.define
+class Counted:
+    """A recaller (the recall service) that counts the recalls Replan runs through it:
+    ``calls`` as they start, ``outcomes`` as they return."""
 
-    def counted(request: HistoricalEvidenceRequestV0) -> RecallOutcome:
-        nonlocal calls
-        outcome = recall(request)
-        if outcome.status != "refused" and outcome.reason != "provider_not_installed":
-            calls += 1
+    recall: Recaller
+    calls: int = 0
+    outcomes: list[RecallOutcome] = attrs.Factory(list)
+
+    @property
+    def provider_id(self) -> str:
+        return self.recall.provider_id
+
+    @property
+    def enablements(self) -> Any:
+        return self.recall.enablements
+
+    def id_key(self) -> bytes | None:
+        return self.recall.id_key()
+
+    def admitted(self, decision: Admitted) -> RecallOutcome:
+        self.calls += 1
+        outcome = self.recall.admitted(decision)
+        self.outcomes.append(outcome)
         return outcome
 
+
+def provider_arm(view: CaseView, *, recall: Recaller) -> CaseRecord:
+    """Arm (b): Replan with the real recall path; ``recall`` is the service bound to the
+    provider, a host and the case's stage-2 enablement."""
+    counted = Counted(recall)
     started = time.perf_counter()
-    report = replan(
-        view.situation, enablements=[enablement], provider_id=provider_id, recall=counted
-    )
+    report = replan(view.situation, recall=counted)
     latency = _ms(started)
+    calls = sum(
+        1
+        for o in counted.outcomes
+        if o.status != "refused" and o.reason != "provider_not_installed"
+    )
     outcome = report.outcome
     result = outcome.result if outcome is not None else None
     items = result.items if result is not None else ()

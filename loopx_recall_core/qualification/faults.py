@@ -42,10 +42,12 @@ from loopx_recall_core.contracts import (
 )
 from loopx_recall_core.contracts.replan import ReplanSituationV0
 from loopx_recall_core.providers_api import FAULT_KINDS
+from loopx_recall_core.qualification.arms import Counted
 from loopx_recall_core.qualification.materialize import CaseView
+from loopx_recall_core.recall.admission import Admitted
 from loopx_recall_core.recall.outcome import REASON_CODES, RecallOutcome
 from loopx_recall_core.recall.replan.admission import build_request
-from loopx_recall_core.recall.replan.flow import replan
+from loopx_recall_core.recall.replan.flow import Recaller, replan
 from loopx_recall_core.recall.replan.terms import query_terms
 from loopx_recall_core.state import DEFAULT_CEILINGS, Enablement, LimitCeilings, StateStore
 
@@ -73,7 +75,8 @@ class FaultProbe:
         return self.exercised and self.typed and self.fail_open
 
 
-RecallFor = Callable[[Enablement, float], Callable[[HistoricalEvidenceRequestV0], RecallOutcome]]
+#: The recall service for an enablement and a deadline (the harness's ``_Run.recall``).
+RecallFor = Callable[[Enablement, float], Recaller]
 #: A provider's staging of one fault (``hookspecs.FaultStage``).
 Stage = Callable[[], AbstractContextManager[Callable[[Mapping[str, Any]], Mapping[str, Any]]]]
 
@@ -100,23 +103,15 @@ def _runtime_probe(
 ) -> FaultProbe:
     if stage is None:
         return _not_staged(fault)
-    calls = 0
     timeout = HANG_TIMEOUT_S if fault == "hang" else 10.0
-
+    counted: Counted | None = None
     try:
         with stage() as rewrite:
             staged = attrs.evolve(enablement, binding=dict(rewrite(enablement.binding)))
-            recall = recall_for(staged, timeout)
-
-            def counted(request: HistoricalEvidenceRequestV0) -> RecallOutcome:
-                nonlocal calls
-                calls += 1
-                return recall(request)
-
-            report = replan(
-                view.situation, enablements=[staged], provider_id=provider_id, recall=counted
-            )
+            counted = Counted(recall_for(staged, timeout))
+            report = replan(view.situation, recall=counted)
     except Exception as exc:  # noqa: BLE001 - recorded as a failed probe (staging or replan)
+        calls = counted.calls if counted is not None else 0
         return FaultProbe(
             name=fault,
             surface="runtime_output",
@@ -136,7 +131,7 @@ def _runtime_probe(
         exercised=status != "succeeded",
         typed=status == "failed" and reason in REASON_CODES,
         fail_open=report.comparison.verdict == "undetermined",
-        provider_calls=calls,
+        provider_calls=counted.calls,
     )
 
 
@@ -218,9 +213,19 @@ def _bind_probe(provider: Any, options: Mapping[str, Any], cwd: str) -> FaultPro
     )
 
 
-def _must_not_be_called(_request: HistoricalEvidenceRequestV0) -> RecallOutcome:
-    # Replan contains a raising recall (typed failure): the probe then reads "accepted".
-    raise RuntimeError("a record with an unknown field reached the provider")
+@attrs.frozen
+class _MustNotBeCalled:
+    """A recaller for a record that never reaches a provider: Replan contains its raising
+    recall (a typed failure), so the probe then reads "accepted"."""
+
+    provider_id: str
+    enablements: tuple[Enablement, ...]
+
+    def id_key(self) -> bytes | None:
+        return None
+
+    def admitted(self, _decision: Admitted) -> RecallOutcome:
+        raise RuntimeError("a record with an unknown field reached the provider")
 
 
 def run_probes(
@@ -263,9 +268,7 @@ def run_probes(
             "situation",
             lambda: replan(
                 {**view.situation, _UNKNOWN: True},
-                enablements=[enablement],
-                provider_id=provider_id,
-                recall=_must_not_be_called,
+                recall=_MustNotBeCalled(provider_id, (enablement,)),
             ),
         )
     )

@@ -32,13 +32,7 @@ from typing import Any
 
 import attrs
 
-from loopx_recall_core.plugins import (
-    PluginHost,
-    ProviderNotChosen,
-    choose_provider,
-    load_host,
-    recall_providers,
-)
+from loopx_recall_core.plugins import PluginHost, load_host
 from loopx_recall_core.providers_api import CorpusScope, ProviderFailure, RuntimeIdentity
 from loopx_recall_core.qualification._env import environment
 from loopx_recall_core.qualification.arms import (
@@ -66,7 +60,8 @@ from loopx_recall_core.qualification.measures import (
     percentile,
 )
 from loopx_recall_core.qualification.result import QualificationResult
-from loopx_recall_core.recall.service import RecallService, find_recall_provider
+from loopx_recall_core.recall.resolver import resolve_provider
+from loopx_recall_core.recall.service import RecallService
 from loopx_recall_core.recall.store import PrivateStore
 from loopx_recall_core.state import (
     DEFAULT_CEILINGS,
@@ -218,7 +213,7 @@ class _Run:
         recall = self.recall(enablement, REQUEST_TIMEOUT_S)
         return (
             current_context(view),
-            provider_arm(view, provider_id=self.provider_id, enablement=enablement, recall=recall),
+            provider_arm(view, recall=recall),
             native_history(view, files.home),
         )
 
@@ -286,33 +281,23 @@ def _staged(stage: Callable[[], Any] | None) -> Iterator[Callable[[Any], Any]]:
         yield rewrite
 
 
-def _offers_qualification(provider: object) -> bool:
-    return callable(getattr(provider, "qualification_runtime", None))
-
-
 def qualifiable_provider(host: PluginHost, provider_id: str | None = None) -> tuple[str, Any]:
-    """``(provider_id, provider)`` to qualify: the named one (an empty name is a name), else
-    the one installed that offers qualification (``ProviderNotChosen``: none or several).
-    :class:`QualificationError` when it is not installed, offers no qualification runtime,
-    or its runtime is not ready."""
-    if provider_id is None:
-        if not any(_offers_qualification(p) for _key, p in recall_providers(host)):
-            raise ProviderNotChosen(
-                "no installed recall provider offers qualification: install one "
-                "(`loopx-recall extension list --available` shows how), then run this again",
-                0,
-            )
-        provider_id = choose_provider(
-            (p.provider_id for _key, p in recall_providers(host) if _offers_qualification(p)),
-            none="no installed recall provider offers qualification",
-            several="several installed recall providers offer qualification",
-        )
-    provider = find_recall_provider(host, provider_id)
+    """``(provider_id, provider)`` to qualify, picked by
+    :func:`~loopx_recall_core.recall.resolver.resolve_provider` (``ProviderNotChosen``:
+    none or several offer qualification). :class:`QualificationError` when it is not
+    installed, offers no qualification runtime, or its runtime is not ready."""
+    provider_id, provider = _qualifiable(host, provider_id)
+    _ready_runtime(provider_id, provider)
+    return provider_id, provider
+
+
+def _qualifiable(host: PluginHost, provider_id: str | None) -> tuple[str, Any]:
+    resolved = resolve_provider(host, provider_id, qualifying=True)
+    provider_id, provider = resolved.provider_id, resolved.provider
     if provider is None:
         raise QualificationError(f"provider {provider_id!r} is not installed")
-    if not _offers_qualification(provider):
+    if not callable(getattr(provider, "qualification_runtime", None)):
         raise QualificationError(f"provider {provider_id!r} offers no qualification runtime")
-    _ready_runtime(provider_id, provider)
     return provider_id, provider
 
 
@@ -342,7 +327,7 @@ def run_qualification(
     """
     corpus = build_corpus(seed=seed, cases=cases)
     host = host or load_host()
-    provider_id, provider = qualifiable_provider(host, provider_id)
+    provider_id, provider = _qualifiable(host, provider_id)
     facts = _ready_runtime(provider_id, provider)
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="loopx-qualify-") as folder:

@@ -99,96 +99,107 @@ def evaluate(
     :func:`~loopx_recall_core.qualification.measures.guard_measures` (None: the guard
     families did not run, and their gates fail)."""
     a, b = arms["a"], arms["b"]
-    t = THRESHOLDS
-    gates = []
+    return [
+        _repeat_reduction(a, b, paired),
+        _no_false_match_regression(a, b),
+        _bounded_context(b, max_total_chars),
+        _bounded_latency(b, latency_floor_ms),
+        _zero_scope_broadening(b, probes),
+        _honest_freshness(b),
+        _typed_faults(probes),
+        *_guard_gates(guard),
+    ]
 
+
+def _repeat_reduction(
+    a: Mapping[str, Any], b: Mapping[str, Any], paired: Mapping[str, Any]
+) -> Gate:
+    t = THRESHOLDS
     recall_a, recall_b = a["detection"]["recall"], b["detection"]["recall"]
     gain = _num(recall_b) - _num(recall_a)
-    gates.append(
-        Gate(
-            name="repeat_reduction",
-            passed=recall_b is not None
-            and gain >= t["min_recall_gain"]
-            and paired["p_value"] <= t["max_p_value"],
-            detail=f"recall (b) {_num(recall_b):.3f} vs (a) {_num(recall_a):.3f} "
-            f"(gain {gain:+.3f}, needs >= {t['min_recall_gain']:.2f}); McNemar p "
-            f"{paired['p_value']:.4g} (needs <= {t['max_p_value']})",
-        )
+    return Gate(
+        name="repeat_reduction",
+        passed=recall_b is not None
+        and gain >= t["min_recall_gain"]
+        and paired["p_value"] <= t["max_p_value"],
+        detail=f"recall (b) {_num(recall_b):.3f} vs (a) {_num(recall_a):.3f} "
+        f"(gain {gain:+.3f}, needs >= {t['min_recall_gain']:.2f}); McNemar p "
+        f"{paired['p_value']:.4g} (needs <= {t['max_p_value']})",
     )
 
+
+def _no_false_match_regression(a: Mapping[str, Any], b: Mapping[str, Any]) -> Gate:
+    t = THRESHOLDS
     worse = []
     for label in ("near_miss", "novel"):
         rate_a = _num(a["false_match"][label]["rate"])
         rate_b = _num(b["false_match"][label]["rate"])
         if rate_b > rate_a + t["false_match_slack"]:
             worse.append(f"{label} {rate_b:.3f} > {rate_a:.3f} + {t['false_match_slack']}")
-    gates.append(
-        Gate(
-            name="no_false_match_regression",
-            passed=not worse,
-            detail="; ".join(worse) or "false-match rates of (b) within (a) + 0.05",
-        )
+    return Gate(
+        name="no_false_match_regression",
+        passed=not worse,
+        detail="; ".join(worse) or "false-match rates of (b) within (a) + 0.05",
     )
 
+
+def _bounded_context(b: Mapping[str, Any], max_total_chars: int) -> Gate:
     context = b["context"]
     p95, largest = _num(context["chars_p95"]), _num(context["chars_max"])
-    gates.append(
-        Gate(
-            name="bounded_context",
-            passed=p95 <= max_total_chars and largest <= max_total_chars,
-            detail=f"context chars p95 {p95:.0f}, max {largest:.0f} "
-            f"(max_total_chars {max_total_chars})",
-        )
+    return Gate(
+        name="bounded_context",
+        passed=p95 <= max_total_chars and largest <= max_total_chars,
+        detail=f"context chars p95 {p95:.0f}, max {largest:.0f} "
+        f"(max_total_chars {max_total_chars})",
     )
 
+
+def _bounded_latency(b: Mapping[str, Any], latency_floor_ms: float) -> Gate:
+    t = THRESHOLDS
     timeouts = b["reasons"].get("provider_timeout", 0)
     latency_p95 = _num(b["latency"]["p95_ms"])
     ceiling = latency_floor_ms + t["latency_allowance_ms"]
-    gates.append(
-        Gate(
-            name="bounded_latency",
-            passed=latency_p95 <= ceiling and timeouts == 0,
-            detail=f"latency p95 {latency_p95:.0f} ms (needs <= bare runtime call p95 "
-            f"{latency_floor_ms:.0f} + {t['latency_allowance_ms']:.0f}); {timeouts} timeouts",
-        )
+    return Gate(
+        name="bounded_latency",
+        passed=latency_p95 <= ceiling and timeouts == 0,
+        detail=f"latency p95 {latency_p95:.0f} ms (needs <= bare runtime call p95 "
+        f"{latency_floor_ms:.0f} + {t['latency_allowance_ms']:.0f}); {timeouts} timeouts",
     )
 
+
+def _zero_scope_broadening(b: Mapping[str, Any], probes: Sequence[FaultProbe]) -> Gate:
     rows = b["scope"]
     inject = next((p for p in probes if p.name == "inject"), None)
     injected_rejected = inject is not None and inject.observed == "failed:scope_violation"
-    gates.append(
-        Gate(
-            name="zero_scope_broadening",
-            passed=rows["bait_rows"] == 0 and rows["out_of_scope_rows"] == 0 and injected_rejected,
-            detail=f"bait rows {rows['bait_rows']}, out-of-scope rows "
-            f"{rows['out_of_scope_rows']}; injected foreign rows "
-            + ("rejected" if injected_rejected else "NOT rejected"),
-        )
+    return Gate(
+        name="zero_scope_broadening",
+        passed=rows["bait_rows"] == 0 and rows["out_of_scope_rows"] == 0 and injected_rejected,
+        detail=f"bait rows {rows['bait_rows']}, out-of-scope rows "
+        f"{rows['out_of_scope_rows']}; injected foreign rows "
+        + ("rejected" if injected_rejected else "NOT rejected"),
     )
 
+
+def _honest_freshness(b: Mapping[str, Any]) -> Gate:
     fresh = b["freshness"]
     honest = fresh["absence_claims"] == 0 and fresh["detected"] == fresh["cases"]
-    gates.append(
-        Gate(
-            name="honest_freshness",
-            passed=honest,
-            detail=f"{fresh['detected']}/{fresh['cases']} behind-index cases reported as "
-            f"such; {fresh['absence_claims']} absence claims",
-        )
+    return Gate(
+        name="honest_freshness",
+        passed=honest,
+        detail=f"{fresh['detected']}/{fresh['cases']} behind-index cases reported as "
+        f"such; {fresh['absence_claims']} absence claims",
     )
 
+
+def _typed_faults(probes: Sequence[FaultProbe]) -> Gate:
     failed = [p.name for p in probes if p.gated and not p.passed]
     gated = sum(1 for p in probes if p.gated)
-    gates.append(
-        Gate(
-            name="typed_faults",
-            passed=gated > 0 and not failed,
-            detail=f"{gated - len(failed)}/{gated} gated probes typed and fail-open"
-            + (f"; failing: {', '.join(failed)}" if failed else ""),
-        )
+    return Gate(
+        name="typed_faults",
+        passed=gated > 0 and not failed,
+        detail=f"{gated - len(failed)}/{gated} gated probes typed and fail-open"
+        + (f"; failing: {', '.join(failed)}" if failed else ""),
     )
-    gates += _guard_gates(guard)
-    return gates
 
 
 def _guard_gates(guard: Mapping[str, Any] | None) -> list[Gate]:

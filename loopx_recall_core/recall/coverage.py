@@ -60,12 +60,23 @@ class NoListing(Exception):
 
 
 def sessions_on_disk(
-    agent_id: str, project_id: str, *, state: Any, host: Any, timeout: float = LISTING_TIMEOUT_S
+    agent_id: str,
+    project_id: str,
+    *,
+    state: Any = None,
+    host: Any = None,
+    timeout: float = LISTING_TIMEOUT_S,
 ) -> tuple[list[SessionCandidate], Any]:
     """Every session the enablement of ``agent_id`` in ``project_id`` covers, as its provider
-    finds them on disk, and the ledger; :class:`NoListing` when they cannot be listed."""
+    finds them on disk, and the ledger; :class:`NoListing` when they cannot be listed.
+    ``state`` defaults to the owner's, ``host`` to the installed plugins."""
+    from loopx_recall_core.plugins import load_host
     from loopx_recall_core.recall.ledger import SessionLedger
-    from loopx_recall_core.recall.service import find_recall_provider
+    from loopx_recall_core.recall.resolver import resolve_provider
+    from loopx_recall_core.state import StateStore
+
+    state = state if state is not None else StateStore().read()
+    host = host if host is not None else load_host
 
     enablements = [e for e in state.enablements
                    if e.agent_id == agent_id and e.project_id == project_id]  # fmt: skip
@@ -74,7 +85,7 @@ def sessions_on_disk(
             "nothing is enabled for this agent and project: run `loopx-recall capability enable`"
         )
     enablement = enablements[-1]
-    provider = find_recall_provider(host, enablement.provider_id)
+    provider = resolve_provider(host, enablement.provider_id).provider
     found = _listed(provider, enablement.binding, timeout)
     return found, SessionLedger()
 

@@ -13,13 +13,14 @@ import attrs
 from loopx_recall_core.catalogue import find_known
 from loopx_recall_core.contracts.converter import FieldInvalid
 from loopx_recall_core.hookspecs import RecallProvider
-from loopx_recall_core.plugins import PluginHost, find_recall_entry, safe_readback
+from loopx_recall_core.plugins import PluginHost, safe_readback
 from loopx_recall_core.recall.changes import (
     SCOPE_FIELDS,
     NeedsConfirmation,
     enablement_changes,
     lowered,
 )
+from loopx_recall_core.recall.resolver import resolve_provider
 from loopx_recall_core.recall.stage_gate import stage_two_verdict
 from loopx_recall_core.state import Enablement, LimitCeilings, StateStore
 
@@ -332,7 +333,7 @@ def status_record(
         and (agent_id is None or e.agent_id == agent_id)
     ]
     known = find_known(provider_id)
-    entry = find_recall_entry(host, provider_id)
+    entry = resolve_provider(host, provider_id).entry()
     provider_row: dict[str, Any] = {
         "provider_id": provider_id,
         "distribution": known.distribution if known else None,

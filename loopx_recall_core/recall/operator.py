@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, get_args
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from loopx_recall_core.catalogue import find_known
 from loopx_recall_core.contracts import (
@@ -21,18 +21,13 @@ from loopx_recall_core.contracts import (
     HistoricalEvidenceRequestV0,
     structure,
 )
-from loopx_recall_core.contracts.historical import ProviderId
-from loopx_recall_core.plugins import (
-    PluginHost,
-    find_recall_entry,
-    recall_providers,
-)
+from loopx_recall_core.plugins import ProviderNotChosen, load_host
 from loopx_recall_core.recall.outcome import RecallOutcome
 from loopx_recall_core.recall.replan.flow import ReplanReport
 from loopx_recall_core.recall.replan.flow import replan as run_replan
+from loopx_recall_core.recall.resolver import Host, resolve_provider
 from loopx_recall_core.recall.service import DEFAULT_TIMEOUT_S, RecallService
-from loopx_recall_core.recall.store import PrivateStore
-from loopx_recall_core.state import State
+from loopx_recall_core.state import State, StateStore
 
 __all__ = [
     "FLAG_TRIGGERS",
@@ -41,7 +36,6 @@ __all__ = [
     "history",
     "operator_request",
     "replan",
-    "resolve_provider",
 ]
 
 #: trigger -> the signal the operator asserts by choosing it
@@ -50,68 +44,41 @@ FLAG_TRIGGERS = {
     "replan_repetition": {"repeated_route": True},
 }
 
-Host = PluginHost | Callable[[], PluginHost]
-
 
 class OperatorRefused(Exception):
-    """The operator's input is refused (an invalid request, an unknown provider, no
-    provider to choose); the message is safe to print."""
-
-
-def resolve_provider(
-    state: State, service: RecallService, *, agent_id: str | None, project_id: str | None
-) -> str:
-    """The provider to use when none is named: the one enabled for this agent and project
-    (several: :class:`OperatorRefused`).
-
-    With nothing enabled there, admission refuses whichever provider is asked (a typed
-    ``not_enabled`` refusal, exit 0: a runtime caller's work goes on), so no choice is
-    demanded: the one installed recall provider, else the v0 contract's provider id (the
-    only one its wire allows).
-    """
-    enabled = {
-        e.provider_id
-        for e in state.enablements
-        if (agent_id is None or e.agent_id == agent_id)
-        and (project_id is None or e.project_id == project_id)
-    }
-    if len(enabled) > 1:
-        raise OperatorRefused(
-            f"several recall providers are enabled here ({len(enabled)}): "
-            "name one with --provider"
-        )
-    if enabled:
-        return enabled.pop()
-    installed = {str(p.provider_id) for _key, p in recall_providers(service.plugin_host())}
-    if len(installed) == 1:
-        return installed.pop()
-    (v0_provider_id,) = get_args(ProviderId)
-    return v0_provider_id
+    """The operator's input is refused (an invalid request, an unknown provider, several
+    providers to choose from); the message is safe to print."""
 
 
 def _service(
     state: State,
-    host: Host,
+    host: Host | None,
     provider_id: str | None,
     agent_id: str | None,
     project_id: str | None,
     timeout: float,
     current_sessions: tuple[str, ...],
 ) -> RecallService:
-    """The recall service for one operator command; an unnamed provider is resolved
-    (:func:`resolve_provider`) for the agent and project asked about."""
-    service = RecallService(
-        provider_id=provider_id or "",
-        host=host,
+    """The recall service for one operator command, its provider resolved once
+    (:func:`~loopx_recall_core.recall.resolver.resolve_provider`): the one named, else the
+    one enabled for the agent and project asked about, else the one installed."""
+    host = host if host is not None else load_host  # loaded on the first need
+    enabled = (
+        e.provider_id
+        for e in state.enablements
+        if (agent_id is None or e.agent_id == agent_id)
+        and (project_id is None or e.project_id == project_id)
+    )
+    try:
+        resolved = resolve_provider(host, provider_id, enabled=enabled)
+    except ProviderNotChosen as exc:
+        raise OperatorRefused(str(exc)) from None
+    return RecallService.of(
+        resolved,
         enablements=state.enablements,
         timeout=timeout,
         current_sessions=current_sessions,
     )
-    if provider_id is None:
-        service.provider_id = resolve_provider(
-            state, service, agent_id=agent_id, project_id=project_id
-        )
-    return service
 
 
 def _repository_id(state: State, provider_id: str, agent_id: str, project_id: str) -> str:
@@ -155,8 +122,8 @@ def operator_request(
 
 
 def history(
-    state: State,
-    host: Host,
+    state: State | None = None,
+    host: Host | None = None,
     *,
     provider_id: str | None,
     agent_id: str,
@@ -169,10 +136,10 @@ def history(
     current_sessions: tuple[str, ...] = (),
 ) -> RecallOutcome:
     """One operator-requested lookup: a typed outcome whatever the provider did;
-    :class:`OperatorRefused` only for input that makes no request."""
-    service = _service(
-        state, host, provider_id, agent_id, project_id, timeout, current_sessions
-    )
+    :class:`OperatorRefused` only for input that makes no request. ``state`` defaults to
+    the owner's, ``host`` to the installed plugins (loaded on the first need)."""
+    state = state if state is not None else StateStore().read()
+    service = _service(state, host, provider_id, agent_id, project_id, timeout, current_sessions)
     try:
         request = operator_request(
             state,
@@ -187,7 +154,7 @@ def history(
     except ContractError as exc:
         raise OperatorRefused(f"invalid request: {exc}") from None
     known = find_known(service.provider_id) is not None
-    if not known and find_recall_entry(service.plugin_host(), service.provider_id) is None:
+    if not known and service.provider() is None:
         raise OperatorRefused(
             "unknown provider: `loopx-recall extension list --available` lists the known ones"
         )
@@ -230,8 +197,8 @@ def flag_situation(
 
 
 def replan(
-    state: State,
-    host: Host,
+    state: State | None = None,
+    host: Host | None = None,
     *,
     situation: Mapping[str, Any] | None,
     flags: Mapping[str, Any] | None = None,
@@ -244,8 +211,10 @@ def replan(
     keyword arguments of :func:`flag_situation` but the state and provider).
 
     A bad situation or outcome is :class:`OperatorRefused`; everything after admission is
-    a typed report (Replan goes on with current evidence).
+    a typed report (Replan goes on with current evidence). ``state`` and ``host`` default
+    as for :func:`history`.
     """
+    state = state if state is not None else StateStore().read()
     named = flags if situation is None else situation
     service = _service(
         state,
@@ -261,15 +230,7 @@ def replan(
             state, provider_id=service.provider_id, outcome=outcome, **(flags or {})
         )
     try:
-        return run_replan(
-            situation,
-            enablements=state.enablements,
-            provider_id=service.provider_id,
-            recall=service,
-            outcome=outcome,
-            # the owner's key: request ids in public output cannot confirm a guess
-            id_key=PrivateStore().receipt_key() if state.enablements else None,
-        )
+        return run_replan(situation, recall=service, outcome=outcome)
     except ContractError as exc:
         raise OperatorRefused(str(exc)) from None
 

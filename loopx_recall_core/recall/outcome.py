@@ -51,6 +51,9 @@ class RecallOutcome:
     agent_sessions: str | None = None
     #: With claimed sessions: how many sessions in scope no agent claimed (None: not known).
     unclaimed_sessions: int | None = None
+    #: After ``provider_unavailable``: the provider's own sentence on getting its runtime
+    #: (its optional ``unavailable_hint``, at most 400 characters); never in public JSON.
+    unavailable_hint: str | None = attrs.field(default=None, eq=False, repr=False)
 
     @property
     def ok(self) -> bool:

@@ -19,10 +19,18 @@ from loopx_recall_core.contracts import (
     HistoricalEvidenceReceiptV0,
     HistoricalEvidenceRequestV0,
     HistoricalEvidenceResultV0,
+    result_problems,
     unstructure,
 )
 
-__all__ = ["failure_receipt", "query_digest", "result_receipt", "scope_digest"]
+__all__ = [
+    "ResultMismatch",
+    "failure_receipt",
+    "owner_receipt",
+    "query_digest",
+    "result_receipt",
+    "scope_digest",
+]
 
 _UNKNOWN_REVISION = "unknown"
 
@@ -99,3 +107,22 @@ def failure_receipt(
         external_writes_performed=False,
         raw_content_captured=False,
     )
+
+
+class ResultMismatch(ValueError):
+    """A result that breaks its request (the message lists the contract's problems:
+    field paths and rules, never a value)."""
+
+
+def owner_receipt(
+    request: HistoricalEvidenceRequestV0, result: HistoricalEvidenceResultV0
+) -> HistoricalEvidenceReceiptV0:
+    """The receipt the owner's recall issued for ``result`` (``recall receipt``): the
+    result checked against its request (:class:`ResultMismatch`), keyed with the owner's
+    receipt key."""
+    from loopx_recall_core.recall.store import PrivateStore  # the state folder, when asked
+
+    problems = result_problems(request, result)
+    if problems:
+        raise ResultMismatch("; ".join(problems))
+    return result_receipt(request, result, key=PrivateStore().receipt_key())

@@ -9,51 +9,38 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Mapping, Sequence
-from datetime import UTC, datetime
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import attrs
 
 from loopx_recall_core.contracts import (
     ContractError,
-    HistoricalEvidenceReceiptV0,
     HistoricalEvidenceRequestV0,
     HistoricalEvidenceResultV0,
     result_problems,
     structure,
-    unstructure,
 )
 from loopx_recall_core.hookspecs import RecallProvider, SessionListingProvider
-from loopx_recall_core.plugins import (
-    DeadlineExceeded,
-    PluginHost,
-    call_with_deadline,
-    find_recall_entry,
-)
+from loopx_recall_core.plugins import DeadlineExceeded, PluginHost, call_with_deadline
 from loopx_recall_core.providers_api import ProviderFailure
 from loopx_recall_core.recall.admission import STAGE_TRIGGERS, Admitted, admit
+from loopx_recall_core.recall.attempt import Attempt
 from loopx_recall_core.recall.coverage import unclaimed_sessions
 from loopx_recall_core.recall.ledger import Claim, SessionLedger, Tombstone
 from loopx_recall_core.recall.outcome import REASON_CODES, RecallOutcome
-from loopx_recall_core.recall.receipts import failure_receipt, result_receipt
+from loopx_recall_core.recall.resolver import Host, LazyHost, Resolved
 from loopx_recall_core.recall.stage_gate import stage_two_verdict
 from loopx_recall_core.recall.store import PrivateStore
 from loopx_recall_core.redaction import redact_snippet
 from loopx_recall_core.state import Enablement, StateStore
 
-__all__ = ["DEFAULT_TIMEOUT_S", "RecallService", "find_recall_provider", "recall"]
+__all__ = ["DEFAULT_TIMEOUT_S", "RecallService", "recall"]
 
 log = logging.getLogger(__name__)
 
 DEFAULT_TIMEOUT_S = 20.0
 _HOST_GRACE_S = 1.0
-
-
-def find_recall_provider(host: PluginHost, provider_id: str) -> RecallProvider | None:
-    """The loaded recall provider with ``provider_id``, if any plugin contributes it."""
-    entry = find_recall_entry(host, provider_id)
-    return entry[1] if entry is not None else None
 
 
 def _claimed_refs(claims: Sequence[Claim | Tombstone]) -> frozenset[str]:
@@ -170,83 +157,92 @@ def recall(
     :class:`~loopx_recall_core.state.StateError`: they are the owner's environment, not
     the provider's, and are checked before the provider runs.
     """
-    deadline = time.monotonic() + timeout  # one deadline for the whole request
-    store = store or PrivateStore()
-    key = store.receipt_key()
-    decision = admit(request, enablements, provider_id=provider_id, surface=surface)
-    if not isinstance(decision, Admitted):
-        return _finish(request, provider_id, "unknown", "refused", decision.reason, store, key)
-    request = decision.request
-    provider = find_recall_provider(host, provider_id)
-    if provider is None:
-        return _finish(
-            request, provider_id, "unknown", "failed", "provider_not_installed", store, key
-        )
-    version = str(getattr(provider, "provider_version", "unknown") or "unknown")
-    enablement = decision.enablement
-    if require_verdict and request.trigger not in STAGE_TRIGGERS[1]:
-        # Stage 2 was granted for the runtime qualified at enable time; the binding may
-        # resolve to another binary now (an update, another PATH): no verdict, no stage 2.
-        qualified = _still_qualified(
-            store, provider_id, provider, enablement, deadline - time.monotonic()
-        )
-        if time.monotonic() >= deadline:
-            return _finish(request, provider_id, version, "failed", "provider_timeout", store, key)
-        if not qualified:
-            return _finish(
-                request, provider_id, version, "refused", "trigger_not_admitted_at_stage",
-                store, key,
-            )  # fmt: skip
+    service = RecallService(
+        provider_id=provider_id,
+        host=host,
+        enablements=enablements,
+        store=store,
+        timeout=timeout,
+        current_sessions=current_sessions,
+        require_verdict=require_verdict,
+    )
+    return service(request, surface=surface)
+
+
+@attrs.frozen
+class _Scope:
+    """What the host hands the provider about whose sessions count."""
+
+    binding: dict[str, Any]
+    claimed: frozenset[str] | None  # claimed mode: the only sessions items may come from
+    forgotten: frozenset[str]
+    excluded: tuple[str, ...]
+
+
+def _session_scope(
+    enablement: Enablement, store: PrivateStore, current_sessions: tuple[str, ...]
+) -> _Scope:
     binding = dict(enablement.binding)
     mode = enablement.session_mode
     binding["agent_sessions"] = mode
-    claimed = None
     claims, tombstones = SessionLedger(store.root).view(
         agent_id=enablement.agent_id, project_id=enablement.project_id
     )
     forgotten = _claimed_refs(tombstones)  # out of every recall: excluded, then re-checked
-    excluded = (*current_sessions, *sorted(forgotten))
+    claimed = None
     if mode == "claimed":
         binding["claimed_sessions"] = [
             {"runtime": c.runtime, "session_id": c.session_id} for c in claims
         ]
         claimed = _claimed_refs(claims)
+    return _Scope(binding, claimed, forgotten, (*current_sessions, *sorted(forgotten)))
+
+
+def _retrieve(
+    provider: RecallProvider,
+    request: HistoricalEvidenceRequestV0,
+    scope: _Scope,
+    deadline: float,
+) -> tuple[object, str | None]:
+    """What the provider returned within the deadline, or the failure reason."""
     remaining = deadline - time.monotonic()
     try:
         returned = call_with_deadline(
             lambda: provider.retrieve(
-                request, binding, timeout=remaining, exclude_sessions=excluded
+                request, scope.binding, timeout=remaining, exclude_sessions=scope.excluded
             ),
             remaining + _HOST_GRACE_S,
         )
     except DeadlineExceeded:
-        return _finish(request, provider_id, version, "failed", "provider_timeout", store, key)
+        return None, "provider_timeout"
     except ProviderFailure as failure:
-        reason = failure.reason if failure.reason in REASON_CODES else "provider_failed"
-        return _finish(request, provider_id, version, "failed", reason, store, key)
+        return None, failure.reason if failure.reason in REASON_CODES else "provider_failed"
     except Exception as exc:  # noqa: BLE001 - fail open for the work lane
         log.warning("recall provider raised %s", type(exc).__name__)
-        return _finish(request, provider_id, version, "failed", "provider_failed", store, key)
-    result, rejection = _verify(request, returned, claimed, forgotten)
-    if result is None:
-        outcome = _finish(request, provider_id, version, "failed", rejection, store, key)
-        return attrs.evolve(outcome, agent_sessions=mode)
+        return None, "provider_failed"
+    return returned, None
+
+
+def _unavailable_hint(provider: RecallProvider) -> str | None:
+    """The provider's own sentence on getting its runtime, if it gives one as text."""
+    try:
+        hint = getattr(provider, "unavailable_hint", None)
+    except Exception:  # noqa: BLE001 - a plugin that fails here gives no hint, no traceback
+        return None
+    return hint.strip()[:400] if isinstance(hint, str) and hint.strip() else None
+
+
+def _host_checked(
+    request: HistoricalEvidenceRequestV0, result: HistoricalEvidenceResultV0, mode: str
+) -> HistoricalEvidenceResultV0:
+    """The verified result as the host states it: under runtime identity other agents'
+    sessions were not excluded (the host knows what a provider cannot), and every snippet
+    through the one redactor, so the receipt verifies against the stored record."""
     if mode == "runtime" and not result.scope_applied.cross_agent_used:
-        # The host knows what a provider cannot: under runtime identity, other agents'
-        # sessions were not excluded.
         result = attrs.evolve(
             result, scope_applied=attrs.evolve(result.scope_applied, cross_agent_used=True)
         )
-    # One choke point: what is stored, returned and digested is the redacted result, so
-    # the receipt verifies against the stored record (``recall receipt``).
-    result = _redacted(request, result)
-    unclaimed = None
-    if mode == "claimed" and isinstance(provider, SessionListingProvider):
-        result, unclaimed = _covered(result, provider, binding, store, deadline)
-    log.info("recall succeeded: %d items", len(result.items))
-    receipt = result_receipt(request, result, key=key)
-    outcome = _outcome(store, request, "succeeded", None, receipt, result)
-    return attrs.evolve(outcome, agent_sessions=mode, unclaimed_sessions=unclaimed)
+    return _redacted(request, result)
 
 
 def _covered(
@@ -267,90 +263,110 @@ def _covered(
     return result, count
 
 
-@attrs.define(kw_only=True)
+def _lazy_host(host: Host) -> LazyHost:
+    return host if isinstance(host, LazyHost) else LazyHost(host)
+
+
+@attrs.frozen(kw_only=True)
 class RecallService:
-    """:func:`recall` bound to a provider, a plugin host and the enablements: what the
-    command line and the Stage 0 bench hand to Replan (called with a request, it returns
-    the outcome and never raises for a provider's fault).
+    """One recall provider (its id resolved once, by
+    :func:`~loopx_recall_core.recall.resolver.resolve_provider`, and fixed), its plugin
+    host and the enablements: what the command line, the guard and the Stage 0 bench hand
+    to Replan. Called with a request, it admits it and returns the outcome; it never
+    raises for a provider's fault.
 
     ``host`` may be a loader, called once on the first need: a Replan that admits
-    nothing never imports a plugin.
+    nothing never imports a plugin. The owner's receipt key is read once per service.
     """
 
     provider_id: str
-    host: PluginHost | Callable[[], PluginHost]
-    enablements: Sequence[Enablement]
+    host: LazyHost = attrs.field(converter=_lazy_host)
+    enablements: tuple[Enablement, ...] = attrs.field(converter=tuple)
     store: PrivateStore | None = None
     timeout: float = DEFAULT_TIMEOUT_S
     current_sessions: tuple[str, ...] = ()
     require_verdict: bool = True
+    _memo: dict[str, Any] = attrs.field(factory=dict, init=False, eq=False, repr=False)
+
+    @classmethod
+    def of(cls, resolved: Resolved, **kwargs: Any) -> RecallService:
+        """The service for a resolved provider (its id and its host)."""
+        return cls(provider_id=resolved.provider_id, host=resolved.host, **kwargs)
 
     def plugin_host(self) -> PluginHost:
-        if not isinstance(self.host, PluginHost):
-            self.host = self.host()
-        return self.host
+        return self.host()
 
-    def __call__(self, request: HistoricalEvidenceRequestV0) -> RecallOutcome:
-        return recall(
-            request,
+    def provider(self) -> RecallProvider | None:
+        """The loaded provider with this service's id (None: no plugin contributes it)."""
+        return Resolved(provider_id=self.provider_id, host=self.host).provider
+
+    def private_store(self) -> PrivateStore:
+        if "store" not in self._memo:
+            self._memo["store"] = self.store or PrivateStore()
+        return self._memo["store"]
+
+    def receipt_key(self) -> bytes:
+        """The owner's receipt key (read once; an unusable state folder raises
+        :class:`~loopx_recall_core.state.StateError`)."""
+        if "key" not in self._memo:
+            self._memo["key"] = self.private_store().receipt_key()
+        return self._memo["key"]
+
+    def id_key(self) -> bytes | None:
+        """The key Replan's request ids use: the owner's, when anything is enabled (request
+        ids in public output then cannot confirm a guess); with nothing enabled nothing is
+        admitted, and no key file is made."""
+        return self.receipt_key() if self.enablements else None
+
+    def __call__(
+        self, request: HistoricalEvidenceRequestV0, *, surface: str = "replan-history"
+    ) -> RecallOutcome:
+        """Admit ``request``, then :meth:`admitted`; a refusal is a typed outcome."""
+        key = self.receipt_key()
+        decision = admit(request, self.enablements, provider_id=self.provider_id, surface=surface)
+        if not isinstance(decision, Admitted):
+            attempt = Attempt(
+                request=request, provider_id=self.provider_id, store=self.private_store(), key=key
+            )
+            return attempt.refuse(decision.reason)
+        return self.admitted(decision)
+
+    def admitted(self, decision: Admitted) -> RecallOutcome:
+        """Recall an admitted request (Replan admits once, then calls this): the provider
+        within the deadline, the host's checks, the private record and the receipt."""
+        deadline = time.monotonic() + self.timeout  # one deadline for the whole request
+        request, enablement = decision.request, decision.enablement
+        attempt = Attempt(
+            request=request,
             provider_id=self.provider_id,
-            host=self.plugin_host(),
-            enablements=tuple(self.enablements),
-            store=self.store,
-            timeout=self.timeout,
-            current_sessions=self.current_sessions,
-            require_verdict=self.require_verdict,
+            store=self.private_store(),
+            key=self.receipt_key(),
         )
-
-
-def _finish(
-    request: HistoricalEvidenceRequestV0,
-    provider_id: str,
-    version: str,
-    status: str,
-    reason: str | None,
-    store: PrivateStore,
-    key: bytes,
-) -> RecallOutcome:
-    reason = reason or "provider_failed"
-    receipt = failure_receipt(
-        request,
-        provider_id=provider_id,
-        provider_version=version,
-        status=status,
-        reason=reason,
-        key=key,
-    )
-    log.info("recall %s: %s", status, reason)
-    return _outcome(store, request, status, reason, receipt, None)
-
-
-def _outcome(
-    store: PrivateStore,
-    request: HistoricalEvidenceRequestV0,
-    status: str,
-    reason: str | None,
-    receipt: HistoricalEvidenceReceiptV0,
-    result: HistoricalEvidenceResultV0 | None,
-) -> RecallOutcome:
-    """Keep the full record owner-local, hand back status, reason, receipt and its ref."""
-    record: dict[str, Any] = {
-        "schema_version": "loopx_private_recall_v0",
-        "stored_at": datetime.now(UTC).isoformat(),
-        "status": status,
-        "request": unstructure(request),
-        "receipt": unstructure(receipt),
-    }
-    if reason is not None:
-        record["reason"] = reason
-    if result is not None:
-        record["result"] = unstructure(result)
-    # A request for an agent and project with no enablement leaves nothing behind: no
-    # private record is kept for a scope the owner never opened.
-    unopened = status == "refused" and reason == "not_enabled"
-    private_ref = (
-        None if unopened else store.save(request.scope.agent_id, request.request_id, record)
-    )
-    return RecallOutcome(
-        status=status, reason=reason, receipt=receipt, result=result, private_ref=private_ref
-    )
+        provider = self.provider()
+        if provider is None:
+            return attempt.fail("provider_not_installed")
+        attempt.version = str(getattr(provider, "provider_version", "unknown") or "unknown")
+        if self.require_verdict and request.trigger not in STAGE_TRIGGERS[1]:
+            # Stage 2 was granted for the runtime qualified at enable time; the binding may
+            # resolve to another binary now (an update, another PATH): no verdict, no stage 2.
+            qualified = _still_qualified(
+                attempt.store, self.provider_id, provider, enablement, deadline - time.monotonic()
+            )
+            if time.monotonic() >= deadline:
+                return attempt.fail("provider_timeout")
+            if not qualified:
+                return attempt.refuse("trigger_not_admitted_at_stage")
+        scope = _session_scope(enablement, attempt.store, self.current_sessions)
+        returned, failure = _retrieve(provider, request, scope, deadline)
+        if failure is not None:
+            hint = _unavailable_hint(provider) if failure == "provider_unavailable" else None
+            return attempt.fail(failure, hint=hint)
+        attempt.mode = enablement.session_mode  # what the provider answered is judged by it
+        result, rejection = _verify(request, returned, scope.claimed, scope.forgotten)
+        if result is None:
+            return attempt.fail(rejection)
+        result = _host_checked(request, result, attempt.mode)
+        unclaimed = None
+        if attempt.mode == "claimed" and isinstance(provider, SessionListingProvider):
+            result, unclaimed = _covered(result, provider, scope.binding, attempt.store, deadline)
+        return attempt.succeed(result, unclaimed)

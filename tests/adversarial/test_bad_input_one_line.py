@@ -34,7 +34,8 @@ from ..conftest import REQUEST, RESULT
 from ..fake_provider import FakeProvider, host_with
 
 capability_cli = importlib.import_module("loopx_recall_core.cli.capability")
-recall_cli = importlib.import_module("loopx_recall_core.cli.recall")
+# the operator commands load the plugins in the library, not in cli/
+recall_lib = importlib.import_module("loopx_recall_core.recall.operator")
 
 CANARY = "CANARY-TERM-77"
 LOOPX = Path(sys.executable).with_name("loopx-recall")
@@ -126,7 +127,7 @@ def test_non_utf8_argument_is_one_line_usage_error(case, tmp_path):
 def fake_host(monkeypatch, loopx_home):
     monkeypatch.setenv("LOOPX_RECALL_LOAD_PLUGINS", "")
     fake = FakeProvider()
-    for module in (capability_cli, recall_cli):
+    for module in (capability_cli, recall_lib):
         monkeypatch.setattr(module, "load_host", lambda *a, **k: host_with(fake))
     return fake
 
@@ -425,7 +426,7 @@ class _HugeCountProvider(FakeProvider):
 def test_provider_huge_count_never_reaches_a_receipt(monkeypatch, loopx_home):
     monkeypatch.setenv("LOOPX_RECALL_LOAD_PLUGINS", "")
     fake = _HugeCountProvider()
-    for module in (capability_cli, recall_cli):
+    for module in (capability_cli, recall_lib):
         monkeypatch.setattr(module, "load_host", lambda *a, **k: host_with(fake))
     enabled = _run_cli(
         [

@@ -28,7 +28,8 @@ from loopx_recall_core.state import StateError
 from tests.fake_provider import FakeProvider, host_with
 
 capability_cli = importlib.import_module("loopx_recall_core.cli.capability")
-recall_cli = importlib.import_module("loopx_recall_core.cli.recall")
+# the operator commands load the plugins in the library, not in cli/
+recall_lib = importlib.import_module("loopx_recall_core.recall.operator")
 
 CANARY = "CANARY-PATH-11b"
 SECRET = "CANARY-PRIVATE-VALUE-11b"
@@ -90,7 +91,7 @@ def home(tmp_path):
 @pytest.fixture
 def run(monkeypatch, home):
     fake = FakeProvider()
-    for module in (capability_cli, recall_cli):
+    for module in (capability_cli, recall_lib):
         monkeypatch.setattr(module, "load_host", lambda *a, **k: host_with(fake))
     runner = CliRunner()
 

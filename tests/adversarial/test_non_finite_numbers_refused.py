@@ -26,7 +26,8 @@ from loopx_recall_core.cli._common import FiniteFloatRange
 from ..conftest import REQUEST
 from ..fake_provider import FakeProvider, host_with
 
-recall_cli = importlib.import_module("loopx_recall_core.cli.recall")
+# the operator commands load the plugins in the library, not in cli/
+recall_lib = importlib.import_module("loopx_recall_core.recall.operator")
 
 CANARY = "CANARY-TERM-16"
 NON_FINITE = ["nan", "NaN", "inf", "-inf", "Infinity", "1e999"]
@@ -40,7 +41,7 @@ REPLAN += ["--agent-id", "a", "--project-id", "p"]
 def fake(monkeypatch, loopx_home):
     monkeypatch.setenv("LOOPX_RECALL_LOAD_PLUGINS", "")
     provider = FakeProvider()
-    monkeypatch.setattr(recall_cli, "load_host", lambda *a, **k: host_with(provider))
+    monkeypatch.setattr(recall_lib, "load_host", lambda *a, **k: host_with(provider))
     return provider
 
 

@@ -24,7 +24,8 @@ from loopx_recall_core.state import StateError, StateStore
 from tests.fake_provider import FakeProvider, host_with
 
 capability_cli = importlib.import_module("loopx_recall_core.cli.capability")
-recall_cli = importlib.import_module("loopx_recall_core.cli.recall")
+# the operator commands load the plugins in the library, not in cli/
+recall_lib = importlib.import_module("loopx_recall_core.recall.operator")
 
 CANARY = "CANARY-PATH-6f1a"
 OWN_RECORD = "0123456789abcdef0123456789abcdef.json"
@@ -60,7 +61,7 @@ STATUS = [
 @pytest.fixture
 def run(monkeypatch):
     fake = FakeProvider()
-    for module in (capability_cli, recall_cli):
+    for module in (capability_cli, recall_lib):
         monkeypatch.setattr(module, "load_host", lambda *a, **k: host_with(fake))
     runner = CliRunner()
 

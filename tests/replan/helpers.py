@@ -7,6 +7,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import attrs
+
 from loopx_recall_core.contracts import (
     EvidenceItem,
     HistoricalEvidenceRequestV0,
@@ -140,7 +142,11 @@ def succeeded(
 
 def failed(request: HistoricalEvidenceRequestV0, reason: str = "provider_unavailable"):
     receipt = failure_receipt(
-        request, provider_id=PROVIDER, provider_version="0.1.0", status="failed", reason=reason,
+        request,
+        provider_id=PROVIDER,
+        provider_version="0.1.0",
+        status="failed",
+        reason=reason,
         key=KEY,
     )
     return RecallOutcome(status="failed", reason=reason, receipt=receipt)
@@ -168,3 +174,23 @@ class FakeRecall:
         if self.fail is not None:
             return failed(request, self.fail)
         return succeeded(request, self.items, freshness=self.freshness, omitted=self.omitted)
+
+
+@attrs.frozen
+class Bound:
+    """A recall callable bound to the provider and enablements Replan admits for: the
+    test stand-in for the recall service (``flow.Recaller``)."""
+
+    recall: Any
+    enablements: tuple[Enablement, ...]
+    provider_id: str = PROVIDER
+
+    def id_key(self) -> bytes | None:
+        return None  # the process key, as for a library caller without one
+
+    def admitted(self, decision: Any) -> RecallOutcome:
+        return self.recall(decision.request)
+
+
+def bound(recall: Any, enablements: Any, provider_id: str = PROVIDER) -> Bound:
+    return Bound(recall, tuple(enablements), provider_id)

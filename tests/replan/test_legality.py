@@ -10,7 +10,7 @@ import pytest
 
 from loopx_recall_core.recall.replan.flow import replan
 from loopx_recall_core.recall.replan.legality import LEGALITY_REASONS
-from tests.replan.helpers import PROVIDER, FakeRecall, enablement, failure, item, situation
+from tests.replan.helpers import FakeRecall, bound, enablement, failure, item, situation
 
 API = "pytest tests/test_api.py -x"
 CLI = "pytest tests/test_cli.py -x"
@@ -329,9 +329,7 @@ CASES = [
 def test_legality_table(situation_data, recall, enabled, outcome_data, expected):
     report = replan(
         situation_data,
-        enablements=[enablement()] if enabled else [],
-        provider_id=PROVIDER,
-        recall=recall,
+        recall=bound(recall, [enablement()] if enabled else []),
         outcome=outcome_data,
     )
     legality = report.legality

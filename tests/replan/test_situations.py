@@ -17,10 +17,10 @@ from loopx_recall_core.contracts import ContractError
 from loopx_recall_core.recall.replan.flow import replan
 from tests.replan.helpers import (
     AGENT,
-    PROVIDER,
     ROOT,
     FakeRecall,
     attempt,
+    bound,
     command,
     enablement,
     failure,
@@ -532,7 +532,7 @@ CASES: list[tuple[str, dict[str, Any], list[Any], FakeRecall, tuple[bool, Any], 
     [pytest.param(*case[1:], id=case[0]) for case in CASES],
 )
 def test_situation_table(situation_data, enablements, recall, admission, verdict):
-    report = replan(situation_data, enablements=enablements, provider_id=PROVIDER, recall=recall)
+    report = replan(situation_data, recall=bound(recall, enablements))
     assert (report.admission.admitted, report.admission.reason) == admission
     assert report.comparison.verdict == verdict
     if report.admission.admitted:
@@ -558,13 +558,7 @@ def test_table_is_large_enough():
 
 
 def run(data: dict[str, Any], recall: FakeRecall | None = None, **kwargs: Any):
-    return replan(
-        data,
-        enablements=[enablement()],
-        provider_id=PROVIDER,
-        recall=recall or FakeRecall(),
-        **kwargs,
-    )
+    return replan(data, recall=bound(recall or FakeRecall(), [enablement()]), **kwargs)
 
 
 def test_evidence_types_follow_trigger_and_missing_evidence():
@@ -605,7 +599,7 @@ def test_recall_that_raises_is_a_typed_failure():
     def broken(_request):
         raise RuntimeError("boom")
 
-    report = replan(situation(), enablements=[enablement()], provider_id=PROVIDER, recall=broken)
+    report = replan(situation(), recall=bound(broken, [enablement()]))
     assert report.outcome is not None
     assert (report.outcome.status, report.outcome.reason) == ("failed", "provider_failed")
     assert report.comparison.verdict == "undetermined"
@@ -620,9 +614,7 @@ def test_result_for_another_request_is_rejected():
 
         return recall(attrs.evolve(request, request_id="req-other"))
 
-    report = replan(
-        situation(), enablements=[enablement()], provider_id=PROVIDER, recall=mismatched
-    )
+    report = replan(situation(), recall=bound(mismatched, [enablement()]))
     assert report.comparison.verdict == "undetermined"
     assert report.comparison.reason == "result_rejected"
 

@@ -15,7 +15,7 @@ from loopx_recall_core.contracts.replan import ReplanSituationV0
 from loopx_recall_core.recall.replan.canonical import vocabulary
 from loopx_recall_core.recall.replan.flow import replan
 from loopx_recall_core.recall.replan.terms import query_terms
-from tests.replan.helpers import PROVIDER, FakeRecall, enablement
+from tests.replan.helpers import FakeRecall, bound, enablement
 
 VOCABULARY = vocabulary()
 SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -163,7 +163,7 @@ def test_terms_come_only_from_canonical_fields(data):
 @given(situations())
 def test_admitted_request_carries_exactly_the_derived_terms(data):
     recall = FakeRecall()
-    report = replan(data, enablements=[enablement()], provider_id=PROVIDER, recall=recall)
+    report = replan(data, recall=bound(recall, [enablement()]))
     terms = query_terms(structure(data, ReplanSituationV0))
     if terms:
         assert report.admission.admitted

@@ -13,120 +13,97 @@ from loopx_recall_core.qualification.transcripts.session import CODEX_MODEL, Ses
 __all__ = ["write_codex"]
 
 
-def write_codex(s: Session, home: Path, codex_id: str) -> Path:
-    plan, rng = s.plan, s.rng
-    cwd = str(plan.repo_root)
-    c = s.content()
-    flag_errors = plan.index % 2 == 1
-    shell_name = "shell" if plan.index % 2 == 0 else "exec_command"
+class _Lines:
+    """Appends one session's lines in Codex's rollout shape."""
 
-    def add(kind: str, payload: dict, **extra) -> dict:
-        entry = {"timestamp": s.tick(), "type": kind, "payload": payload, **extra}
-        s.lines.append(entry)
+    def __init__(self, s: Session) -> None:
+        self.s, self.rng = s, s.rng
+        self.cwd = str(s.plan.repo_root)
+
+    def add(self, kind: str, payload: dict, **extra) -> dict:
+        entry = {"timestamp": self.s.tick(), "type": kind, "payload": payload, **extra}
+        self.s.lines.append(entry)
         return entry
 
-    start = iso(s.clock)
-    s.lines.append(
-        {
+    def opening(self, codex_id: str) -> None:
+        """The session's meta line (at its start) and its first turn context."""
+        rng, start = self.rng, iso(self.s.clock)
+        meta = {
+            "id": codex_id,
             "timestamp": start,
-            "type": "session_meta",
-            "payload": {
-                "id": codex_id,
-                "timestamp": start,
-                "cwd": cwd,
-                "originator": "codex_cli_rs",
-                "cli_version": f"0.{rng.randint(40, 60)}.0",
-                "instructions": None,
-                "git": {"commit_hash": f"{rng.getrandbits(160):040x}", "branch": "main"},
-            },
+            "cwd": self.cwd,
+            "originator": "codex_cli_rs",
+            "cli_version": f"0.{rng.randint(40, 60)}.0",
+            "instructions": None,
+            "git": {"commit_hash": f"{rng.getrandbits(160):040x}", "branch": "main"},
         }
-    )
-    add(
-        "turn_context",
-        {
-            "cwd": cwd,
-            "approval_policy": "on-request",
-            "model": CODEX_MODEL,
-            "sandbox_policy": {"mode": "workspace-write"},
-        },
-    )
+        self.s.lines.append({"timestamp": start, "type": "session_meta", "payload": meta})
+        context = {"cwd": self.cwd, "approval_policy": "on-request", "model": CODEX_MODEL,
+                   "sandbox_policy": {"mode": "workspace-write"}}  # fmt: skip
+        self.add("turn_context", context)
 
-    def say(role: str, text: str, **extra) -> dict:
+    def say(self, role: str, text: str, **extra) -> dict:
         # Codex writes each chat message twice (response_item + event_msg); both are realistic.
-        add(
-            "response_item",
-            {
-                "type": "message",
-                "role": role,
-                "content": [
-                    {"type": "input_text" if role == "user" else "output_text", "text": text}
-                ],
-            },
-            **extra,
-        )
-        return add(
-            "event_msg",
-            {"type": "user_message" if role == "user" else "agent_message", "message": text},
-            **extra,
-        )
+        kind = "input_text" if role == "user" else "output_text"
+        message = {"type": "message", "role": role, "content": [{"type": kind, "text": text}]}
+        self.add("response_item", message, **extra)
+        event = "user_message" if role == "user" else "agent_message"
+        return self.add("event_msg", {"type": event, "message": text}, **extra)
 
-    def call(name: str, arguments: dict, output: str, is_error: bool) -> str:
-        call_id = f"call_{rng.getrandbits(96):024x}"
-        add(
-            "response_item",
-            {
-                "type": "function_call",
-                "name": name,
-                "arguments": json.dumps(arguments),
-                "call_id": call_id,
-            },
-        )
+    def call(self, name: str, arguments: dict, output: str, is_error: bool) -> str:
+        """A function call and its output; the output's timestamp."""
+        call_id = f"call_{self.rng.getrandbits(96):024x}"
+        arguments_text = json.dumps(arguments)
+        function_call = {"type": "function_call", "name": name, "arguments": arguments_text,
+                         "call_id": call_id}  # fmt: skip
+        self.add("response_item", function_call)
         payload = {"type": "function_call_output", "call_id": call_id, "output": output}
         if is_error:
             payload["is_error"] = True
-        return add("response_item", payload)["timestamp"]
+        return self.add("response_item", payload)["timestamp"]
 
-    def shell(script: str) -> dict:
-        return {"command": ["bash", "-lc", script], "workdir": cwd, "timeout_ms": 120000}
+    def shell(self, script: str) -> dict:
+        return {"command": ["bash", "-lc", script], "workdir": self.cwd, "timeout_ms": 120000}
 
-    say("user", c["prompt"])
-    say("assistant", "Let me reproduce the failure first.")
+
+def _failure_and_decisions(w: _Lines, c: dict, shell_name: str) -> None:
+    s, rng, index = w.s, w.rng, w.s.plan.index
     wall = f"Wall time: {rng.uniform(0.2, 9):.1f} seconds"
     failure = f"Exit code: {c['code']}\n{wall}\nOutput:\n{c['failure_output']}"
-    ts = call(shell_name, shell(c["command"]), failure, flag_errors)
+    ts = w.call(shell_name, w.shell(c["command"]), failure, index % 2 == 1)
     s.plant("prior_failure", failure, ts, command=c["command"])
-    add(
-        "event_msg",
-        {
-            "type": "token_count",
-            "info": {"total_token_usage": {"input_tokens": rng.randint(1000, 9000)}},
-        },
-    )
-
-    ts = say("assistant", c["decision"])["timestamp"]
+    usage = {"total_token_usage": {"input_tokens": rng.randint(1000, 9000)}}
+    w.add("event_msg", {"type": "token_count", "info": usage})
+    ts = w.say("assistant", c["decision"])["timestamp"]
     s.plant("decision", c["decision"], ts)
-    if plan.index == 1:
-        ts = say("assistant", c["hidden"], visibility="hidden")["timestamp"]
+    if index == 1:
+        ts = w.say("assistant", c["hidden"], visibility="hidden")["timestamp"]
         s.plant("decision", c["hidden"], ts, visible=False)
 
+
+def write_codex(s: Session, home: Path, codex_id: str) -> Path:
+    plan, rng = s.plan, s.rng
+    c = s.content()
+    shell_name = "shell" if plan.index % 2 == 0 else "exec_command"
+    w = _Lines(s)
+    w.opening(codex_id)
+    w.say("user", c["prompt"])
+    w.say("assistant", "Let me reproduce the failure first.")
+    _failure_and_decisions(w, c, shell_name)
     patch = (
         f"*** Begin Patch\n*** Update File: {c['rel_file']}\n@@\n-def parse(text):\n"
         f"+def parse(text, *, strict=True):\n*** End Patch\n"
     )
     patch_result = f"Success. Updated the following files:\nM {c['rel_file']}\n"
-    ts = call("apply_patch", {"input": patch}, patch_result, False)
+    ts = w.call("apply_patch", {"input": patch}, patch_result, False)
     s.plant("file_history", patch_result, ts, file_path=c["rel_file"])
-
     ok = f"Exit code: 0\nWall time: {rng.uniform(0.1, 3):.1f} seconds\nOutput:\n{c['ok_output']}\n"
-    ts = call(shell_name, shell(c["ok_command"]), ok, False)
+    ts = w.call(shell_name, w.shell(c["ok_command"]), ok, False)
     s.plant("tool_outcome", ok, ts, command=c["ok_command"])
-    say("assistant", "The check passes now.")
-
+    w.say("assistant", "The check passes now.")
     # Codex writes a `compacted` line when it compacts the context; the Obelisk index does
     # not hold it, so it is written but not planted (nothing should find it as a summary).
-    add("compacted", {"message": c["summary"]})
-
+    w.add("compacted", {"message": c["summary"]})
     day = plan.start.astimezone(UTC)
     name = f"rollout-{day:%Y-%m-%dT%H-%M-%S}-{codex_id}.jsonl"
     return home / ".codex" / "sessions" / f"{day:%Y}" / f"{day:%m}" / f"{day:%d}" / name
-

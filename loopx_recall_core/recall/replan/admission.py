@@ -104,13 +104,18 @@ _TYPE_ORDER = ("prior_failure", "decision", "file_history", "tool_outcome", "sum
 
 @attrs.frozen(kw_only=True)
 class SituationAdmission:
-    """``request`` is the admitted (clamped) request, None when refused."""
+    """``request`` is the admitted (clamped) request, None when refused; ``decision`` is
+    the host's admission of it (what the recall service runs, not admitting again)."""
 
     admitted: bool
     trigger: str
     reason: RefusalReason | None = None
     detail: str = ""
-    request: HistoricalEvidenceRequestV0 | None = None
+    decision: Admitted | None = attrs.field(default=None, eq=False, repr=False)
+
+    @property
+    def request(self) -> HistoricalEvidenceRequestV0 | None:
+        return self.decision.request if self.decision is not None else None
 
     def public_json(self) -> dict[str, object]:
         return {
@@ -188,7 +193,7 @@ def build_request(
                 "trigger": situation.trigger,
                 "evidence_types": list(evidence_types),
                 "query_terms": list(terms),
-            }
+            },
         )
     return HistoricalEvidenceRequestV0(
         schema_version="historical_evidence_request_v0",
@@ -229,7 +234,7 @@ def admit_situation(
     request = build_request(situation, terms, request_id=request_id, id_key=id_key)
     decision = admit(request, enablements, provider_id=provider_id)
     if isinstance(decision, Admitted):
-        return SituationAdmission(admitted=True, trigger=trigger, request=decision.request)
+        return SituationAdmission(admitted=True, trigger=trigger, decision=decision)
     return SituationAdmission(
         admitted=False, trigger=trigger, reason=decision.reason, detail=decision.detail
     )

@@ -6,13 +6,14 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
 import attrs
 
-from loopx_recall_core.contracts import HistoricalEvidenceRequestV0, structure, unstructure
+from loopx_recall_core.contracts import structure, unstructure
 from loopx_recall_core.contracts.replan import ReplanOutcomeV0, ReplanSituationV0
+from loopx_recall_core.recall.admission import Admitted
 from loopx_recall_core.recall.outcome import RecallOutcome
 from loopx_recall_core.recall.receipts import failure_receipt
 from loopx_recall_core.recall.replan.admission import SituationAdmission, admit_situation
@@ -23,12 +24,29 @@ from loopx_recall_core.state import Enablement, StateError
 __all__ = [
     "Comparison",
     "Legality",
+    "Recaller",
     "ReplanReport",
     "SituationAdmission",
     "replan",
 ]
 
 REPORT_SCHEMA = "loopx_replan_report_v0"
+
+
+class Recaller(Protocol):
+    """What Replan recalls through (:class:`~loopx_recall_core.recall.service.RecallService`):
+    the provider and the enablements it admits for, the key of its request ids, and the
+    recall of a request Replan has admitted (never admitted a second time)."""
+
+    @property
+    def provider_id(self) -> str: ...
+
+    @property
+    def enablements(self) -> Sequence[Enablement]: ...
+
+    def id_key(self) -> bytes | None: ...
+
+    def admitted(self, decision: Admitted) -> RecallOutcome: ...
 
 
 @attrs.frozen(kw_only=True)
@@ -70,12 +88,9 @@ class ReplanReport:
 def replan(
     situation: Mapping[str, Any] | ReplanSituationV0,
     *,
-    enablements: Sequence[Enablement],
-    provider_id: str,
-    recall: Callable[[HistoricalEvidenceRequestV0], RecallOutcome],
+    recall: Recaller,
     outcome: Mapping[str, Any] | ReplanOutcomeV0 | None = None,
     request_id: str | None = None,
-    id_key: bytes | None = None,
 ) -> ReplanReport:
     """Admit ``situation``, recall history if admitted, compare, and judge ``outcome``.
 
@@ -84,18 +99,23 @@ def replan(
     strictly before anything else happens, so a bad record raises
     :class:`~loopx_recall_core.contracts.ContractError` and no provider is called. A
     refusal, a provider failure or an exception from ``recall`` is a typed result, never
-    an exception: the work lane goes on.
+    an exception: the work lane goes on. The provider, the enablements and the key of the
+    request id are ``recall``'s.
     """
     if not isinstance(situation, ReplanSituationV0):
         situation = structure(situation, ReplanSituationV0)
     if outcome is not None and not isinstance(outcome, ReplanOutcomeV0):
         outcome = structure(outcome, ReplanOutcomeV0)
     admission = admit_situation(
-        situation, enablements, provider_id=provider_id, request_id=request_id, id_key=id_key
+        situation,
+        recall.enablements,
+        provider_id=recall.provider_id,
+        request_id=request_id,
+        id_key=recall.id_key(),
     )
     recalled = None
-    if admission.request is not None:
-        recalled = _call(recall, admission.request, provider_id)
+    if admission.decision is not None:
+        recalled = _call(recall, admission.decision)
     comparison = compare(
         situation.proposed_step,
         recalled,
@@ -120,14 +140,11 @@ def replan(
     )
 
 
-def _call(
-    recall: Callable[[HistoricalEvidenceRequestV0], RecallOutcome],
-    request: HistoricalEvidenceRequestV0,
-    provider_id: str,
-) -> RecallOutcome:
+def _call(recall: Recaller, decision: Admitted) -> RecallOutcome:
     # The recall service already contains provider failures; this guards its caller too.
+    request = decision.request
     try:
-        recalled = recall(request)
+        recalled = recall.admitted(decision)
     except StateError:
         raise  # the owner's state folder is unusable: an environment problem, not a provider's
     except Exception:  # noqa: BLE001 - fail open for the work lane, by design
@@ -138,7 +155,7 @@ def _call(
     # digests from confirming a guess (nobody needs to recompute a receipt never stored).
     receipt = failure_receipt(
         request,
-        provider_id=provider_id,
+        provider_id=recall.provider_id,
         provider_version="unknown",
         status="failed",
         reason="provider_failed",

@@ -19,7 +19,15 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from loopx_obelisk_session_evidence.scope import Window, path_in_scope, roots_of, row_problem
+from loopx_obelisk_session_evidence.scope import (
+    Window,
+    instant_ms,
+    marked_owners,
+    path_in_scope,
+    roots_of,
+    row_problem,
+    turn_owner,
+)
 from loopx_recall_core.plugin_api import (
     SHELL_TOOLS,
     ProviderCache,
@@ -32,6 +40,7 @@ from loopx_recall_core.plugin_api import (
 )
 
 __all__ = [
+    "capped_items",
     "freshness",
     "in_scope_transcripts",
     "snippet_for",
@@ -66,6 +75,53 @@ def verify_rows(
 
 
 _PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (.+)$", re.MULTILINE)
+
+
+def capped_items(
+    evidence: Mapping[str, Sequence[Mapping[str, Any]]],
+    types: Sequence[str],
+    limits: Any,
+) -> tuple[list[Any], int]:
+    """The verified rows as evidence items within the request's ``limits`` (items,
+    sessions, total characters, each snippet already cut to its own limit), and how many
+    rows the caps left out. Most matched terms first, then newest: what survives the caps
+    is the most specific. A row that still holds the private marker takes its whole
+    session out (not counted: out of scope; the template leaves such sessions out first).
+    """
+    from loopx_recall_core.plugin_api import EvidenceItem
+
+    marked = marked_owners(row for rows in evidence.values() for row in rows)
+    rows = sorted(
+        ((t, row) for t in types for row in evidence.get(t, []) if turn_owner(row) not in marked),
+        key=lambda pair: (int(pair[1].get("matched") or 0), instant_ms(pair[1]["timestamp"])),
+        reverse=True,
+    )
+    items: list[EvidenceItem] = []
+    sessions: set[str] = set()
+    total = omitted = 0
+    for evidence_type, row in rows:
+        snippet = snippet_for(evidence_type, row, limits.max_snippet_chars)
+        owner = turn_owner(row)
+        if (
+            len(items) >= limits.max_items
+            or total + len(snippet) > limits.max_total_chars
+            or (owner not in sessions and len(sessions) >= limits.max_sessions)
+        ):
+            omitted += 1
+            continue
+        sessions.add(owner)
+        total += len(snippet)
+        ref = row.get("message_uuid") or row.get("summary_id")
+        items.append(
+            EvidenceItem(
+                session_ref=owner,
+                message_ref=str(ref) if ref else None,
+                evidence_type=evidence_type,
+                observed_at=row["timestamp"],
+                snippet=snippet,
+            )
+        )
+    return items, omitted
 
 
 def _tool_input(raw: str | None) -> Any:

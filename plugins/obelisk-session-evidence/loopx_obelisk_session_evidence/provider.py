@@ -36,11 +36,8 @@ from loopx_obelisk_session_evidence.runtime import (
 from loopx_obelisk_session_evidence.scope import (
     Window,
     claimed_index_ids,
-    instant_ms,
-    marked_owners,
     roots_of,
     session_aliases,
-    turn_owner,
 )
 from loopx_recall_core.plugin_api import (
     BindingOption,
@@ -85,9 +82,13 @@ _RUNTIME_FAILURES = frozenset(
 )
 
 
+def _binary(binding: Mapping[str, Any] | None) -> str | None:
+    """The obelisk executable for ``binding`` (its ``--obelisk-bin`` first), or None."""
+    return find_obelisk((binding or {}).get("private", {}).get("obelisk_bin"))
+
+
 def _executable(binding: Mapping[str, Any] | None) -> str:
-    configured = (binding or {}).get("private", {}).get("obelisk_bin")
-    found = find_obelisk(configured)
+    found = _binary(binding)
     if found is None:
         raise ProviderFailure("provider_unavailable")
     return found
@@ -172,6 +173,37 @@ def _facts(result: Mapping[str, Any], index_freshness: str) -> dict[str, Any]:
     }
 
 
+def _result(
+    request: HistoricalEvidenceRequestV0,
+    items: list[Any],
+    omitted: int,
+    *,
+    index_revision: str,
+    freshness: str,
+    cross_agent_used: bool,
+) -> HistoricalEvidenceResultV0:
+    from loopx_recall_core.plugin_api import HistoricalEvidenceResultV0, ScopeApplied
+
+    scope = request.scope
+    return HistoricalEvidenceResultV0(
+        schema_version="historical_evidence_result_v0",
+        request_id=request.request_id,
+        provider_id=PROVIDER_ID,
+        provider_version=__version__,
+        index_revision=index_revision,
+        scope_applied=ScopeApplied(
+            agent_id=scope.agent_id,
+            project_id=scope.project_id,
+            repository_id=scope.repository_id,
+            cross_agent_used=cross_agent_used,
+        ),
+        freshness=freshness,
+        items=tuple(items),
+        truncated=omitted > 0,
+        omitted_count=omitted,
+    )
+
+
 def _window(binding: Mapping[str, Any]) -> Window:
     return Window.last_days(int(binding.get("window_days", DEFAULT_WINDOW_DAYS)))
 
@@ -201,8 +233,7 @@ class ObeliskSessionEvidence:
     def runtime_identity(
         self, binding: Mapping[str, Any] | None, *, timeout: float
     ) -> RuntimeIdentity | None:
-        configured = (binding or {}).get("private", {}).get("obelisk_bin")
-        executable = find_obelisk(configured)
+        executable = _binary(binding)
         if executable is None:
             return None
         try:
@@ -212,8 +243,7 @@ class ObeliskSessionEvidence:
 
     def readback(self, binding: Mapping[str, Any] | None) -> ProviderReadback:
         base = {"provider_id": PROVIDER_ID, "version": __version__}
-        configured = (binding or {}).get("private", {}).get("obelisk_bin")
-        executable = find_obelisk(configured)
+        executable = _binary(binding)
         runtime: dict[str, Any] = {
             "executable_found": executable is not None,
             "template_version": TEMPLATE_VERSION,
@@ -279,12 +309,7 @@ class ObeliskSessionEvidence:
         timeout: float,
         exclude_sessions: tuple[str, ...] = (),
     ) -> HistoricalEvidenceResultV0:
-        from loopx_obelisk_session_evidence.evidence import snippet_for, verify_rows
-        from loopx_recall_core.plugin_api import (
-            EvidenceItem,
-            HistoricalEvidenceResultV0,
-            ScopeApplied,
-        )
+        from loopx_obelisk_session_evidence.evidence import capped_items, verify_rows
 
         # One wall-clock budget for the version check, the transcript scan and the query.
         deadline = time.monotonic() + timeout
@@ -318,62 +343,12 @@ class ObeliskSessionEvidence:
         verify_rows(result["evidence"], types, binding, window, excluded, allowed)
         omitted = _omitted(result["omitted"], types)
         store_facts(binding_key(binding, identity), _facts(result, index_freshness))
-        # The template leaves out a session whose user wrote the private marker; a row that
-        # still holds it anywhere takes its whole session out here (not counted: out of scope).
-        marked = marked_owners(row for rows in result["evidence"].values() for row in rows)
-        # Most matched terms first, then newest: what survives the caps is the most specific.
-        rows = sorted(
-            (
-                (t, row)
-                for t in types
-                for row in result["evidence"].get(t, [])
-                if turn_owner(row) not in marked
-            ),
-            key=lambda pair: (int(pair[1].get("matched") or 0), instant_ms(pair[1]["timestamp"])),
-            reverse=True,
-        )
-        items: list[EvidenceItem] = []
-        sessions: set[str] = set()
-        total = 0
-        for evidence_type, row in rows:
-            snippet = snippet_for(evidence_type, row, limits.max_snippet_chars)
-            owner = turn_owner(row)
-            new_session = owner not in sessions
-            if (
-                len(items) >= limits.max_items
-                or total + len(snippet) > limits.max_total_chars
-                or (new_session and len(sessions) >= limits.max_sessions)
-            ):
-                omitted += 1
-                continue
-            sessions.add(owner)
-            total += len(snippet)
-            ref = row.get("message_uuid") or row.get("summary_id")
-            items.append(
-                EvidenceItem(
-                    session_ref=owner,
-                    message_ref=str(ref) if ref else None,
-                    evidence_type=evidence_type,
-                    observed_at=row["timestamp"],
-                    snippet=snippet,
-                )
-            )
-        scope = request.scope
-        return HistoricalEvidenceResultV0(
-            schema_version="historical_evidence_result_v0",
-            request_id=request.request_id,
-            provider_id=PROVIDER_ID,
-            provider_version=__version__,
+        items, capped = capped_items(result["evidence"], types, limits)
+        return _result(
+            request,
+            items,
+            omitted + capped,
             index_revision=_index_revision(result),
-            scope_applied=ScopeApplied(
-                agent_id=scope.agent_id,
-                project_id=scope.project_id,
-                repository_id=scope.repository_id,
-                # Runtime identity cannot exclude other agents' sessions; claimed can.
-                cross_agent_used=claimed is None,
-            ),
             freshness=index_freshness,
-            items=tuple(items),
-            truncated=omitted > 0,
-            omitted_count=omitted,
+            cross_agent_used=claimed is None,  # runtime identity cannot exclude other agents
         )
