@@ -93,6 +93,8 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "EVIDENCE_TYPES",
+    "GUARDED_FAMILIES",
+    "HOT_PATH_RUNS",
     "Archive",
     "PluginHost",
     "QualificationError",
@@ -104,6 +106,8 @@ __all__ = [
     "build_request",
     "cli",
     "generate_archive",
+    "guard_kind_of",
+    "guard_stats",
     "guard_store",
     "query_terms",
     "run_qualification",
