@@ -23,7 +23,6 @@ import contextlib
 import errno
 import fcntl
 import os
-import secrets
 import stat
 import time
 from collections.abc import Iterator
@@ -141,7 +140,7 @@ def ensure_subfolder(root: Path, *names: str) -> Path:
 
 
 def _write_temp(folder: Path, data: bytes, prefix: str, what: str) -> Path:
-    temp = folder / f"{prefix}{secrets.token_hex(8)}"
+    temp = folder / f"{prefix}{os.urandom(8).hex()}"
     try:
         descriptor = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600)
     except OSError as exc:

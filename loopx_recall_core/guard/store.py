@@ -4,8 +4,9 @@
 folders, written atomically, never through a link; :mod:`loopx_recall_core.private_files`).
 
 * ``sets/<key>.json``: a session's prior-outcome set. Line 1 is a JSON header (owner,
-  session, times, freshness, receipt digest, and ``index``: program -> line numbers);
-  every further line is one item (``ref``, ``type``, ``at``, ``session``, ``snippet``).
+  session, times, freshness, receipt digest, and ``index``: program -> the line numbers of
+  its items, as one space-separated string); every further line is one item (``ref``,
+  ``type``, ``at``, ``session``, ``snippet``).
   The hot path parses the header and only the lines whose programs the proposed command
   names, so a large set costs a split, not a parse.
 * ``sessions/<key>.json``: what the guard did in a session (routes warned, the warning
@@ -51,7 +52,7 @@ __all__ = [
     "write_set",
 ]
 
-SET_VERSION = "loopx_guard_set_v0"
+SET_VERSION = "loopx_guard_set_v1"
 DEFAULT_TTL_S = 6 * 3600
 #: Sets whose session was never released are removed once this old (at the next prefetch).
 EXPIRE_S = 7 * 24 * 3600
@@ -133,8 +134,10 @@ def prune_expired(root: Path, now: float | None = None) -> int:
         for entry in os.scandir(folder):
             name = entry.name
             ours = len(name) == 37 and name.endswith(".json")
-            if ours and entry.is_file(follow_symlinks=False) and (
-                entry.stat(follow_symlinks=False).st_mtime < limit
+            if (
+                ours
+                and entry.is_file(follow_symlinks=False)
+                and (entry.stat(follow_symlinks=False).st_mtime < limit)
             ):
                 os.unlink(entry.path)
                 count += 1

@@ -21,9 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
-
-import attrs
+from typing import TYPE_CHECKING, NamedTuple
 
 from loopx_recall_core.recall.replan.paths import multiset_equal, norm_path, same_path
 from loopx_recall_core.recall.replan.shell import Segment, command_segments
@@ -72,8 +70,7 @@ def _folded(text: str) -> str:
     return " ".join(text.casefold().split())
 
 
-@attrs.frozen(kw_only=True)
-class Route:
+class Route(NamedTuple):
     """A step normalized for comparison. ``complete`` is False for a cut snippet line."""
 
     kind: str  # "command" | "edit" | "hypothesis"

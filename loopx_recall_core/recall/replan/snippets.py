@@ -42,8 +42,7 @@ from __future__ import annotations
 
 import re
 import shlex
-
-import attrs
+from typing import NamedTuple
 
 from loopx_recall_core.recall.replan.routes import Route, command_route, edit_route
 
@@ -66,8 +65,7 @@ _OUTCOME = re.compile(r"outcome: (ok|failed)(?: \(exit (-?\d+)\))?\s*\Z")
 _CUT = "…"
 
 
-@attrs.frozen(kw_only=True)
-class ParsedSnippet:
+class ParsedSnippet(NamedTuple):
     """What a snippet says: the route of its tool call (None without a header) and
     whether line 2 reports a failure (None when there is no outcome line)."""
 
@@ -92,7 +90,7 @@ def parse_snippet(snippet: str, root: str | None = None) -> ParsedSnippet:
     if tool.casefold() in SHELL_TOOLS:
         route = command_route(summary, root, complete=complete)
     else:
-        route = attrs.evolve(edit_route(_paths(summary), root), complete=complete)
+        route = edit_route(_paths(summary), root)._replace(complete=complete)
     return ParsedSnippet(tool=tool, route=route, failed=failed)
 
 

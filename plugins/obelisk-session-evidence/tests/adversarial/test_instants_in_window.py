@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Item 3: instants are compared as instants. Only RFC 3339 date-times inside
+"""Instants are compared as instants. Only RFC 3339 date-times inside
 ``[now - window, now + 5 min]`` are in scope: anything else is excluded by the SQL and a
 row that still comes back rejects the whole result."""
 

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Item 2: paths are compared as paths. A ``..`` or ``.`` segment, ``//``, a relative path
+"""Paths are compared as paths. A ``..`` or ``.`` segment, ``//``, a relative path
 or a symlink inside the repository that leads outside it is out of scope: excluded by the
 template's SQL, and a row that still comes back rejects the whole result."""
 

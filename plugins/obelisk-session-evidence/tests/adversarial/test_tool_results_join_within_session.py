@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Item 4: a tool result is joined to its call within the call's session. Output from
+"""A tool result is joined to its call within the call's session. Output from
 another session with the same call id (another repository, outside the window) never
 rides along with an in-scope call, and a row whose pieces name different sessions
 rejects the whole result."""

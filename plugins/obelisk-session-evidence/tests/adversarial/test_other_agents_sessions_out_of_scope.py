@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Item 13: with claimed agent sessions, another agent's session on the same runtime and
+"""With claimed agent sessions, another agent's session on the same runtime and
 repository is out of scope: the template's SQL does not select it, and a row of it that
 still comes back (a hostile runtime) rejects the whole result."""
 

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Item 10: a FIFO (or any special file) named ``*.jsonl`` among the transcripts is never
+"""A FIFO (or any special file) named ``*.jsonl`` among the transcripts is never
 opened, so it cannot hang ``capability status`` or a recall; and status runs under the
 same kind of deadline as recall, so a provider whose readback never returns is reported,
 not waited for."""

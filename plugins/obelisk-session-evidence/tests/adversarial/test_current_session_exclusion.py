@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Item 1: a current session is excluded whether it is named by its runtime (the Codex
+"""A current session is excluded whether it is named by its runtime (the Codex
 thread id an agent knows) or by the index (``codex:<thread id>``); a row without a
 session id is malformed."""
 

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Item 9: nothing outlives ``loopx``. SIGTERM, SIGINT or SIGHUP during a hanging query,
+"""Nothing outlives ``loopx-recall``. SIGTERM, SIGINT or SIGHUP during a hanging query,
 or the deadline, kills the query's process group and any descendant that left it with
 ``setsid``; the query script (terms and roots) is 0600 in a 0700 folder and is removed
 on every exit path; the transcript scan counts against the one deadline."""

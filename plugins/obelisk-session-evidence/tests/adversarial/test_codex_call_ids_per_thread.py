@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Item 5: the double models the real index's identity rules (facts and sources in
+"""The double models the real index's identity rules (facts and sources in
 ``tests/obelisk_double/README.md``). Codex call ids are namespaced by thread, so two
 in-scope Codex sessions that reuse a call id both come back, each with its own output;
 with raw ids one session's call replaced the other's. The row-level facts are tested on
