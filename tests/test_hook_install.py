@@ -339,9 +339,10 @@ def test_status_shows_the_guard_and_its_sets_as_counts_and_ages_only(guard_world
     assert rows["agent-b"] == {"on": False, "policy": None, "sets": {
         "count": 1, "newest_age_s": rows["agent-b"]["sets"]["newest_age_s"],
         "oldest_age_s": rows["agent-b"]["sets"]["oldest_age_s"], "past_ttl": 0,
-        "freshness": {"fresh": 1}}}  # fmt: skip
+        "freshness": {"fresh": 1}}, "hooks": {}}  # fmt: skip
     guard = rows["agent-a"]
     assert (guard["on"], guard["policy"]) == (True, "deny-once")
+    assert guard["hooks"] == {"claude": "ok"}
     sets = guard["sets"]
     assert sets["count"] == 2
     assert 100 <= sets["newest_age_s"] <= 1000
@@ -353,3 +354,24 @@ def test_status_shows_the_guard_and_its_sets_as_counts_and_ages_only(guard_world
     assert "guard: off (1 session set(s)" in text
     for shown in (out, text):
         assert "CANARY" not in shown
+
+
+def test_status_says_when_a_hook_command_points_nowhere(guard_world, loopx_home):
+    """The venv that installed the hook is gone: the runtime has nothing to run and our
+    hook cannot log it, so status says so (a runtime name, never the path)."""
+    run, settings, verdict = guard_world
+    seed(enablement("obelisk-session-evidence", stage=2))
+    verdict(True)
+    assert run(*GUARD).exit_code == 0
+    gone = "/nonexistent/CANARY-venv/bin/loopx-recall"
+    text = settings.read_text()
+    program = shlex.split(_commands(json.loads(text), "SessionStart")[0])[0]
+    settings.write_text(text.replace(program, gone))
+    assert gone in settings.read_text()
+    out = run(*STATUS, "--format", "json").output
+    assert json.loads(out)["enablements"][0]["guard"]["hooks"] == {"claude": "points_nowhere"}
+    shown = run(*STATUS).output
+    assert "hooks (claude): the hook command points nowhere" in shown
+    assert "hook install claude" in shown
+    for text in (out, shown):
+        assert "CANARY" not in text

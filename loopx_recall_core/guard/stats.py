@@ -119,9 +119,22 @@ def render_status_line(guard: dict) -> str:
     sets = guard["sets"]
     head = f"guard: {guard['policy']}" if guard["on"] else "guard: off"
     if not sets["count"]:
-        return head + " (no session set)"
-    fresh = ", ".join(f"{n} {label}" for label, n in sets["freshness"].items())
+        line = head + " (no session set)"
+    else:
+        fresh = ", ".join(f"{n} {label}" for label, n in sets["freshness"].items())
+        line = (
+            f"{head} ({sets['count']} session set(s), newest {sets['newest_age_s']} s old, "
+            f"oldest {sets['oldest_age_s']} s, {sets['past_ttl']} past their TTL; {fresh})"
+        )
+    return line + "".join(_hook_line(runtime, state) for runtime, state in
+                          sorted(guard.get("hooks", {}).items()))  # fmt: skip
+
+
+def _hook_line(runtime: str, state: str) -> str:
+    if state == "ok":
+        return f"\n    hooks ({runtime}): installed"
     return (
-        f"{head} ({sets['count']} session set(s), newest {sets['newest_age_s']} s old, "
-        f"oldest {sets['oldest_age_s']} s, {sets['past_ttl']} past their TTL; {fresh})"
+        f"\n    hooks ({runtime}): the hook command points nowhere (the loopx-recall that "
+        f"installed it is gone): run `loopx-recall hook install {runtime} ...` again "
+        "from the environment you use now"
     )

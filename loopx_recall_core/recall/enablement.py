@@ -308,9 +308,14 @@ def _public_enablement(
         row["private"] = private
     if root is not None:
         from loopx_recall_core.guard.stats import guard_status
+        from loopx_recall_core.guard.where import repository_roots
+        from loopx_recall_core.recall.hook_health import hook_health
 
         row["guard"] = guard_status(root, enablement.agent_id, enablement.project_id,
                                     enablement.guard)  # fmt: skip
+        row["guard"]["hooks"] = hook_health(
+            enablement.agent_id, enablement.project_id, repository_roots(enablement.binding)
+        )
     return row
 
 

@@ -30,6 +30,7 @@ from loopx_recall_core.jsonio import JsonInputError, loads
 
 __all__ = [
     "InstallRefused",
+    "command_ids",
     "default_path",
     "hook_command",
     "merge",
@@ -94,6 +95,15 @@ def is_ours(entry: object, runtime: str) -> bool:
         and argv[1] in ("hook", "guard")
         and argv[2] == runtime
     )
+
+
+def command_ids(command: object, runtime: str) -> tuple[str, str, str] | None:
+    """For one of our commands: its program, agent id and project id (None otherwise)."""
+    argv = _argv(command)
+    if not argv or not is_ours({"command": command}, runtime):
+        return None
+    agent, project = _option(argv, "--agent-id"), _option(argv, "--project-id")
+    return (argv[0], agent, project) if agent and project else None
 
 
 def _option(argv: list[str], name: str) -> str | None:
