@@ -213,8 +213,9 @@ class GuardStage:
             header = {**answer.header, "session_id": session, "created_at": time.time()}
             store.write_set(home, header, answer.items)
             cwd = str(view.situation["repository_root"])
-            steps = [("prior_success", successes[index % len(successes)])] if successes else []
-            steps = steps if case.label == "repeat" else []
+            steps = []
+            if case.label == "repeat" and successes:
+                steps.append(("prior_success", successes[index % len(successes)]))
             steps.append((kind_of(case), view.situation["proposed_step"]["command"]))
             for kind, command in steps:
                 payload = _payload(session, command, cwd, self._payloads)
@@ -228,6 +229,7 @@ class GuardStage:
     def _decide(
         self, home: Path, case: Case, enablement: Enablement, kind: str, payload: dict, answer: Any
     ) -> GuardRecord:
+        recorded = len(store.decision_lines(home, enablement.project_id))
         started = time.monotonic()
         output = decide_payload(
             RUNTIME, payload, agent_id=enablement.agent_id, project_id=enablement.project_id,
@@ -235,7 +237,8 @@ class GuardStage:
             refresh=False,
         )  # fmt: skip
         elapsed = round((time.monotonic() - started) * 1000, 3)
-        decisions = store.decision_lines(home, enablement.project_id)
+        # the decision's own record (none when it stopped before deciding)
+        decisions = store.decision_lines(home, enablement.project_id)[recorded:]
         verdict = decisions[-1].get("verdict") if decisions else None
         step = structure({"kind": "command", "command": payload["tool_input"]["command"]}, Step)
         replan = compare(
