@@ -30,8 +30,8 @@ from loopx_obelisk_session_evidence.runner import run  # noqa: E402
 
 from loopx_recall_core.contracts import HistoricalEvidenceRequestV0, structure  # noqa: E402
 from loopx_recall_core.qualification.transcripts import generate_archive  # noqa: E402
-from loopx_recall_core.recall.ledger import Claim, SessionLedger  # noqa: E402
 from loopx_recall_core.recall.service import _claimed_refs  # noqa: E402
+from loopx_recall_core.recall.sessions.ledger import Claim, SessionLedger  # noqa: E402
 
 ROUNDS = 10
 CLAIMS = 10_000

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from loopx_recall_core.contracts import HistoricalEvidenceRequestV0, HistoricalEvidenceResultV0
-    from loopx_recall_core.providers_api import (
+    from loopx_recall_core.provider_records import (
         BindingOption,
         CorpusScope,
         ProviderReadback,
@@ -106,7 +106,7 @@ class SessionListingProvider(RecallProvider, Protocol):
     ``session_candidates(binding, timeout=...)`` returns the sessions of the bound runtimes
     in the bound repository and window that it finds on disk (not in its index: what the
     index has not seen yet counts too), within ``timeout`` seconds, as
-    :class:`~loopx_recall_core.providers_api.SessionCandidate` records. The host compares
+    :class:`~loopx_recall_core.provider_records.SessionCandidate` records. The host compares
     them with its session ledger: with claimed agent sessions, an unclaimed one means the
     answer's coverage is incomplete (absence is never evidence then), and the owner can
     list and claim them (``loopx-recall session candidates``). It reads transcripts only
@@ -153,7 +153,7 @@ class QualificationRuntime(Protocol):
         the host's latency gate is relative to. Raise ``ProviderFailure`` on failure."""
 
     def fault_probes(self) -> Mapping[str, FaultStage]:
-        """The faults of ``providers_api.FAULT_KINDS`` this provider can stage, by name.
+        """The faults of ``provider_records.FAULT_KINDS`` this provider can stage, by name.
 
         Staging must not need a test double: a provider typically yields a binding that
         points at a small stand-in executable. A fault it cannot stage is left out (the

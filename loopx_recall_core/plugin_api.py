@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from loopx_recall_core.jsonio import JsonInputError
     from loopx_recall_core.jsonio import loads as loads_json
     from loopx_recall_core.provider_cache import ProviderCache, enabled_bindings
-    from loopx_recall_core.providers_api import (
+    from loopx_recall_core.provider_records import (
         FAULT_KINDS,
         BindingOption,
         CorpusScope,
@@ -84,14 +84,14 @@ _SOURCES = {
     "SessionListingProvider": "loopx_recall_core.hookspecs",
     "JsonInputError": "loopx_recall_core.jsonio",
     "loads_json": "loopx_recall_core.jsonio",
-    "FAULT_KINDS": "loopx_recall_core.providers_api",
-    "BindingOption": "loopx_recall_core.providers_api",
-    "CorpusScope": "loopx_recall_core.providers_api",
+    "FAULT_KINDS": "loopx_recall_core.provider_records",
+    "BindingOption": "loopx_recall_core.provider_records",
+    "CorpusScope": "loopx_recall_core.provider_records",
     "ProviderCache": "loopx_recall_core.provider_cache",
-    "ProviderFailure": "loopx_recall_core.providers_api",
-    "ProviderReadback": "loopx_recall_core.providers_api",
-    "RuntimeIdentity": "loopx_recall_core.providers_api",
-    "SessionCandidate": "loopx_recall_core.providers_api",
+    "ProviderFailure": "loopx_recall_core.provider_records",
+    "ProviderReadback": "loopx_recall_core.provider_records",
+    "RuntimeIdentity": "loopx_recall_core.provider_records",
+    "SessionCandidate": "loopx_recall_core.provider_records",
     "enabled_bindings": "loopx_recall_core.provider_cache",
     "SHELL_TOOLS": "loopx_recall_core.snippet_rules",
     "format_tool_snippet": "loopx_recall_core.snippet_rules",

@@ -34,7 +34,7 @@ from loopx_recall_core.hookspecs import ENTRY_POINT_GROUP, PROJECT_NAME, RecallP
 from loopx_recall_core.stopping import UNCONTAINED
 
 if TYPE_CHECKING:
-    from loopx_recall_core.providers_api import ProviderReadback
+    from loopx_recall_core.provider_records import ProviderReadback
 
 __all__ = [
     "LOAD_PLUGINS_ENV",
@@ -350,7 +350,7 @@ def safe_readback(
     """A provider's readback within ``deadline`` seconds; a raising, malformed or hanging
     one is contained and reported."""
     # imported here: it loads the contracts, which start-up without a provider never needs
-    from loopx_recall_core.providers_api import ProviderReadback
+    from loopx_recall_core.provider_records import ProviderReadback
 
     provider_id = str(getattr(provider, "provider_id", "unknown"))
     try:

@@ -12,7 +12,7 @@ import attrs
 from loopx_recall_core import hookimpl
 from loopx_recall_core.contracts import EvidenceItem, HistoricalEvidenceResultV0, ScopeApplied
 from loopx_recall_core.plugins import PluginHost
-from loopx_recall_core.providers_api import BindingOption, ProviderFailure, ProviderReadback
+from loopx_recall_core.provider_records import BindingOption, ProviderFailure, ProviderReadback
 
 CANARY = "CANARY-FAKE-PROVIDER-SNIPPET-9d1e"
 

@@ -14,8 +14,8 @@ from click.testing import CliRunner
 
 from loopx_recall_core.cli import cli
 from loopx_recall_core.contracts import HistoricalEvidenceRequestV0, structure
-from loopx_recall_core.recall.ledger import ClaimRefused, SessionLedger
 from loopx_recall_core.recall.service import recall
+from loopx_recall_core.recall.sessions.ledger import ClaimRefused, SessionLedger
 from loopx_recall_core.state import Enablement, LimitCeilings, StateStore
 
 from .fake_provider import FakeProvider, host_with

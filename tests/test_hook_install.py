@@ -19,7 +19,7 @@ import pytest
 from click.testing import CliRunner
 
 from loopx_recall_core.cli import cli
-from loopx_recall_core.providers_api import RuntimeIdentity
+from loopx_recall_core.provider_records import RuntimeIdentity
 from loopx_recall_core.state import QualificationVerdict, StateStore
 
 from .fake_provider import FakeProvider, host_with

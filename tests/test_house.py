@@ -38,7 +38,7 @@ PLUGIN_TEST_IMPORTS = {"loopx_recall_core.plugin_api", "loopx_recall_core.testin
 SURFACE = (
     "plugin_api",
     "hookspecs",
-    "providers_api",
+    "provider_records",
     "provider_cache",
     "plugins",
     "contracts",

@@ -18,13 +18,13 @@ from click.testing import CliRunner
 
 from loopx_recall_core.cli import cli
 from loopx_recall_core.plugins import PluginHost
-from loopx_recall_core.providers_api import ProviderFailure
+from loopx_recall_core.provider_records import ProviderFailure
 from tests.state_builders import enablement, seed
 
 from .fake_provider import CANARY, FakeProvider, host_with
 
 # the operator commands load the plugins in the library, not in cli/
-recall_lib = importlib.import_module("loopx_recall_core.recall.operator")
+recall_lib = importlib.import_module("loopx_recall_core.recall.by_hand")
 extension_cli = importlib.import_module("loopx_recall_core.cli.extension")
 
 ENABLE = (

@@ -18,14 +18,14 @@ from click.testing import CliRunner
 from loopx_recall_core import hookimpl
 from loopx_recall_core.cli import cli
 from loopx_recall_core.plugins import PluginHost, ProviderNotChosen
-from loopx_recall_core.providers_api import ProviderFailure
+from loopx_recall_core.provider_records import ProviderFailure
 from loopx_recall_core.recall.resolver import resolve_provider
 from loopx_recall_core.recall.store import PrivateStore
 from tests.state_builders import enablement, seed
 
 from .fake_provider import FakeProvider
 
-operator = importlib.import_module("loopx_recall_core.recall.operator")
+operator = importlib.import_module("loopx_recall_core.recall.by_hand")
 service_module = importlib.import_module("loopx_recall_core.recall.service")
 situation_admission = importlib.import_module("loopx_recall_core.recall.replan.admission")
 

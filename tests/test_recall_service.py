@@ -207,7 +207,7 @@ class _Runtime(FakeProvider):
         self.identity_timeouts: list[float] = []
 
     def runtime_identity(self, binding, *, timeout):
-        from loopx_recall_core.providers_api import RuntimeIdentity
+        from loopx_recall_core.provider_records import RuntimeIdentity
 
         self.identity_timeouts.append(timeout)
         if self.hang is not None:

@@ -12,8 +12,8 @@ import json
 import pytest
 
 from loopx_recall_core.contracts import HistoricalEvidenceRequestV0, structure
-from loopx_recall_core.recall.ledger import ClaimRefused, SessionLedger
 from loopx_recall_core.recall.service import recall
+from loopx_recall_core.recall.sessions.ledger import ClaimRefused, SessionLedger
 from loopx_recall_core.recall.store import PrivateStore
 from loopx_recall_core.state import Enablement, LimitCeilings
 

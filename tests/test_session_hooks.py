@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from loopx_recall_core.recall import ledger as ledger_module
-from loopx_recall_core.recall.hooks import read_log, run_hook
-from loopx_recall_core.recall.ledger import SessionLedger
+from loopx_recall_core.recall.sessions import ledger as ledger_module
+from loopx_recall_core.recall.sessions.ledger import SessionLedger
+from loopx_recall_core.recall.sessions.runtime_hooks import read_log, run_hook
 
 LOOPX = str(Path(sys.executable).parent / "loopx-recall")
 SESSION = "CANARY-5e0c2a1b-session"

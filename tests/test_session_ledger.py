@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from loopx_recall_core.cli import cli
 from loopx_recall_core.private_files import StateError
-from loopx_recall_core.recall.ledger import ClaimRefused, SessionLedger
+from loopx_recall_core.recall.sessions.ledger import ClaimRefused, SessionLedger
 
 SESSION = "CANARY-SESSION-3f1d"
 AGENT_A = "CANARY-AGENT-A-77e0"

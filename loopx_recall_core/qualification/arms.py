@@ -26,7 +26,7 @@ import attrs
 from loopx_recall_core.contracts import structure
 from loopx_recall_core.contracts.replan import ReplanSituationV0
 from loopx_recall_core.qualification.materialize import CaseView
-from loopx_recall_core.qualification.native import read_transcripts
+from loopx_recall_core.qualification.native_transcripts import read_transcripts
 from loopx_recall_core.recall.admission import Admitted
 from loopx_recall_core.recall.outcome import RecallOutcome
 from loopx_recall_core.recall.replan.flow import Recaller, replan

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from loopx_recall_core.plugins import call_with_deadline
-from loopx_recall_core.providers_api import SessionCandidate
+from loopx_recall_core.provider_records import SessionCandidate
 
 __all__ = [
     "LISTING_TIMEOUT_S",
@@ -71,8 +71,8 @@ def sessions_on_disk(
     finds them on disk, and the ledger; :class:`NoListing` when they cannot be listed.
     ``state`` defaults to the owner's, ``host`` to the installed plugins."""
     from loopx_recall_core.plugins import load_host
-    from loopx_recall_core.recall.ledger import SessionLedger
     from loopx_recall_core.recall.resolver import resolve_provider
+    from loopx_recall_core.recall.sessions.ledger import SessionLedger
     from loopx_recall_core.state import StateStore
 
     state = state if state is not None else StateStore().read()

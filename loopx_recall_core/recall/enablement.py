@@ -368,7 +368,7 @@ def status_record(
         runtime = dict(readback.runtime)
         freshness = readback.freshness
         qualification = _qualification_row(store, provider_id, provider, binding)
-    from loopx_recall_core.recall.ledger import SessionLedger  # only with an enablement
+    from loopx_recall_core.recall.sessions.ledger import SessionLedger  # only with an enablement
 
     ledger = SessionLedger(store.root)
     views = [ledger.view(agent_id=e.agent_id, project_id=e.project_id) for e in enablements]

@@ -23,13 +23,13 @@ from loopx_recall_core.contracts import (
 )
 from loopx_recall_core.hookspecs import RecallProvider, SessionListingProvider
 from loopx_recall_core.plugins import DeadlineExceeded, PluginHost, call_with_deadline
-from loopx_recall_core.providers_api import ProviderFailure
+from loopx_recall_core.provider_records import ProviderFailure
 from loopx_recall_core.recall.admission import STAGE_TRIGGERS, Admitted, admit
 from loopx_recall_core.recall.attempt import Attempt
 from loopx_recall_core.recall.coverage import unclaimed_sessions
-from loopx_recall_core.recall.ledger import Claim, SessionLedger, Tombstone
 from loopx_recall_core.recall.outcome import REASON_CODES, RecallOutcome
 from loopx_recall_core.recall.resolver import Host, LazyHost, Resolved
+from loopx_recall_core.recall.sessions.ledger import Claim, SessionLedger, Tombstone
 from loopx_recall_core.recall.stage_gate import stage_two_verdict
 from loopx_recall_core.recall.store import PrivateStore
 from loopx_recall_core.redaction import redact_snippet

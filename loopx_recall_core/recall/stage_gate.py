@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from loopx_recall_core.plugins import call_with_deadline
-from loopx_recall_core.providers_api import RuntimeIdentity
+from loopx_recall_core.provider_records import RuntimeIdentity
 from loopx_recall_core.state import QualificationVerdict, StateStore
 
 __all__ = ["IDENTITY_TIMEOUT_S", "applicable_verdict", "runtime_identity", "stage_two_verdict"]

@@ -34,7 +34,7 @@ from loopx_recall_core.cli import cli
 from loopx_recall_core.extensions import installed_extensions, installed_view, uninstall_target
 from loopx_recall_core.hookspecs import ENTRY_POINT_GROUP
 from loopx_recall_core.plugins import PluginHost, recall_providers
-from loopx_recall_core.providers_api import ProviderReadback
+from loopx_recall_core.provider_records import ProviderReadback
 from loopx_recall_core.stopping import Stopped
 from tests.state_builders import enablement, seed
 
@@ -71,7 +71,7 @@ def _plant(site: Path, dist: str, entry_point: str, source: str) -> tuple[str, P
 
 PROVIDER = """
 from loopx_recall_core import hookimpl
-from loopx_recall_core.providers_api import ProviderReadback
+from loopx_recall_core.provider_records import ProviderReadback
 
 
 class Provider:

@@ -34,7 +34,7 @@ GROUP = f"[{ENTRY_POINT_GROUP}]\n".encode()
 
 PROVIDER = """
 from loopx_recall_core import hookimpl
-from loopx_recall_core.providers_api import ProviderReadback
+from loopx_recall_core.provider_records import ProviderReadback
 
 
 class Provider:

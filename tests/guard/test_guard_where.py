@@ -15,8 +15,8 @@ import pytest
 
 from loopx_recall_core.guard import store, where
 from loopx_recall_core.guard.stats import guard_stats
-from loopx_recall_core.recall.hooks import read_log, run_hook
-from loopx_recall_core.recall.ledger import SessionLedger
+from loopx_recall_core.recall.sessions.ledger import SessionLedger
+from loopx_recall_core.recall.sessions.runtime_hooks import read_log, run_hook
 from tests.guard import helpers
 from tests.state_builders import enablement, seed
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from loopx_recall_core.qualification import transcripts
 from loopx_recall_core.qualification.corpus import build_corpus
 from loopx_recall_core.qualification.materialize import write_family
-from loopx_recall_core.qualification.native import read_transcripts
+from loopx_recall_core.qualification.native_transcripts import read_transcripts
 from loopx_recall_core.qualification.templates import ROOT
 from loopx_recall_core.transcript_rules import under
 

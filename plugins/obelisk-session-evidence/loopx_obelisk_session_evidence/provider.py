@@ -23,8 +23,7 @@ from loopx_obelisk_session_evidence.adapter import (
 )
 from loopx_obelisk_session_evidence.binding import BINDING_OPTIONS, DEFAULT_WINDOW_DAYS, bind
 from loopx_obelisk_session_evidence.escapes import current_escapes
-from loopx_obelisk_session_evidence.qualification import ObeliskQualification, identity_of
-from loopx_obelisk_session_evidence.runtime import (
+from loopx_obelisk_session_evidence.executable import (
     binding_key,
     cache,
     cached_facts,
@@ -33,6 +32,7 @@ from loopx_obelisk_session_evidence.runtime import (
     known_version,
     store_facts,
 )
+from loopx_obelisk_session_evidence.qualification import ObeliskQualification, identity_of
 from loopx_obelisk_session_evidence.scope import (
     Window,
     claimed_index_ids,

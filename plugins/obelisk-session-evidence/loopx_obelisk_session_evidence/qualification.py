@@ -40,8 +40,8 @@ from pathlib import Path
 from typing import Any
 
 from loopx_obelisk_session_evidence.adapter import obelisk_env
+from loopx_obelisk_session_evidence.executable import find_obelisk, known_version
 from loopx_obelisk_session_evidence.runner import private_folder, run
-from loopx_obelisk_session_evidence.runtime import find_obelisk, known_version
 from loopx_recall_core.plugin_api import CorpusScope, ProviderFailure, RuntimeIdentity
 
 __all__ = ["ObeliskQualification", "binary_digest", "identity_of"]

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from loopx_obelisk_session_evidence import runtime
+from loopx_obelisk_session_evidence import executable
 from loopx_obelisk_session_evidence.binding import bind
 from loopx_obelisk_session_evidence.provider import ObeliskSessionEvidence
 
@@ -153,7 +153,7 @@ def test_a_version_probe_expires(world, monkeypatch):
     provider.retrieve(request(), bound, timeout=10)
     configure(home, answer=answer([tool_row(str(root))]), version="0.9.0")
     provider.retrieve(request(), bound, timeout=10)  # still trusted within the hour
-    monkeypatch.setattr(runtime, "VERSION_TTL_S", 0.0)
+    monkeypatch.setattr(executable, "VERSION_TTL_S", 0.0)
     with pytest.raises(ProviderFailure) as failure:
         provider.retrieve(request(), bound, timeout=10)
     assert failure.value.reason == "unsupported_runtime_version"

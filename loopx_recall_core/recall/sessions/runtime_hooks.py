@@ -54,7 +54,7 @@ from typing import Any
 from loopx_recall_core import hook_log
 from loopx_recall_core.jsonio import JsonInputError, loads
 from loopx_recall_core.private_files import StateError
-from loopx_recall_core.recall.ledger import ClaimRefused, SessionLedger
+from loopx_recall_core.recall.sessions.ledger import ClaimRefused, SessionLedger
 from loopx_recall_core.state import state_root
 
 __all__ = [
