@@ -38,6 +38,7 @@ __all__ = [
     "probe_writable",
     "read_file",
     "refuse_non_file",
+    "state_root",
     "write_atomic",
 ]
 
@@ -56,6 +57,22 @@ class StateError(Exception):
 
     def __str__(self) -> str:
         return f"{self.problem} (`loopx-recall state path` prints where the state folder is)"
+
+
+def state_root() -> Path:
+    """``$LOOPX_RECALL_HOME`` or the platform's user state folder for loopx (platformdirs,
+    imported only when the variable is unset: the guard's hot path reads this too)."""
+    configured = os.environ.get("LOOPX_RECALL_HOME")
+    if configured:
+        root = Path(configured).expanduser()
+        if not root.is_absolute():
+            # relative to whatever folder a command (or a runtime's hook) runs in: private
+            # state would land in a repository
+            raise StateError("$LOOPX_RECALL_HOME must be an absolute path")
+        return root
+    import platformdirs
+
+    return platformdirs.user_state_path("loopx-recall", appauthor=False)
 
 
 def _reason(exc: OSError) -> str:

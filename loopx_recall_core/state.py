@@ -14,13 +14,11 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Literal
 
 import attrs
-import platformdirs
 
 from loopx_recall_core.canonical import escape_lone_surrogates
 from loopx_recall_core.contracts.converter import ContractError, structure
@@ -35,6 +33,7 @@ from loopx_recall_core.private_files import (
     locked,
     probe_writable,
     read_file,
+    state_root,
     write_atomic,
 )
 
@@ -61,18 +60,6 @@ DEFAULT_CEILINGS = {
     "max_total_chars": 8000,
 }
 
-
-def state_root() -> Path:
-    """``$LOOPX_RECALL_HOME`` or the platform's user state folder for loopx."""
-    configured = os.environ.get("LOOPX_RECALL_HOME")
-    if configured:
-        root = Path(configured).expanduser()
-        if not root.is_absolute():
-            # relative to whatever folder a command (or a runtime's hook) runs in: private
-            # state would land in a repository
-            raise StateError("$LOOPX_RECALL_HOME must be an absolute path")
-        return root
-    return platformdirs.user_state_path("loopx-recall", appauthor=False)
 
 
 def dump_private_json(value: Any, indent: int | None = None) -> bytes:

@@ -31,9 +31,9 @@ from typing import Any
 
 from loopx_recall_core.jsonio import JsonInputError, loads
 from loopx_recall_core.private_files import (
-    StateError,
     ensure_subfolder,
     read_file,
+    state_root,
     write_atomic,
 )
 
@@ -60,19 +60,6 @@ _MAX_SET_BYTES = 64_000_000
 _MAX_SESSION_BYTES = 1_000_000
 _MAX_DECISION_BYTES = 32_000_000
 
-
-def state_root() -> Path:
-    """``$LOOPX_RECALL_HOME`` or the platform's state folder (as :func:`state.state_root`,
-    which the hot path does not import: it pulls in the contracts)."""
-    configured = os.environ.get("LOOPX_RECALL_HOME")
-    if configured:
-        root = Path(configured).expanduser()
-        if not root.is_absolute():
-            raise StateError("$LOOPX_RECALL_HOME must be an absolute path")
-        return root
-    import platformdirs
-
-    return platformdirs.user_state_path("loopx-recall", appauthor=False)
 
 
 def key_of(*parts: str) -> str:
