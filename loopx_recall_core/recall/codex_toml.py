@@ -139,6 +139,8 @@ def merge(
     """``config.toml`` with our groups (replacing our earlier ones); None: no change."""
     from loopx_recall_core.recall.hook_install import settings_snippet
 
+    if existing and not existing.endswith(b"\n"):
+        existing += b"\n"  # else our first table would be glued to the user's last line
     document = _parse(existing)
     _remove_ours(document, runtime)
     for event, groups in settings_snippet(runtime, agent_id, project_id, guard)["hooks"].items():
