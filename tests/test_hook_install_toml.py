@@ -196,3 +196,14 @@ def test_a_file_without_a_final_newline_stays_valid_toml_and_uninstall_restores_
     assert hook_install.merge(new, "codex", "agent-a", "proj-j", True, toml=True) is None
     removed, _pairs = hook_install.unmerge(new, "codex", toml=True)
     assert removed.decode().rstrip("\n") == source.decode()
+
+
+def test_hooks_as_one_inline_table_is_refused_rather_than_written_invalid():
+    # before: ours went inside the user's `hooks = { ... }` as table headers, and the file
+    # written was no longer TOML (Codex could not load its config)
+    source = (
+        b'hooks = { PreToolUse = [ { matcher = "Bash", hooks = [ { type = "command", '
+        b'command = "echo x" } ] } ] }\n'
+    )
+    with pytest.raises(InstallRefused, match="inline table"):
+        hook_install.merge(source, "codex", "a", "j", True, toml=True)

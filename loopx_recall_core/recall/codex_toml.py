@@ -68,6 +68,8 @@ def _parse(existing: bytes | None) -> Any:
     hooks = document.get("hooks")
     if hooks is not None and not isinstance(hooks, dict):
         raise InstallRefused(f"{_WHAT} has an unexpected shape at hooks")
+    if isinstance(hooks, tomlkit.items.InlineTable):  # no table header can go inside one
+        raise InstallRefused(f"{_WHAT} keeps hooks as one inline table; merge by hand (--print)")
     return document
 
 
