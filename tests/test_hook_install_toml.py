@@ -207,3 +207,12 @@ def test_hooks_as_one_inline_table_is_refused_rather_than_written_invalid():
     )
     with pytest.raises(InstallRefused, match="inline table"):
         hook_install.merge(source, "codex", "a", "j", True, toml=True)
+
+
+@pytest.mark.parametrize(
+    "source", [b"[hooks]\nSessionStart = { a = 1 }\n", b"[hooks.PreToolUse]\nx = 1\n"]
+)
+def test_an_event_that_is_not_an_array_is_refused_in_one_line(source):
+    # before: a TypeError from tomlkit, a traceback from `hook install codex`
+    with pytest.raises(InstallRefused, match="unexpected shape at hooks"):
+        hook_install.merge(source, "codex", "a", "j", True, toml=True)

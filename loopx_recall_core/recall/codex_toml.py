@@ -66,7 +66,10 @@ def _parse(existing: bytes | None) -> Any:
     except ParseError as exc:
         raise InstallRefused(f"{_WHAT} is not valid TOML (line {exc.line})") from None
     hooks = document.get("hooks")
-    if hooks is not None and not isinstance(hooks, dict):
+    if hooks is not None and (
+        not isinstance(hooks, dict)
+        or not all(isinstance(v, list) for k, v in hooks.items() if k != "state")
+    ):
         raise InstallRefused(f"{_WHAT} has an unexpected shape at hooks")
     if isinstance(hooks, tomlkit.items.InlineTable):  # no table header can go inside one
         raise InstallRefused(f"{_WHAT} keeps hooks as one inline table; merge by hand (--print)")
