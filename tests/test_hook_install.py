@@ -210,6 +210,22 @@ def test_invalid_json_is_refused_and_left_alone(tmp_path):
     assert sorted(p.name for p in settings.parent.iterdir()) == ["settings.json"]
 
 
+def test_a_read_only_settings_file_is_refused_and_left_alone(tmp_path):
+    # before: the atomic rename replaced the user's 0444 file all the same (and chmodded
+    # the new one 0444): a file its owner made read-only was changed without a word
+    settings = tmp_path / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(json.dumps(USER_CONTENT))
+    settings.chmod(0o444)
+    result = _install("install", "claude", "--agent-id", "a", "--project-id", "j", "--yes",
+                      cwd=tmp_path, home=tmp_path)  # fmt: skip
+    assert result.returncode == 1
+    assert result.stderr.count("\n") == 1
+    assert "read-only" in result.stderr
+    assert json.loads(settings.read_text()) == USER_CONTENT
+    assert sorted(p.name for p in settings.parent.iterdir()) == ["settings.json"]
+
+
 # -- --guard: in-process, with a provider that names its runtime ------------------------
 
 

@@ -256,6 +256,10 @@ def write_with_backup(path: Path, new: bytes, existing: bytes | None) -> Path | 
             "it (merge by hand, see --print)"
         )
     mode = path.stat().st_mode & 0o777 if path.exists() else None
+    if mode is not None and not mode & 0o200:  # its owner made it read-only: not ours to undo
+        raise InstallRefused(
+            "the hooks file is read-only; make it writable or merge by hand (--print)"
+        )
     path.parent.mkdir(parents=True, exist_ok=True)
     backup = None
     if existing is not None:
