@@ -226,6 +226,23 @@ def test_a_read_only_settings_file_is_refused_and_left_alone(tmp_path):
     assert sorted(p.name for p in settings.parent.iterdir()) == ["settings.json"]
 
 
+def test_a_linked_settings_file_is_refused_without_pointing_at_the_state_folder(tmp_path):
+    # before: "... it is a symbolic link (`loopx-recall state path` prints where the state
+    # folder is)": the state folder has nothing to do with the user's settings file
+    real = tmp_path / "dotfiles.json"
+    real.write_text(json.dumps(USER_CONTENT))
+    settings = tmp_path / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.symlink_to(real)
+    result = _install("install", "claude", "--agent-id", "a", "--project-id", "j", "--yes",
+                      cwd=tmp_path, home=tmp_path)  # fmt: skip
+    assert result.returncode == 1
+    assert result.stderr == (
+        "error: cannot read the Claude Code settings file: it is a symbolic link\n"
+    )
+    assert json.loads(real.read_text()) == USER_CONTENT
+
+
 # -- --guard: in-process, with a provider that names its runtime ------------------------
 
 
