@@ -109,6 +109,18 @@ def test_claude_user_scope_keeps_the_users_content_is_idempotent_and_backs_up(tm
     assert json.loads(settings.read_text()) == USER_CONTENT  # exactly what install added
 
 
+def test_installing_again_is_no_change_when_the_user_added_hooks_after_ours():
+    # before: ours were taken out and appended again behind the user's new group, so the
+    # same install rewrote the file (and kept one more backup) each time
+    from loopx_recall_core.recall import hook_install
+
+    first = json.loads(hook_install.merge(json.dumps(USER_CONTENT).encode(), "claude", "a", "j",
+                                          True))  # fmt: skip
+    first["hooks"]["SessionStart"].append({"hooks": [{"type": "command", "command": "later"}]})
+    assert hook_install.merge(json.dumps(first).encode(), "claude", "a", "j", True) is None
+    assert hook_install.merge(json.dumps(first).encode(), "claude", "b", "j", True) is not None
+
+
 def test_project_local_scope_writes_the_git_ignored_file_at_the_repository_root(tmp_path):
     repo = tmp_path / "repo"
     (repo / ".git").mkdir(parents=True)

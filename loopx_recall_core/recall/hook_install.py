@@ -174,9 +174,15 @@ def merge(
 
         return codex_toml.merge(existing, runtime, agent_id, project_id, guard)
     settings = _parse(existing, runtime)
-    result, _removed = _without_ours(settings, runtime)
+    result, removed = _without_ours(settings, runtime)
+    snippet = settings_snippet(runtime, agent_id, project_id, guard)["hooks"]
+    present = settings.get("hooks", {})
+    if sorted(map(json.dumps, removed)) == sorted(
+        json.dumps(h) for groups in snippet.values() for g in groups for h in g["hooks"]
+    ) and all(g in present.get(event, []) for event, groups in snippet.items() for g in groups):
+        return None  # ours are there as install writes them, wherever the user's now sit
     hooks = result.setdefault("hooks", {})
-    for event, groups in settings_snippet(runtime, agent_id, project_id, guard)["hooks"].items():
+    for event, groups in snippet.items():
         hooks.setdefault(event, []).extend(groups)
     return None if result == settings else _dump(result)
 
