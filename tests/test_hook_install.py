@@ -109,6 +109,18 @@ def test_claude_user_scope_keeps_the_users_content_is_idempotent_and_backs_up(tm
     assert json.loads(settings.read_text()) == USER_CONTENT  # exactly what install added
 
 
+def test_installing_again_is_no_change_when_the_user_added_hooks_after_ours():
+    # before: ours were taken out and appended again behind the user's new group, so the
+    # same install rewrote the file (and kept one more backup) each time
+    from loopx_recall_core.recall import hook_install
+
+    first = json.loads(hook_install.merge(json.dumps(USER_CONTENT).encode(), "claude", "a", "j",
+                                          True))  # fmt: skip
+    first["hooks"]["SessionStart"].append({"hooks": [{"type": "command", "command": "later"}]})
+    assert hook_install.merge(json.dumps(first).encode(), "claude", "a", "j", True) is None
+    assert hook_install.merge(json.dumps(first).encode(), "claude", "b", "j", True) is not None
+
+
 def test_project_local_scope_writes_the_git_ignored_file_at_the_repository_root(tmp_path):
     repo = tmp_path / "repo"
     (repo / ".git").mkdir(parents=True)
@@ -208,6 +220,39 @@ def test_invalid_json_is_refused_and_left_alone(tmp_path):
     assert result.stderr.count("\n") == 1
     assert settings.read_bytes() == b"{not json"
     assert sorted(p.name for p in settings.parent.iterdir()) == ["settings.json"]
+
+
+def test_a_read_only_settings_file_is_refused_and_left_alone(tmp_path):
+    # before: the atomic rename replaced the user's 0444 file all the same (and chmodded
+    # the new one 0444): a file its owner made read-only was changed without a word
+    settings = tmp_path / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(json.dumps(USER_CONTENT))
+    settings.chmod(0o444)
+    result = _install("install", "claude", "--agent-id", "a", "--project-id", "j", "--yes",
+                      cwd=tmp_path, home=tmp_path)  # fmt: skip
+    assert result.returncode == 1
+    assert result.stderr.count("\n") == 1
+    assert "read-only" in result.stderr
+    assert json.loads(settings.read_text()) == USER_CONTENT
+    assert sorted(p.name for p in settings.parent.iterdir()) == ["settings.json"]
+
+
+def test_a_linked_settings_file_is_refused_without_pointing_at_the_state_folder(tmp_path):
+    # before: "... it is a symbolic link (`loopx-recall state path` prints where the state
+    # folder is)": the state folder has nothing to do with the user's settings file
+    real = tmp_path / "dotfiles.json"
+    real.write_text(json.dumps(USER_CONTENT))
+    settings = tmp_path / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.symlink_to(real)
+    result = _install("install", "claude", "--agent-id", "a", "--project-id", "j", "--yes",
+                      cwd=tmp_path, home=tmp_path)  # fmt: skip
+    assert result.returncode == 1
+    assert result.stderr == (
+        "error: cannot read the Claude Code settings file: it is a symbolic link\n"
+    )
+    assert json.loads(real.read_text()) == USER_CONTENT
 
 
 # -- --guard: in-process, with a provider that names its runtime ------------------------

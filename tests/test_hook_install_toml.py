@@ -183,3 +183,36 @@ def test_our_entries_left_in_hooks_json_are_moved_and_found_by_uninstall(tmp_pat
     assert removed.stdout.startswith(f"hooks removed from {hooks_json}")
     assert config.read_text() == USER_TOML
     assert json.loads(hooks_json.read_text()) == {"hooks": {"SessionStart": [{"hooks": [theirs]}]}}
+
+
+def test_a_file_without_a_final_newline_stays_valid_toml_and_uninstall_restores_it():
+    # before: our first table was glued to the user's last line (`command = "echo"[[hooks.
+    # PreToolUse]]`), a config.toml Codex cannot load and uninstall then refused to read
+    source = USER_TOML.partition("\n[hooks.state]")[0].rstrip("\n").encode()
+    assert source.endswith(b"timeout = 30")
+    new = hook_install.merge(source, "codex", "agent-a", "proj-j", True, toml=True)
+    parsed = tomllib.loads(new.decode())
+    assert len(parsed["hooks"]["PreToolUse"]) == 2
+    assert hook_install.merge(new, "codex", "agent-a", "proj-j", True, toml=True) is None
+    removed, _pairs = hook_install.unmerge(new, "codex", toml=True)
+    assert removed.decode().rstrip("\n") == source.decode()
+
+
+def test_hooks_as_one_inline_table_is_refused_rather_than_written_invalid():
+    # before: ours went inside the user's `hooks = { ... }` as table headers, and the file
+    # written was no longer TOML (Codex could not load its config)
+    source = (
+        b'hooks = { PreToolUse = [ { matcher = "Bash", hooks = [ { type = "command", '
+        b'command = "echo x" } ] } ] }\n'
+    )
+    with pytest.raises(InstallRefused, match="inline table"):
+        hook_install.merge(source, "codex", "a", "j", True, toml=True)
+
+
+@pytest.mark.parametrize(
+    "source", [b"[hooks]\nSessionStart = { a = 1 }\n", b"[hooks.PreToolUse]\nx = 1\n"]
+)
+def test_an_event_that_is_not_an_array_is_refused_in_one_line(source):
+    # before: a TypeError from tomlkit, a traceback from `hook install codex`
+    with pytest.raises(InstallRefused, match="unexpected shape at hooks"):
+        hook_install.merge(source, "codex", "a", "j", True, toml=True)

@@ -119,7 +119,7 @@ def _target(runtime: str, scope: str, settings_path: str | None) -> tuple[Path, 
     try:
         return path, read_file(path, 4_000_000, what)
     except StateError as exc:
-        raise Rejected(str(exc)) from None
+        raise Rejected(exc.problem) from None  # the user's file, not the state folder
 
 
 def _stale_codex_entries(runtime: str, path: Path, yes: bool) -> list[tuple[str, str]]:

@@ -171,10 +171,10 @@ def decide_payload(
         if refresh and event not in _AFTER:
             _start_prefetch(root, runtime, session, agent_id, project_id, now)
         return None
-    if refresh and event not in _AFTER and (
-        now - float(header.get("created_at", 0)) > float(header.get("ttl_s", 0))
-        or header.get("freshness") == "stale"
-    ):
+    age = now - float(header.get("created_at", 0))
+    # a set the index answered stale is refreshed once per window, not at every call
+    stale = header.get("freshness") == "stale" and age > _PENDING_S
+    if refresh and event not in _AFTER and (age > float(header.get("ttl_s", 0)) or stale):
         _start_prefetch(root, runtime, session, agent_id, project_id, now)
     match = find_repeat(command, header, lines)
     record = store.read_session(root, runtime, session)

@@ -190,14 +190,19 @@ def run_prefetch(root: Path, facts: dict[str, Any], host: Any = None) -> str:
     agent_id, project_id = str(facts["agent_id"]), str(facts["project_id"])
     requested_at = float(facts.get("requested_at") or time.time())
     path = store.set_path(root, runtime, session, create=True)
+    outcome = "failed"
     try:
         with locked(path.with_suffix(".lock"), _LOCK_TIMEOUT_S, "a guard set lock"):
-            return _prefetch_locked(
+            outcome = _prefetch_locked(
                 root, path, runtime, session, agent_id, project_id, requested_at, host
             )
+            return outcome
     finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(path.with_suffix(".pending"))
+        # no set made (not claimed, guard off, a failure): the marker stays, so the next
+        # guarded calls do not each start another prefetch before its window has passed
+        if outcome in ("made", "already_made"):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(path.with_suffix(".pending"))
 
 
 def _prefetch_locked(

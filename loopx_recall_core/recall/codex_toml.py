@@ -66,8 +66,13 @@ def _parse(existing: bytes | None) -> Any:
     except ParseError as exc:
         raise InstallRefused(f"{_WHAT} is not valid TOML (line {exc.line})") from None
     hooks = document.get("hooks")
-    if hooks is not None and not isinstance(hooks, dict):
+    if hooks is not None and (
+        not isinstance(hooks, dict)
+        or not all(isinstance(v, list) for k, v in hooks.items() if k != "state")
+    ):
         raise InstallRefused(f"{_WHAT} has an unexpected shape at hooks")
+    if isinstance(hooks, tomlkit.items.InlineTable):  # no table header can go inside one
+        raise InstallRefused(f"{_WHAT} keeps hooks as one inline table; merge by hand (--print)")
     return document
 
 
@@ -139,6 +144,8 @@ def merge(
     """``config.toml`` with our groups (replacing our earlier ones); None: no change."""
     from loopx_recall_core.recall.hook_install import settings_snippet
 
+    if existing and not existing.endswith(b"\n"):
+        existing += b"\n"  # else our first table would be glued to the user's last line
     document = _parse(existing)
     _remove_ours(document, runtime)
     for event, groups in settings_snippet(runtime, agent_id, project_id, guard)["hooks"].items():

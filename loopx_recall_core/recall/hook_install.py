@@ -184,9 +184,15 @@ def merge(
 
         return codex_toml.merge(existing, runtime, agent_id, project_id, guard)
     settings = _parse(existing, runtime)
-    result, _removed = _without_ours(settings, runtime)
+    result, removed = _without_ours(settings, runtime)
+    snippet = settings_snippet(runtime, agent_id, project_id, guard)["hooks"]
+    present = settings.get("hooks", {})
+    if sorted(map(json.dumps, removed)) == sorted(
+        json.dumps(h) for groups in snippet.values() for g in groups for h in g["hooks"]
+    ) and all(g in present.get(event, []) for event, groups in snippet.items() for g in groups):
+        return None  # ours are there as install writes them, wherever the user's now sit
     hooks = result.setdefault("hooks", {})
-    for event, groups in settings_snippet(runtime, agent_id, project_id, guard)["hooks"].items():
+    for event, groups in snippet.items():
         hooks.setdefault(event, []).extend(groups)
     return None if result == settings else _dump(result)
 
@@ -266,6 +272,10 @@ def write_with_backup(path: Path, new: bytes, existing: bytes | None) -> Path | 
             "it (merge by hand, see --print)"
         )
     mode = path.stat().st_mode & 0o777 if path.exists() else None
+    if mode is not None and not mode & 0o200:  # its owner made it read-only: not ours to undo
+        raise InstallRefused(
+            "the hooks file is read-only; make it writable or merge by hand (--print)"
+        )
     path.parent.mkdir(parents=True, exist_ok=True)
     backup = None
     if existing is not None:
