@@ -197,7 +197,6 @@ def decide_payload(
         record["pending"] = {"route": route_key, "at": now, "policy": policy, "call": call_key}
     if time.monotonic() - started > deadline:
         return None
-    store.write_session(root, runtime, session, record)
     store.append_decision(
         root,
         project_id,
@@ -211,6 +210,9 @@ def decide_payload(
             "latency_ms": round((time.monotonic() - started) * 1000, 2),
         },
     )
+    # the session record last: it marks the route as warned, so once it is written the
+    # warning is printed (main prints what returns), never lost to a late deadline
+    store.write_session(root, runtime, session, record)
     return output
 
 
@@ -323,7 +325,7 @@ def main(runtime: str, argv: list[str]) -> None:
             signal.setitimer(signal.ITIMER_REAL, 0)
             if previous is not None:
                 signal.signal(signal.SIGALRM, previous)
-    if output is not None and time.monotonic() - started <= deadline:
+    if output is not None:  # decided and recorded within the deadline (decide_payload)
         with contextlib.suppress(Exception):
             sys.stdout.write(json.dumps(output) + "\n")
             sys.stdout.flush()

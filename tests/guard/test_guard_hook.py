@@ -210,3 +210,28 @@ def test_release_removes_the_sessions_set(guarded):
     assert path.exists()
     assert store.remove_set(home, "claude", "S-current")
     assert not path.exists()
+
+
+def test_a_warning_is_never_marked_given_unless_it_is_returned(guarded, monkeypatch):
+    """The session record (route warned) is written last: an interruption before it (the
+    deadline's alarm in the decision log's write, here) leaves the route unwarned, so the
+    next proposal is answered; before, the route was marked first and the warning lost."""
+    from loopx_recall_core.guard.hotpath import decide_payload
+
+    home = guarded()
+    payload = helpers.pre_tool_use("pytest tests/test_api.py")
+
+    def decide():
+        return decide_payload("claude", payload, agent_id="agent-a", project_id="proj-j",
+                              root=home, now=time.time(), started=time.monotonic(),
+                              deadline=30.0)  # fmt: skip
+
+    def alarm(*_args, **_kwargs):
+        raise TimeoutError("the deadline's alarm")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(store, "append_decision", alarm)
+        with pytest.raises(TimeoutError):
+            decide()
+    assert decide() is not None  # not lost: answered now
+    assert decide() is None  # and then once per route per session
