@@ -224,6 +224,10 @@ def install(
         click.echo(f"hooks installed in {path}{backup}")
         if not settings_path:
             _stale_codex_entries(runtime, path, yes)
+        local = runtime == "claude" and scope == "project-local" and not settings_path
+        if local and hook_install.keep_out_of_git(path):
+            click.echo("kept out of git: .claude/settings.local.json added to this "
+                           "clone's .git/info/exclude")  # fmt: skip
         if runtime == "codex":  # Codex runs a non-managed hook only once it is trusted
             click.echo("Codex runs a new or changed hook only after you review and trust it")
     else:

@@ -33,6 +33,7 @@ __all__ = [
     "command_ids",
     "default_path",
     "hook_command",
+    "keep_out_of_git",
     "merge",
     "our_ids",
     "settings_snippet",
@@ -231,6 +232,58 @@ def _repository_root(start: Path) -> Path | None:
         if (folder / ".git").exists():
             return folder
     return None
+
+
+#: The exclude line for Claude Code's personal project settings (anchored at the root).
+_LOCAL_SETTINGS = "/.claude/settings.local.json"
+
+
+def _exclude_file(root: Path) -> Path | None:
+    """``info/exclude`` of the repository at ``root`` (its common git folder: a linked
+    worktree's ``.git`` is a file naming its own folder, whose ``commondir`` names the
+    shared one); None when git's folders are not where git(1) documents them."""
+    dot = root / ".git"
+    if dot.is_dir():
+        return dot / "info" / "exclude"
+    try:
+        text = dot.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    if not text.startswith("gitdir: "):
+        return None
+    gitdir = (root / text.removeprefix("gitdir: ")).resolve()
+    try:
+        common = (gitdir / "commondir").read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        common = "."
+    return (gitdir / common).resolve() / "info" / "exclude"
+
+
+def keep_out_of_git(settings: Path) -> bool:
+    """Claude Code's ``.claude/settings.local.json`` is personal (our hook names this
+    machine's venv and the agent); Claude Code has git ignore it when it creates it, and
+    so do we: unless a ``.gitignore`` at the root or the clone's ``info/exclude`` already
+    names it, add it to ``info/exclude`` (this clone only, nothing committed). True when
+    a line was added."""
+    root = settings.parent.parent
+    exclude = _exclude_file(root)
+    if exclude is None:
+        return False
+    for listed in (root / ".gitignore", root / ".claude" / ".gitignore", exclude):
+        try:
+            if "settings.local.json" in listed.read_text(encoding="utf-8", errors="replace"):
+                return False
+        except OSError:
+            continue
+    try:
+        exclude.parent.mkdir(parents=True, exist_ok=True)
+        before = exclude.read_bytes() if exclude.exists() else b""
+        line = ("" if not before or before.endswith(b"\n") else "\n") + _LOCAL_SETTINGS + "\n"
+        with open(exclude, "a", encoding="utf-8") as handle:
+            handle.write(line)
+    except OSError:
+        return False
+    return True
 
 
 def default_path(runtime: str, scope: str) -> Path:
