@@ -299,9 +299,14 @@ def install(spec: str, *, upgrade: bool = False, editable: bool = False) -> dict
     return record
 
 
-def extension_list(host: PluginHost, *, available: bool = False) -> dict[str, Any]:
+def extension_list(host: PluginHost | None = None, *, available: bool = False) -> dict[str, Any]:
     """The ``loopx_extension_list_v0`` record: installed extensions with their readiness
-    (broken ones too) and, with ``available``, the catalogue marked installed or not."""
+    (broken ones too) and, with ``available``, the catalogue marked installed or not
+    (``host``: the installed plugins unless given)."""
+    if host is None:
+        from loopx_recall_core import plugins
+
+        host = plugins.load_host()
     rows = installed_view(host)
     record: dict[str, Any] = {"schema_version": "loopx_extension_list_v0", "extensions": rows}
     if available:

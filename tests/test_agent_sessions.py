@@ -12,6 +12,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
+from loopx_recall_core import plugins as plugins_module
 from loopx_recall_core.cli import cli
 from loopx_recall_core.contracts import HistoricalEvidenceRequestV0, structure
 from loopx_recall_core.recall.service import recall
@@ -144,6 +145,7 @@ STATUS = ["capability", "status", "agent-turn-recall", "--provider", PROVIDER,
 def run(monkeypatch, loopx_home):
     fake = FakeProvider()
     monkeypatch.setattr(capability_cli, "load_host", lambda *a, **k: host_with(fake))
+    monkeypatch.setattr(plugins_module, "load_host", lambda *a, **k: host_with(fake))
 
     def invoke(*args):
         result = CliRunner().invoke(cli, list(args), catch_exceptions=False)

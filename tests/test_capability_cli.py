@@ -10,6 +10,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
+from loopx_recall_core import plugins as plugins_module
 from loopx_recall_core.cli import cli
 from loopx_recall_core.plugins import PluginHost
 from loopx_recall_core.state import DEFAULT_CEILINGS
@@ -35,7 +36,7 @@ STATUS = [
 @pytest.fixture
 def provider(monkeypatch, loopx_home):
     fake = FakeProvider()
-    for module in (capability_cli, recall_lib):
+    for module in (capability_cli, recall_lib, plugins_module):
         monkeypatch.setattr(module, "load_host", lambda *a, **k: host_with(fake))
     return fake
 
@@ -98,6 +99,7 @@ def test_no_flag_widens_scope(provider, run):
 
 def test_unknown_and_uninstalled_providers(monkeypatch, loopx_home, run):
     monkeypatch.setattr(capability_cli, "load_host", lambda *a, **k: PluginHost())
+    monkeypatch.setattr(plugins_module, "load_host", lambda *a, **k: PluginHost())
     unknown = run([*ENABLE[:4], "nope", *ENABLE[5:]])
     assert unknown.exit_code == 1
     assert "unknown provider" in unknown.output

@@ -301,6 +301,9 @@ LIBRARY_WORK = {
         ("recall", "replan_command", "replan"),
         ("qualify", "qualify", "run"),
         ("session", "_listing", "sessions_on_disk"),
+        ("capability", "status", "status_record"),
+        ("_fast", "_status", "status_record"),
+        ("extension", "list_extensions", "extension_list"),
     ],
 )
 def test_a_command_makes_one_library_call_and_hands_down_no_state_or_plugins(

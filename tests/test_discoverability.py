@@ -13,6 +13,7 @@ import re
 import pytest
 from click.testing import CliRunner
 
+from loopx_recall_core import plugins as plugins_module
 from loopx_recall_core.cli import cli
 
 from .fake_provider import CANARY, FakeProvider, host_with
@@ -33,7 +34,7 @@ REPLAN = ["recall", "replan", "--agent-id", "agent-a", "--project-id", "proj-j"]
 @pytest.fixture
 def provider(monkeypatch, loopx_home):
     fake = FakeProvider()
-    for module in (capability_cli, recall_lib):
+    for module in (capability_cli, recall_lib, plugins_module):
         monkeypatch.setattr(module, "load_host", lambda *a, **k: host_with(fake))
     return fake
 

@@ -16,6 +16,7 @@ import json
 
 from click.testing import CliRunner
 
+from loopx_recall_core import plugins as plugins_module
 from loopx_recall_core.cli import cli
 from loopx_recall_core.plugins import PluginHost
 from loopx_recall_core.provider_records import ProviderFailure
@@ -108,7 +109,7 @@ def test_no_extensions_installed_mentions_available(monkeypatch, loopx_home):
     monkeypatch.setattr(
         extension_cli.extensions, "extension_list", lambda *a, **k: {"extensions": []}
     )
-    monkeypatch.setattr(extension_cli, "load_host", PluginHost)
+    monkeypatch.setattr(plugins_module, "load_host", PluginHost)
     result = CliRunner().invoke(cli, ["extension", "list"])
     assert result.exit_code == 0, result.output
     assert "no extensions installed" in result.stdout

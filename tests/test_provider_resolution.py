@@ -16,6 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from loopx_recall_core import hookimpl
+from loopx_recall_core import plugins as plugins_module
 from loopx_recall_core.cli import cli
 from loopx_recall_core.plugins import PluginHost, ProviderNotChosen
 from loopx_recall_core.provider_records import ProviderFailure
@@ -173,6 +174,7 @@ def test_capability_enable_loads_the_plugins_once(monkeypatch, loopx_home, tmp_p
         return host
 
     monkeypatch.setattr(capability_cli, "load_host", load_host)
+    monkeypatch.setattr(plugins_module, "load_host", load_host)
     monkeypatch.chdir(tmp_path)
     args = ["capability", "enable", "agent-turn-recall", "--provider",
             "obelisk-session-evidence", "--agent-id", "agent-a", "--project-id", "proj-j",

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+from loopx_recall_core import plugins as plugins_module
 from loopx_recall_core.cli import cli
 
 from .fake_provider import CANARY, FakeProvider, host_with
@@ -56,6 +57,7 @@ def test_replan_help_matches_its_exit_status_with_no_provider(tmp_path):
 def test_status_show_private_text_shows_the_repository_roots(monkeypatch, loopx_home):
     fake = FakeProvider()
     monkeypatch.setattr(capability_cli, "load_host", lambda *a, **k: host_with(fake))
+    monkeypatch.setattr(plugins_module, "load_host", lambda *a, **k: host_with(fake))
     runner = CliRunner()
     enabled = runner.invoke(cli, [
         "capability", "enable", "agent-turn-recall", "--provider", "obelisk-session-evidence",

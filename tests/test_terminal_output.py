@@ -18,6 +18,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
+from loopx_recall_core import plugins as plugins_module
 from loopx_recall_core.cli import cli
 from loopx_recall_core.cli._render import dumps, terminal_text
 from loopx_recall_core.recall.sessions.ledger import SessionLedger
@@ -48,7 +49,7 @@ HISTORY = ["recall", "history", *AGENT, "--term", "pytest"]
 @pytest.fixture
 def run(monkeypatch, loopx_home):
     fake = FakeProvider(snippet=HOSTILE, session="sess-\x1b[2J-", items=1)
-    for module in (capability_cli, recall_lib):
+    for module in (capability_cli, recall_lib, plugins_module):
         monkeypatch.setattr(module, "load_host", lambda *a, **k: host_with(fake))
     runner = CliRunner()
 

@@ -181,14 +181,11 @@ def _status_options(args: list[str]) -> dict[str, object] | None:
 
 def _status(options: dict[str, object]) -> int:
     from loopx_recall_core.cli._render import status_output
-    from loopx_recall_core.plugins import load_host
     from loopx_recall_core.recall.enablement import status_record
-    from loopx_recall_core.state import StateError, StateStore
+    from loopx_recall_core.state import StateError
 
     try:
         record = status_record(
-            StateStore(),
-            load_host(),
             provider_id=str(options["provider_id"]),
             project_id=options["project_id"],  # type: ignore[arg-type]
             agent_id=options["agent_id"],  # type: ignore[arg-type]

@@ -286,8 +286,6 @@ def status(
 ) -> None:
     """Read back configuration, provider version and readiness, index freshness and scope."""
     record = recall_enablement.status_record(
-        _store(),
-        load_host(),
         provider_id=provider_id,
         project_id=project_id,
         agent_id=agent_id,

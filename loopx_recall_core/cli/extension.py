@@ -13,7 +13,6 @@ from loopx_recall_core import extensions
 from loopx_recall_core.cli import group_help
 from loopx_recall_core.cli._common import EnvironmentProblem, Group, Rejected, emit, format_option
 from loopx_recall_core.extensions import ExtensionRefused, PipFailed
-from loopx_recall_core.plugins import load_host
 
 
 @click.group(cls=Group, help=group_help("extension"))
@@ -57,7 +56,7 @@ def _render_list(data: dict[str, Any]) -> str:
 @format_option()
 def list_extensions(available: bool, output_format: str) -> None:
     """List installed extensions with their readiness; broken ones are listed too."""
-    emit(extensions.extension_list(load_host(), available=available), output_format, _render_list)
+    emit(extensions.extension_list(available=available), output_format, _render_list)
 
 
 def _render_installed(data: dict[str, Any]) -> str:

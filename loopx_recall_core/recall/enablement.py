@@ -320,15 +320,20 @@ def _public_enablement(
 
 
 def status_record(
-    store: StateStore,
-    host: PluginHost,
+    store: StateStore | None = None,
+    host: PluginHost | None = None,
     *,
     provider_id: str,
     project_id: str | None,
     agent_id: str | None,
     show_private: bool = False,
 ) -> dict[str, Any]:
-    """The ``loopx_capability_status_v0`` record (public-safe unless ``show_private``)."""
+    """The ``loopx_capability_status_v0`` record (public-safe unless ``show_private``);
+    the owner's state and the installed plugins unless given."""
+    from loopx_recall_core import plugins
+
+    store = store if store is not None else StateStore()
+    host = host if host is not None else plugins.load_host()
     state = store.read()
     enablements = [
         e

@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from loopx_recall_core import plugins as plugins_module
 from loopx_recall_core.cli import cli
 from loopx_recall_core.contracts import (
     ContractError,
@@ -127,7 +128,7 @@ def test_non_utf8_argument_is_one_line_usage_error(case, tmp_path):
 def fake_host(monkeypatch, loopx_home):
     monkeypatch.setenv("LOOPX_RECALL_LOAD_PLUGINS", "")
     fake = FakeProvider()
-    for module in (capability_cli, recall_lib):
+    for module in (capability_cli, recall_lib, plugins_module):
         monkeypatch.setattr(module, "load_host", lambda *a, **k: host_with(fake))
     return fake
 
@@ -426,7 +427,7 @@ class _HugeCountProvider(FakeProvider):
 def test_provider_huge_count_never_reaches_a_receipt(monkeypatch, loopx_home):
     monkeypatch.setenv("LOOPX_RECALL_LOAD_PLUGINS", "")
     fake = _HugeCountProvider()
-    for module in (capability_cli, recall_lib):
+    for module in (capability_cli, recall_lib, plugins_module):
         monkeypatch.setattr(module, "load_host", lambda *a, **k: host_with(fake))
     enabled = _run_cli(
         [

@@ -21,6 +21,7 @@ import os
 import pytest
 from click.testing import CliRunner
 
+from loopx_recall_core import plugins as plugins_module
 from loopx_recall_core.cli import cli
 from loopx_recall_core.qualification import harness
 from loopx_recall_core.recall.store import PrivateStore
@@ -91,7 +92,7 @@ def home(tmp_path):
 @pytest.fixture
 def run(monkeypatch, home):
     fake = FakeProvider()
-    for module in (capability_cli, recall_lib):
+    for module in (capability_cli, recall_lib, plugins_module):
         monkeypatch.setattr(module, "load_host", lambda *a, **k: host_with(fake))
     runner = CliRunner()
 

@@ -18,6 +18,7 @@ import stat
 import pytest
 from click.testing import CliRunner
 
+from loopx_recall_core import plugins as plugins_module
 from loopx_recall_core.cli import cli
 from loopx_recall_core.recall.store import PrivateStore
 from loopx_recall_core.state import StateError, StateStore
@@ -61,7 +62,7 @@ STATUS = [
 @pytest.fixture
 def run(monkeypatch):
     fake = FakeProvider()
-    for module in (capability_cli, recall_lib):
+    for module in (capability_cli, recall_lib, plugins_module):
         monkeypatch.setattr(module, "load_host", lambda *a, **k: host_with(fake))
     runner = CliRunner()
 
