@@ -156,7 +156,7 @@ def ensure_subfolder(root: Path, *names: str) -> Path:
     return folder
 
 
-def _write_temp(folder: Path, data: bytes, prefix: str, what: str) -> Path:
+def _write_temp(folder: Path, data: bytes, prefix: str, what: str, durable: bool = True) -> Path:
     temp = folder / f"{prefix}{os.urandom(8).hex()}"
     try:
         descriptor = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600)
@@ -168,7 +168,8 @@ def _write_temp(folder: Path, data: bytes, prefix: str, what: str) -> Path:
             view = memoryview(data)
             while view:
                 view = view[os.write(descriptor, view) :]
-            os.fsync(descriptor)
+            if durable:
+                os.fsync(descriptor)
         finally:
             os.close(descriptor)
     return temp
@@ -203,15 +204,20 @@ def refuse_non_file(path: Path, what: str) -> None:
         raise StateError(f"{what} is not a regular file")
 
 
-def write_atomic(folder: Path, name: str, data: bytes, *, prefix: str, what: str) -> None:
+def write_atomic(
+    folder: Path, name: str, data: bytes, *, prefix: str, what: str, durable: bool = True
+) -> None:
     """Replace ``folder/name`` with ``data`` (0600) atomically; no temp file survives.
+    ``durable=False`` skips the fsync: readers still see the old or the new bytes, but a
+    crash may leave neither (for bookkeeping whose loss costs nothing, like the guard's
+    per-session record, written on the hot path).
 
     A link (or anything but a regular file) at ``folder/name`` is refused: rename would
     replace it without writing through it, but loopx never makes one there, so it is
     someone's mistake or trap, not a file of ours to overwrite.
     """
     refuse_non_file(folder / name, what)
-    temp = _write_temp(folder, data, prefix, what)
+    temp = _write_temp(folder, data, prefix, what, durable)
     with _removed_on_failure(temp, what):
         # rename replaces a symbolic link at the target; it never writes through it
         os.replace(temp, folder / name)

@@ -144,9 +144,10 @@ def read_session(root: Path, runtime: str, session_id: str) -> dict[str, Any]:
 def write_session(root: Path, runtime: str, session_id: str, record: dict[str, Any]) -> None:
     folder = _folder(root, "sessions", True)
     data = json.dumps(record).encode("utf-8")
-    write_atomic(
-        folder, f"{key_of(runtime, session_id)}.json", data, prefix=".gs-", what="a guard record"
-    )
+    # no fsync on the hot path: after a crash the record reads as empty, and the worst
+    # that costs is one route warned again
+    write_atomic(folder, f"{key_of(runtime, session_id)}.json", data, prefix=".gs-",
+                 what="a guard record", durable=False)  # fmt: skip
 
 
 def append_decision(root: Path, project_id: str, record: dict[str, Any]) -> None:

@@ -235,3 +235,24 @@ def test_a_warning_is_never_marked_given_unless_it_is_returned(guarded, monkeypa
             decide()
     assert decide() is not None  # not lost: answered now
     assert decide() is None  # and then once per route per session
+
+
+def test_the_hot_path_record_is_written_without_fsync_and_the_state_with_it(
+    monkeypatch, tmp_path
+):
+    """The guard's per-session record is bookkeeping (lost: a route warned again), so its
+    atomic write skips the fsync that costs milliseconds on the hot path; every other
+    private write keeps it."""
+    import os
+
+    from loopx_recall_core.private_files import write_atomic
+
+    synced = []
+    monkeypatch.setattr(os, "fsync", lambda fd: synced.append(fd))
+    store.write_session(tmp_path, "claude", "S", {"warned": {}})
+    assert synced == []
+    assert store.read_session(tmp_path, "claude", "S") == {"warned": {}}
+    folder = tmp_path / "other"
+    folder.mkdir(mode=0o700)
+    write_atomic(folder, "f.json", b"{}", prefix=".t-", what="a test file")
+    assert len(synced) == 1
