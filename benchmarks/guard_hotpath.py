@@ -7,7 +7,7 @@ Run: .venv/bin/python benchmarks/guard_hotpath.py [--runs N] [--items N]  (not a
 
 The set holds N items over 400 programs (a real set holds at most 64: the v0 limit);
 the proposed command repeats one failure, so every run takes the full path: payload,
-state.json, the set (split, header, only the candidate lines parsed), replan's relation,
+state.json, the set (mapped: the header and only the candidate lines read), replan's relation,
 the session record and the decision record. The first run answers (a warning); the rest
 are the same route again (once per route per session), which costs the same path. Each
 run is followed by the same call's ``PostToolUse`` (recorded, never answered), timed apart.

@@ -248,6 +248,30 @@ def probe_writable(folder: Path, what: str = _ROOT) -> None:
         os.unlink(temp)
 
 
+def open_private(path: Path, limit: int, what: str) -> tuple[int, int] | None:
+    """An open descriptor on regular file ``path`` and its size (None when missing), with
+    :func:`read_file`'s checks (no link, no FIFO, yours and 0600, at most ``limit``
+    bytes); the caller closes it."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | _NOFOLLOW)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise _error("read", what, exc) from None
+    try:
+        info = os.fstat(descriptor)
+        if not stat.S_ISREG(info.st_mode):
+            raise StateError(f"{what} is not a regular file")
+        if info.st_uid != os.getuid() or info.st_mode & 0o077:
+            raise StateError(f"{what} is not private to you (it must be yours and 0600)")
+        if info.st_size > limit:
+            raise StateError(f"{what} is larger than {limit} bytes")
+    except BaseException:
+        os.close(descriptor)
+        raise
+    return descriptor, info.st_size
+
+
 def read_file(path: Path, limit: int, what: str, *, owner_only: bool = False) -> bytes | None:
     """The bytes of regular file ``path`` (None when missing); never follows a link,
     never blocks on a FIFO, never reads more than ``limit`` bytes."""

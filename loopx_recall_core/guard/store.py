@@ -7,8 +7,9 @@ folders, written atomically, never through a link; :mod:`loopx_recall_core.priva
   session, times, freshness, receipt digest, and ``index``: program -> the line numbers of
   its items, as one space-separated string); every further line is one item (``ref``,
   ``type``, ``at``, ``session``, ``snippet``).
-  The hot path parses the header and only the lines whose programs the proposed command
-  names, so a large set costs a split, not a parse.
+  The header also holds ``offsets`` (where each item line starts), so the hot path maps
+  the file, parses the header and cuts only the lines whose programs the proposed command
+  names: a large set costs neither a full read nor a split.
 * ``sessions/<key>.json``: what the guard did in a session (routes warned, the warning
   awaiting its follow-up).
 * ``decisions/<project key>.jsonl``: one content-free line per guard decision (receipt
@@ -31,7 +32,9 @@ from typing import Any
 
 from loopx_recall_core.jsonio import JsonInputError, loads
 from loopx_recall_core.private_files import (
+    StateError,
     ensure_subfolder,
+    open_private,
     read_file,
     state_root,
     write_atomic,
@@ -52,14 +55,13 @@ __all__ = [
     "write_set",
 ]
 
-SET_VERSION = "loopx_guard_set_v1"
+SET_VERSION = "loopx_guard_set_v2"
 DEFAULT_TTL_S = 6 * 3600
 #: Sets whose session was never released are removed once this old (at the next prefetch).
 EXPIRE_S = 7 * 24 * 3600
 _MAX_SET_BYTES = 64_000_000
 _MAX_SESSION_BYTES = 1_000_000
 _MAX_DECISION_BYTES = 32_000_000
-
 
 
 def key_of(*parts: str) -> str:
@@ -79,20 +81,79 @@ def set_path(root: Path, runtime: str, session_id: str, *, create: bool = False)
 
 
 def write_set(root: Path, header: dict[str, Any], items: list[dict[str, Any]]) -> Path:
+    """Write a set: the header line, then one line per item. The header's ``offsets`` is
+    where each item line starts after the header line (8 hex digits an item), so the hot
+    path reads the header and the few candidate lines, never the whole file."""
     path = set_path(root, header["runtime"], header["session_id"], create=True)
-    lines = [json.dumps(header, ensure_ascii=False)]
-    lines += [json.dumps(item, ensure_ascii=False) for item in items]
-    data = ("\n".join(lines) + "\n").encode("utf-8", "surrogatepass")
+    body = [(json.dumps(item, ensure_ascii=False) + "\n").encode("utf-8", "surrogatepass")
+            for item in items]  # fmt: skip
+    offsets, at = [], 0
+    for line in body:
+        offsets.append(f"{at:08x}")
+        at += len(line)
+    head = json.dumps({**header, "offsets": "".join(offsets)}, ensure_ascii=False)
+    data = (head + "\n").encode("utf-8", "surrogatepass") + b"".join(body)
     write_atomic(path.parent, path.name, data, prefix=".set-", what="a guard set")
     return path
 
 
-def read_set_lines(path: Path) -> list[bytes] | None:
-    raw = read_file(path, _MAX_SET_BYTES, "a guard set", owner_only=True)
-    return None if raw is None else raw.split(b"\n")
+class SetLines:
+    """A set file's lines by number (0: the header) over a read-only map of the file:
+    item ``n`` is cut at the header's ``offsets`` entry, so a 10,000-item set costs its
+    header and the lines asked for, not a read and split of every line."""
+
+    def __init__(self, view: Any, size: int) -> None:
+        self._view, self._size = view, size
+        end = view.find(b"\n")
+        self._head = bytes(view[: end if end >= 0 else size])
+        self._body = len(self._head) + 1
+        self._offsets: str | None = None
+
+    def _table(self) -> str:
+        if self._offsets is None:
+            try:
+                header = loads(self._head)
+            except JsonInputError:
+                header = None
+            table = header.get("offsets") if isinstance(header, dict) else None
+            self._offsets = table if isinstance(table, str) and len(table) % 8 == 0 else ""
+        return self._offsets
+
+    def __len__(self) -> int:
+        return 1 + len(self._table()) // 8
+
+    def __getitem__(self, number: int) -> bytes:
+        if number == 0:
+            return self._head
+        if not 0 < number < len(self):
+            raise IndexError(number)
+        try:
+            start = self._body + int(self._table()[8 * (number - 1) : 8 * number], 16)
+        except ValueError:
+            return b""
+        end = self._view.find(b"\n", start) if start < self._size else -1
+        return bytes(self._view[start : end if end >= 0 else start])
 
 
-def read_header(lines: list[bytes]) -> dict[str, Any] | None:
+def read_set_lines(path: Path) -> SetLines | None:
+    """The set at ``path`` (None when missing), never through a link, private to you."""
+    import mmap
+
+    view = open_private(path, _MAX_SET_BYTES, "a guard set")
+    if view is None:
+        return None
+    descriptor, size = view
+    try:
+        if size == 0:
+            return SetLines(b"", 0)
+        return SetLines(mmap.mmap(descriptor, size, access=mmap.ACCESS_READ), size)
+    except (OSError, ValueError) as exc:
+        raise StateError("a guard set could not be read") from exc
+    finally:
+        os.close(descriptor)
+
+
+def read_header(lines: SetLines | list[bytes]) -> dict[str, Any] | None:
     try:
         header = loads(lines[0])
     except (JsonInputError, IndexError):
