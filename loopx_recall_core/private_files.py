@@ -248,33 +248,9 @@ def probe_writable(folder: Path, what: str = _ROOT) -> None:
         os.unlink(temp)
 
 
-def open_private(path: Path, limit: int, what: str) -> tuple[int, int] | None:
-    """An open descriptor on regular file ``path`` and its size (None when missing), with
-    :func:`read_file`'s checks (no link, no FIFO, yours and 0600, at most ``limit``
-    bytes); the caller closes it."""
-    try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | _NOFOLLOW)
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        raise _error("read", what, exc) from None
-    try:
-        info = os.fstat(descriptor)
-        if not stat.S_ISREG(info.st_mode):
-            raise StateError(f"{what} is not a regular file")
-        if info.st_uid != os.getuid() or info.st_mode & 0o077:
-            raise StateError(f"{what} is not private to you (it must be yours and 0600)")
-        if info.st_size > limit:
-            raise StateError(f"{what} is larger than {limit} bytes")
-    except BaseException:
-        os.close(descriptor)
-        raise
-    return descriptor, info.st_size
-
-
-def read_file(path: Path, limit: int, what: str, *, owner_only: bool = False) -> bytes | None:
-    """The bytes of regular file ``path`` (None when missing); never follows a link,
-    never blocks on a FIFO, never reads more than ``limit`` bytes."""
+def _open_regular(path: Path, what: str, owner_only: bool) -> tuple[int, int] | None:
+    """An open descriptor on regular file ``path`` and its size (None when missing): never
+    through a link, never blocking on a FIFO; with ``owner_only``, yours and 0600."""
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | _NOFOLLOW)
     except FileNotFoundError:
@@ -287,6 +263,32 @@ def read_file(path: Path, limit: int, what: str, *, owner_only: bool = False) ->
             raise StateError(f"{what} is not a regular file")
         if owner_only and (info.st_uid != os.getuid() or info.st_mode & 0o077):
             raise StateError(f"{what} is not private to you (it must be yours and 0600)")
+    except BaseException as exc:
+        os.close(descriptor)
+        if isinstance(exc, OSError):
+            raise _error("read", what, exc) from None
+        raise
+    return descriptor, info.st_size
+
+
+def open_private(path: Path, limit: int, what: str) -> tuple[int, int] | None:
+    """:func:`_open_regular` for a file that must be yours and 0600 and at most ``limit``
+    bytes (for a map of it); the caller closes the descriptor."""
+    opened = _open_regular(path, what, owner_only=True)
+    if opened is not None and opened[1] > limit:
+        os.close(opened[0])
+        raise StateError(f"{what} is larger than {limit} bytes")
+    return opened
+
+
+def read_file(path: Path, limit: int, what: str, *, owner_only: bool = False) -> bytes | None:
+    """The bytes of regular file ``path`` (None when missing); never follows a link,
+    never blocks on a FIFO, never reads more than ``limit`` bytes."""
+    opened = _open_regular(path, what, owner_only)
+    if opened is None:
+        return None
+    descriptor = opened[0]
+    try:
         chunks = []
         size = 0
         while size <= limit:
