@@ -274,6 +274,7 @@ def _public_enablement(
     claimed: int,
     forgotten: int = 0,
     root: Any = None,
+    hooks: Mapping[tuple[str, str], dict[str, str]] | None = None,
 ) -> dict[str, Any]:
     binding = dict(enablement.binding)
     private = binding.pop("private", None)
@@ -308,14 +309,10 @@ def _public_enablement(
         row["private"] = private
     if root is not None:
         from loopx_recall_core.guard.stats import guard_status
-        from loopx_recall_core.guard.where import repository_roots
-        from loopx_recall_core.recall.hook_health import hook_health
 
-        row["guard"] = guard_status(root, enablement.agent_id, enablement.project_id,
-                                    enablement.guard)  # fmt: skip
-        row["guard"]["hooks"] = hook_health(
-            enablement.agent_id, enablement.project_id, repository_roots(enablement.binding)
-        )
+        ids = (enablement.agent_id, enablement.project_id)
+        row["guard"] = guard_status(root, *ids, enablement.guard)
+        row["guard"]["hooks"] = dict((hooks or {}).get(ids, {}))
     return row
 
 
@@ -377,8 +374,12 @@ def status_record(
 
     ledger = SessionLedger(store.root)
     views = [ledger.view(agent_id=e.agent_id, project_id=e.project_id) for e in enablements]
+    from loopx_recall_core.guard.where import repository_roots
+    from loopx_recall_core.recall.hook_health import installed_hooks
+
+    hooks = installed_hooks(root for e in enablements for root in repository_roots(e.binding))
     rows = [
-        _public_enablement(e, show_private, len(claims), len(forgotten), store.root)
+        _public_enablement(e, show_private, len(claims), len(forgotten), store.root, hooks)
         for e, (claims, forgotten) in zip(enablements, views, strict=True)
     ]
     record = {

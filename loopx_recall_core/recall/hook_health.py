@@ -20,14 +20,14 @@ import contextlib
 import os
 import shutil
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from loopx_recall_core.jsonio import JsonInputError, loads
 from loopx_recall_core.recall.hook_install import command_ids, default_path
 
-__all__ = ["hook_health"]
+__all__ = ["installed_hooks"]
 
 #: A settings file larger than this is not read (the runtimes' own files are kilobytes).
 _MAX_BYTES = 4 * 1024 * 1024
@@ -71,10 +71,10 @@ def _toml_hooks(path: Path) -> object:
     return value.get("hooks") if isinstance(value, dict) else None
 
 
-def _sources(runtime: str, roots: list[str]) -> Iterator[object]:
+def _sources(runtime: str, roots: set[str]) -> Iterator[object]:
     if runtime == "claude":
         yield _json_hooks(default_path("claude", "user"))
-        for root in roots:
+        for root in sorted(roots):
             yield _json_hooks(Path(root) / ".claude" / "settings.local.json")
     else:
         hooks_file = default_path("codex", "user")
@@ -88,18 +88,19 @@ def _runs(program: str) -> bool:
     return shutil.which(program) is not None
 
 
-def hook_health(agent_id: str, project_id: str, roots: list[str]) -> dict[str, str]:
-    """``{runtime: "ok" | "points_nowhere"}`` for each runtime whose hook files hold one of
-    our commands for this agent and project (absent: no hook installed for them)."""
-    health: dict[str, str] = {}
+def installed_hooks(roots: Iterable[str]) -> dict[tuple[str, str], dict[str, str]]:
+    """Read each hook file once (the project-local ones at every root in ``roots``):
+    ``{(agent, project): {runtime: "ok" | "points_nowhere"}}`` for our commands there."""
+    health: dict[tuple[str, str], dict[str, str]] = {}
     for runtime in ("claude", "codex"):
-        for hooks in _sources(runtime, roots):
+        for hooks in _sources(runtime, set(roots)):
             for command in _commands(hooks):
                 ids = command_ids(command, runtime)
-                if ids is None or ids[1:] != (agent_id, project_id):
+                if ids is None:
                     continue
+                found = health.setdefault(ids[1:], {})
                 if not _runs(ids[0]):
-                    health[runtime] = "points_nowhere"
+                    found[runtime] = "points_nowhere"
                 else:
-                    health.setdefault(runtime, "ok")
+                    found.setdefault(runtime, "ok")
     return health
