@@ -107,12 +107,20 @@ class SetLines:
         end = view.find(b"\n")
         self._head = bytes(view[: end if end >= 0 else size])
         self._body = len(self._head) + 1
+        self._header: object = None
         self._offsets: str | None = None
+
+    def header(self) -> object:
+        """The header line parsed (once: :func:`read_header` and the offsets share it);
+        raises :class:`JsonInputError` when it is not JSON."""
+        if self._header is None:
+            self._header = loads(self._head)
+        return self._header
 
     def _table(self) -> str:
         if self._offsets is None:
             try:
-                header = loads(self._head)
+                header = self.header()
             except JsonInputError:
                 header = None
             table = header.get("offsets") if isinstance(header, dict) else None
@@ -155,7 +163,7 @@ def read_set_lines(path: Path) -> SetLines | None:
 
 def read_header(lines: SetLines | list[bytes]) -> dict[str, Any] | None:
     try:
-        header = loads(lines[0])
+        header = lines.header() if isinstance(lines, SetLines) else loads(lines[0])
     except (JsonInputError, IndexError):
         return None
     if not isinstance(header, dict) or header.get("schema_version") != SET_VERSION:
