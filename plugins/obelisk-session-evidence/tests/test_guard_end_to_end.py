@@ -74,6 +74,30 @@ def _counting_wrapper(folder: Path, double: Path) -> tuple[Path, Path]:
     return wrapper, counter
 
 
+def stage_two(cli, state: Path, wrapper: Path, repo: Path, runtime: str, sessions) -> None:
+    """A passing Stage 0 verdict on the wrapper's runtime, agents a and b enabled at stage
+    2 on ``repo`` for ``runtime``; the first two of ``sessions`` claimed by a (its failure
+    and its success), the third by b (its failure)."""
+    from loopx_obelisk_session_evidence import PROVIDER_ID, __version__
+    from loopx_obelisk_session_evidence.qualification import identity_of
+
+    identity = identity_of(str(wrapper), 30)
+    with StateStore(state).update() as box:
+        verdict = QualificationVerdict(
+            provider_id=PROVIDER_ID, provider_version=__version__, passed=True,
+            report_digest="sha256:" + "0" * 64, recorded_at="2026-12-01T00:00:00Z",
+            runtime_version=identity.runtime_version, binary_digest=identity.binary_digest,
+        )  # fmt: skip
+        box[0] = attrs.evolve(box[0], qualifications=(verdict,))
+    for agent in ("agent-a", "agent-b"):
+        cli("capability", "enable", *CAPABILITY, "--agent-id", agent, "--project-id", "proj-j",
+            "--history-source", runtime, "--repository-root", str(repo), "--repository-id",
+            "repo-g", "--stage", "2")  # fmt: skip
+    for agent, session in zip(("agent-a", "agent-a", "agent-b"), sessions, strict=True):
+        cli("session", "claim", "--agent-id", agent, "--project-id", "proj-j", "--runtime",
+            runtime, "--session", session, "--force")  # fmt: skip
+
+
 def _wait_for_set(path: Path, home: Path) -> bool:
     """Wait (at most WAIT_S) for the detached prefetch to write ``path``: on its process's
     exit (a pidfd), never on the clock."""
@@ -112,24 +136,7 @@ def world(loopx, archive_home, obelisk_bin, tmp_path):
     def cli(*args):
         return loopx(*args, extra_env=extra)
 
-    from loopx_obelisk_session_evidence import PROVIDER_ID, __version__
-    from loopx_obelisk_session_evidence.qualification import identity_of
-
-    identity = identity_of(str(wrapper), 30)
-    with StateStore(state).update() as box:  # a passing Stage 0 verdict on this runtime
-        verdict = QualificationVerdict(
-            provider_id=PROVIDER_ID, provider_version=__version__, passed=True,
-            report_digest="sha256:" + "0" * 64, recorded_at="2026-12-01T00:00:00Z",
-            runtime_version=identity.runtime_version, binary_digest=identity.binary_digest,
-        )  # fmt: skip
-        box[0] = attrs.evolve(box[0], qualifications=(verdict,))
-    for agent in ("agent-a", "agent-b"):
-        cli("capability", "enable", *CAPABILITY, "--agent-id", agent, "--project-id", "proj-j",
-            "--history-source", "claude", "--repository-root", str(repo), "--repository-id",
-            "repo-g", "--stage", "2")  # fmt: skip
-    for agent, session in (("agent-a", PRIOR_A), ("agent-a", PRIOR_OK), ("agent-b", PRIOR_B)):
-        cli("session", "claim", "--agent-id", agent, "--project-id", "proj-j", "--runtime",
-            "claude", "--session", session, "--force")  # fmt: skip
+    stage_two(cli, state, wrapper, repo, "claude", (PRIOR_A, PRIOR_OK, PRIOR_B))
 
     def guard_on(policy):
         """The owner's one command: the hooks in ~/.claude/settings.json, the guard on."""

@@ -36,15 +36,14 @@ import time
 from datetime import timedelta
 from pathlib import Path
 
-import attrs
 import pytest
 
-from loopx_recall_core.testing import QualificationVerdict, StateStore, guard_stats
+from loopx_recall_core.testing import guard_stats
 from loopx_recall_core.testing import guard_store as store
 
 from .adversarial.hostile import codex_transcript, now_iso
-from .conftest import CAPABILITY, LOOPX
-from .test_guard_end_to_end import _counting_wrapper, _wait_for_set
+from .conftest import LOOPX
+from .test_guard_end_to_end import _counting_wrapper, _wait_for_set, stage_two
 
 pytestmark = pytest.mark.real_obelisk
 
@@ -96,24 +95,7 @@ def world(loopx, archive_home, obelisk_bin, tmp_path):
     def cli(*args):
         return loopx(*args, extra_env=extra)
 
-    from loopx_obelisk_session_evidence import PROVIDER_ID, __version__
-    from loopx_obelisk_session_evidence.qualification import identity_of
-
-    identity = identity_of(str(wrapper), 30)
-    with StateStore(state).update() as box:  # a passing Stage 0 verdict on this runtime
-        verdict = QualificationVerdict(
-            provider_id=PROVIDER_ID, provider_version=__version__, passed=True,
-            report_digest="sha256:" + "0" * 64, recorded_at="2026-12-01T00:00:00Z",
-            runtime_version=identity.runtime_version, binary_digest=identity.binary_digest,
-        )  # fmt: skip
-        box[0] = attrs.evolve(box[0], qualifications=(verdict,))
-    for agent in ("agent-a", "agent-b"):
-        cli("capability", "enable", *CAPABILITY, "--agent-id", agent, "--project-id", "proj-j",
-            "--history-source", "codex", "--repository-root", str(repo), "--repository-id",
-            "repo-g", "--stage", "2")  # fmt: skip
-    for agent, thread in (("agent-a", PRIOR_A), ("agent-a", PRIOR_OK), ("agent-b", PRIOR_B)):
-        cli("session", "claim", "--agent-id", agent, "--project-id", "proj-j", "--runtime",
-            "codex", "--session", thread, "--force")  # fmt: skip
+    stage_two(cli, state, wrapper, repo, "codex", (PRIOR_A, PRIOR_OK, PRIOR_B))
 
     def guard_on(policy):
         """The owner's one command: the hooks in ~/.codex/hooks.json, the guard on."""
