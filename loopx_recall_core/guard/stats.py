@@ -12,7 +12,7 @@ from typing import Any
 
 from loopx_recall_core.guard import store
 
-__all__ = ["STATS_SCHEMA", "guard_stats", "guard_status", "render_text"]
+__all__ = ["STATS_SCHEMA", "guard_stats", "guard_status", "render_text", "set_summaries"]
 
 STATS_SCHEMA = "loopx_guard_stats_v0"
 
@@ -78,13 +78,11 @@ def render_text(stats: dict[str, Any]) -> str:
     )
 
 
-def guard_status(root: Path, agent_id: str, project_id: str, policy: str | None) -> dict:
-    """``capability status``'s guard row for one enablement: on/off, the policy, and its
-    sessions' prior-outcome sets as counts and ages only (no content, no id)."""
+def set_summaries(root: Path) -> dict[tuple[str, str], list[tuple[float, float, str]]]:
+    """Every prior-outcome set's header, read once: ``{(agent, project): [(age in s, TTL,
+    freshness), ...]}`` (counts and ages only; no content, no id)."""
     now = time.time()
-    ages: list[float] = []
-    expired = 0
-    freshness: dict[str, int] = {}
+    found: dict[tuple[str, str], list[tuple[float, float, str]]] = {}
     folder = root / "private" / "guard" / "sets"
     with contextlib.suppress(FileNotFoundError, NotADirectoryError):
         for entry in os.scandir(folder):
@@ -93,15 +91,28 @@ def guard_status(root: Path, agent_id: str, project_id: str, policy: str | None)
             with contextlib.suppress(Exception):  # an unreadable set is no set
                 lines = store.read_set_lines(Path(entry.path))
                 header = store.read_header(lines) if lines else None
-                if header is None or (header.get("agent_id"), header.get("project_id")) != (
-                    agent_id, project_id,
-                ):  # fmt: skip
+                if header is None:
                     continue
                 age = max(now - float(header.get("created_at", 0)), 0.0)
-                ages.append(age)
-                expired += age > float(header.get("ttl_s", 0))
                 label = str(header.get("freshness") or "unknown")
-                freshness[label] = freshness.get(label, 0) + 1
+                key = (header.get("agent_id"), header.get("project_id"))
+                found.setdefault(key, []).append((age, float(header.get("ttl_s", 0)), label))
+    return found
+
+
+def guard_status(
+    sets: dict[tuple[str, str], list[tuple[float, float, str]]],
+    agent_id: str,
+    project_id: str,
+    policy: str | None,
+) -> dict:
+    """``capability status``'s guard row for one enablement: on/off, the policy, and its
+    sessions' prior-outcome sets (:func:`set_summaries`) as counts and ages only."""
+    mine = sets.get((agent_id, project_id), [])
+    ages = [age for age, _ttl, _label in mine]
+    freshness: dict[str, int] = {}
+    for _age, _ttl, label in mine:
+        freshness[label] = freshness.get(label, 0) + 1
     return {
         "on": policy is not None,
         "policy": policy,
@@ -109,7 +120,7 @@ def guard_status(root: Path, agent_id: str, project_id: str, policy: str | None)
             "count": len(ages),
             "newest_age_s": round(min(ages)) if ages else None,
             "oldest_age_s": round(max(ages)) if ages else None,
-            "past_ttl": expired,
+            "past_ttl": sum(age > ttl for age, ttl, _label in mine),
             "freshness": dict(sorted(freshness.items())),
         },
     }

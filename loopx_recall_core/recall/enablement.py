@@ -273,8 +273,7 @@ def _public_enablement(
     show_private: bool,
     claimed: int,
     forgotten: int = 0,
-    root: Any = None,
-    hooks: Mapping[tuple[str, str], dict[str, str]] | None = None,
+    guard_files: tuple[Mapping, Mapping] | None = None,  # (set summaries, installed hooks)
 ) -> dict[str, Any]:
     binding = dict(enablement.binding)
     private = binding.pop("private", None)
@@ -307,12 +306,12 @@ def _public_enablement(
     }
     if show_private and private is not None:
         row["private"] = private
-    if root is not None:
+    if guard_files is not None:
         from loopx_recall_core.guard.stats import guard_status
 
         ids = (enablement.agent_id, enablement.project_id)
-        row["guard"] = guard_status(root, *ids, enablement.guard)
-        row["guard"]["hooks"] = dict((hooks or {}).get(ids, {}))
+        row["guard"] = guard_status(guard_files[0], *ids, enablement.guard)
+        row["guard"]["hooks"] = dict(guard_files[1].get(ids, {}))
     return row
 
 
@@ -374,12 +373,14 @@ def status_record(
 
     ledger = SessionLedger(store.root)
     views = [ledger.view(agent_id=e.agent_id, project_id=e.project_id) for e in enablements]
+    from loopx_recall_core.guard.stats import set_summaries
     from loopx_recall_core.guard.where import repository_roots
     from loopx_recall_core.recall.hook_health import installed_hooks
 
-    hooks = installed_hooks(root for e in enablements for root in repository_roots(e.binding))
+    roots = (root for e in enablements for root in repository_roots(e.binding))
+    files = (set_summaries(store.root), installed_hooks(roots))  # read once for every row
     rows = [
-        _public_enablement(e, show_private, len(claims), len(forgotten), store.root, hooks)
+        _public_enablement(e, show_private, len(claims), len(forgotten), files)
         for e, (claims, forgotten) in zip(enablements, views, strict=True)
     ]
     record = {
