@@ -420,3 +420,45 @@ def test_status_says_when_a_hook_command_points_nowhere(guard_world, loopx_home)
     assert "hook install claude" in shown
     for text in (out, shown):
         assert "CANARY" not in text
+
+
+# -- CLAUDE_CONFIG_DIR (issue 27 item 4) ----------------------------------------------------
+# Fact (Claude Code 2.1.328, /work/shared/AGENT_RUNTIMES.md): with CLAUDE_CONFIG_DIR set,
+# Claude Code reads user settings only from $CLAUDE_CONFIG_DIR/settings.json.
+
+
+def test_claude_user_scope_follows_claude_config_dir(tmp_path):
+    config = tmp_path / "claude-config"
+    env_home = tmp_path / "home"
+    env_home.mkdir()
+    args = ("claude", "--agent-id", "a", "--project-id", "j", "--yes")
+    env = {**os.environ, "HOME": str(env_home), "CLAUDE_CONFIG_DIR": str(config)}
+
+    def hook(*more):
+        result = subprocess.run([LOOPX, "hook", *more], capture_output=True, text=True,
+                                cwd=tmp_path, env=env, timeout=30, check=False)  # fmt: skip
+        assert "Traceback" not in result.stderr
+        return result
+
+    done = hook("install", *args)
+    assert done.returncode == 0, done.stderr
+    assert f"hooks installed in {config / 'settings.json'}" in done.stdout
+    written = json.loads((config / "settings.json").read_text())
+    assert _ours(_commands(written, "SessionStart")[0])[:2] == ["hook", "claude"]
+    assert not (env_home / ".claude").exists()  # the file Claude Code would not read
+    removed = hook("uninstall", "claude", "--yes")
+    assert removed.returncode == 0, removed.stderr
+    assert "loopx-recall" not in (config / "settings.json").read_text()
+
+
+def test_status_reads_the_claude_settings_in_claude_config_dir(guard_world, monkeypatch, tmp_path):
+    run, settings, verdict = guard_world
+    config = tmp_path / "claude-config"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    seed(enablement("obelisk-session-evidence", stage=2))
+    verdict(True)
+    assert run(*GUARD).exit_code == 0
+    assert (config / "settings.json").is_file()
+    assert not settings.exists()  # ~/.claude/settings.json, which Claude Code skips now
+    out = run(*STATUS, "--format", "json").output
+    assert json.loads(out)["enablements"][0]["guard"]["hooks"] == {"claude": "ok"}
