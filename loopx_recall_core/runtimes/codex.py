@@ -13,11 +13,17 @@ the strings of the 0.169.0 binary, and https://developers.openai.com/codex/hooks
 * trust: Codex runs a non-managed hook only once it is trusted; ``codex exec`` skips an
   untrusted hook without a word. Trust is given in the TUI (at start-up "Hooks need
   review", or the ``/hooks`` command: "view and manage lifecycle hooks") or, for one
-  headless run, ``codex exec --dangerously-bypass-hook-trust``. Codex records it in
-  ``config.toml`` as ``[hooks.state."<hooks file>:<event>:<group>:<handler>"]
-  trusted_hash = "sha256:..."`` (the 0.169.0 binary's strings ``hooks.state."``,
-  ``".trusted_hash``; the key form as public tools write it). How the hash is computed is
-  not documented, so we read only whether a record exists (:func:`trust_recorded`);
+  headless run, ``codex exec --dangerously-bypass-hook-trust`` (both: the 0.169.0
+  binary's strings, "Hooks need review", "Trust all and continue", "/hooks": "view and
+  manage lifecycle hooks"; developers.openai.com/codex/hooks: "Non-managed command hooks
+  must be reviewed and trusted before they run"). Codex records trust in ``config.toml``
+  as ``[hooks.state."<hooks file>:<event in snake case>:<group>:<handler>"]
+  trusted_hash = "sha256:..."``: checked here against 0.169.0's ``codex app-server``
+  ``hooks/list``, which gave our hook the key ``<CODEX_HOME>/hooks.json:post_tool_use:0:0``
+  and ``trustStatus`` ``untrusted`` without a record, ``trusted`` with its
+  ``currentHash`` recorded and ``modified`` with another hash. The hash is Codex's own
+  (undocumented), so status reads only whether a record exists
+  (:func:`loopx_recall_core.recall.hook_health.installed_hooks`);
 * the shell tool offered to the model is ``exec_command`` (``{"cmd": ...}``); older
   versions' ``shell`` (``{"command": [argv]}``) and ``local_shell`` calls stay in old
   rollouts; ``unified_exec`` names the same tool family in the binary;
