@@ -35,13 +35,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CAPTURED = ROOT / "tests" / "decisive_lines" / "captured"
-sys.path.insert(0, str(ROOT / "tests" / "decisive_lines"))
-
-from runtime_forms import FORMS  # noqa: E402
+sys.path.insert(0, str(ROOT))
 
 from loopx_recall_core.decisive_lines import OUTPUT_WINDOW, joined_output  # noqa: E402
 from loopx_recall_core.guard.decide import Match, warning_text  # noqa: E402
 from loopx_recall_core.snippet_rules import format_tool_snippet  # noqa: E402
+from tests.decisive_lines.runtime_forms import FORMS  # noqa: E402
 
 SNIPPET_CHARS = 800
 ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
