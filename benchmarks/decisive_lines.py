@@ -95,6 +95,7 @@ def main() -> None:
             rows.append(
                 {
                     "case": case["name"],
+                    "held_out": bool(case.get("held_out")),
                     "form": form,
                     "snippet": label in ANSI.sub("", snippet),
                     "warning": label in warning and len(warning) <= 600,
@@ -120,6 +121,12 @@ def main() -> None:
               f"{rate('both', form):>18}")  # fmt: skip
         print(f"today {name:12}{rate('old_snippet', form):>18}{rate('old_warning', form):>18}"
               f"{rate('old_both', form):>18}")  # fmt: skip
+    for held_out in (False, True):
+        part = [r for r in rows if r["held_out"] is held_out]
+        hits = sum(r["both"] for r in part)
+        old = sum(r["old_both"] for r in part)
+        name = "held out (captured after the rules were fixed)" if held_out else "written with"
+        print(f"{name}: now {hits}/{len(part)}, today {old}/{len(part)}")
     missed = sorted({r["case"] for r in rows if not (r["snippet"] and r["warning"])})
     print("missed now:", ", ".join(missed) or "none")
     print(
