@@ -32,6 +32,7 @@ if TYPE_CHECKING:
         HistoricalEvidenceResultV0,
         ScopeApplied,
     )
+    from loopx_recall_core.decisive_lines import OUTPUT_WINDOW, joined_output
     from loopx_recall_core.hookspecs import (
         ENTRY_POINT_GROUP,
         ExternalEvidenceProvider,
@@ -83,6 +84,8 @@ _SOURCES = {
     "QualificationRuntime": "loopx_recall_core.hookspecs",
     "RecallProvider": "loopx_recall_core.hookspecs",
     "SessionListingProvider": "loopx_recall_core.hookspecs",
+    "OUTPUT_WINDOW": "loopx_recall_core.decisive_lines",
+    "joined_output": "loopx_recall_core.decisive_lines",
     "JsonInputError": "loopx_recall_core.jsonio",
     "loads_json": "loopx_recall_core.jsonio",
     "FAULT_KINDS": "loopx_recall_core.provider_records",
@@ -127,6 +130,7 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "FAULT_KINDS",
     "HISTORY_SOURCES",
+    "OUTPUT_WINDOW",
     "SHELL_TOOLS",
     "BindingOption",
     "CorpusScope",
@@ -153,6 +157,7 @@ __all__ = [
     "format_tool_snippet",
     "hookimpl",
     "index_session_name",
+    "joined_output",
     "loads_json",
     "one_line_command",
     "shell_command",
