@@ -1,0 +1,134 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""Running the real Claude Code and Codex CLIs headless for the real-runtime lane
+(docs/real-runtime-lane.md): where ``scripts/ensure-runtimes`` installed them, and one
+session of either, against :class:`~.model_server.ScriptedModel`, bounded in time.
+
+Facts relied on (``@anthropic-ai/claude-code`` 2.1.328 and ``@openai/codex`` 0.169.0,
+observed in this lane; also /work/shared/AGENT_RUNTIMES.md):
+
+* Claude Code: ``claude -p PROMPT --output-format json --dangerously-skip-permissions``
+  with ``ANTHROPIC_BASE_URL``, a dummy ``ANTHROPIC_API_KEY`` and
+  ``CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1``; as root it refuses
+  ``--dangerously-skip-permissions`` unless ``IS_SANDBOX=1``. Without
+  ``CLAUDE_CONFIG_DIR`` it reads ``~/.claude/settings.json`` (where ``hook install claude``
+  writes) and writes its session to ``~/.claude/projects/<cwd slug>/<session id>.jsonl``.
+* Codex: ``codex exec --skip-git-repo-check --dangerously-bypass-approvals-and-sandbox
+  --dangerously-bypass-hook-trust PROMPT`` (without the last flag ``codex exec`` skips the
+  untrusted hooks silently); the model provider in ``$CODEX_HOME/config.toml``
+  (``base_url``, ``env_key``, ``wire_api = "responses"``); it reads hooks from
+  ``$CODEX_HOME/hooks.json`` and writes its rollout to
+  ``$CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl``.
+* Both honour ``HTTPS_PROXY``/``HTTP_PROXY`` and ``NO_PROXY`` (Claude Code's documented
+  proxy settings; Codex's HTTP client, reqwest, reads them): they are pointed at the
+  scripted server, which refuses and records every proxied request, so a test can prove
+  nothing left the loopback model (``model.proxied``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[4]
+RUNTIMES = ROOT / ".cache" / "runtimes"
+STAMP = RUNTIMES / ".installed"
+#: The pinned versions scripts/ensure-runtimes installs (its stamp file says which).
+CLAUDE_CODE_VERSION = "2.1.328"
+CODEX_VERSION = "0.169.0"
+#: One headless session may take this long at most (it takes 2 to 6 s here).
+SESSION_TIMEOUT_S = 120
+
+
+def installed() -> str | None:
+    """None when both pinned runtimes are installed, else why not (one line)."""
+    want = f"@anthropic-ai/claude-code@{CLAUDE_CODE_VERSION} @openai/codex@{CODEX_VERSION}"
+    try:
+        stamp = STAMP.read_text().strip()
+    except OSError:
+        stamp = ""
+    if stamp != want:
+        return (f"the real runtimes are not installed in {RUNTIMES} ({want}): "
+                "run scripts/ensure-runtimes (scripts/test does)")  # fmt: skip
+    for name in ("claude", "codex"):
+        if not os.access(RUNTIMES / "node_modules" / ".bin" / name, os.X_OK):
+            return f"{RUNTIMES}/node_modules/.bin/{name} is missing: run scripts/ensure-runtimes"
+    return None
+
+
+def base_env(home: Path, model_port: int, extra: dict[str, str]) -> dict[str, str]:
+    """The runtime's whole environment: nothing from the caller's but PATH (with the test
+    venv's bin first, so ``pytest`` is the suite's), a throw-away HOME, dummy keys and
+    every proxy pointed at the scripted server."""
+    proxy = f"http://127.0.0.1:{model_port}"
+    return {
+        "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}",
+        "HOME": str(home),
+        "LANG": "C.UTF-8",
+        "HTTPS_PROXY": proxy, "HTTP_PROXY": proxy, "https_proxy": proxy, "http_proxy": proxy,
+        "ALL_PROXY": proxy, "NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost",
+        **extra,
+    }  # fmt: skip
+
+
+def run_claude(home: Path, cwd: Path, port: int, extra: dict[str, str]) -> dict:
+    env = base_env(home, port, {
+        "ANTHROPIC_BASE_URL": f"http://127.0.0.1:{port}",
+        "ANTHROPIC_API_KEY": "sk-ant-lane-dummy",
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        "DISABLE_AUTOUPDATER": "1",
+        **({"IS_SANDBOX": "1"} if os.geteuid() == 0 else {}),
+        **extra,
+    })  # fmt: skip
+    command = [str(RUNTIMES / "node_modules" / ".bin" / "claude"), "-p", "Run the project's steps.",
+               "--output-format", "json", "--dangerously-skip-permissions"]  # fmt: skip
+    return json.loads(_run(command, cwd, env))
+
+
+def codex_config(codex_home: Path, port: int) -> None:
+    codex_home.mkdir(parents=True, exist_ok=True)
+    (codex_home / "config.toml").write_text(
+        'model = "lane-model"\n'
+        'model_provider = "lane"\n'
+        "[model_providers.lane]\n"
+        'name = "lane"\n'
+        f'base_url = "http://127.0.0.1:{port}/v1"\n'
+        'env_key = "LANE_MODEL_KEY"\n'
+        'wire_api = "responses"\n'
+        "[analytics]\n"
+        "enabled = false\n"
+    )
+
+
+def run_codex(home: Path, cwd: Path, port: int, extra: dict[str, str]) -> str:
+    codex_home = home / ".codex"
+    env = base_env(home, port, {"CODEX_HOME": str(codex_home),
+                                "LANE_MODEL_KEY": "lane-dummy", **extra})  # fmt: skip
+    command = [str(RUNTIMES / "node_modules" / ".bin" / "codex"), "exec", "--skip-git-repo-check",
+               "--dangerously-bypass-approvals-and-sandbox", "--dangerously-bypass-hook-trust",
+               "Run the project's steps."]  # fmt: skip
+    return _run(command, cwd, env)
+
+
+def _run(command: list[str], cwd: Path, env: dict[str, str]) -> str:
+    """Run one headless session in its own process group; on the time bound the whole
+    group is killed (the runtime and its shells)."""
+    proc = subprocess.Popen(command, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)  # fmt: skip
+    try:
+        out, err = proc.communicate(timeout=SESSION_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        raise AssertionError(f"{command[0]} did not finish within {SESSION_TIMEOUT_S} s") from None
+    finally:
+        with contextlib.suppress(ProcessLookupError):  # anything left running in its group
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 0, (proc.returncode, err.decode(errors="replace")[-2000:])
+    return out.decode()
