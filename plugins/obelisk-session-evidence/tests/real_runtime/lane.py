@@ -132,3 +132,23 @@ def _run(command: list[str], cwd: Path, env: dict[str, str]) -> str:
             os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode == 0, (proc.returncode, err.decode(errors="replace")[-2000:])
     return out.decode()
+
+
+def transcript(home: Path, runtime: str, session: str) -> Path:
+    """The file the runtime wrote for ``session``."""
+    if runtime == "claude":
+        found = list((home / ".claude" / "projects").glob(f"*/{session}.jsonl"))
+    else:
+        found = list((home / ".codex" / "sessions").rglob(f"rollout-*-{session}.jsonl"))
+    assert len(found) == 1, (runtime, session, found)
+    return found[0]
+
+
+def record(runtime: str, label: str, home: Path, session: str) -> None:
+    """With ``LOOPX_RECALL_LANE_RECORD=<folder>``, copy the session's transcript there as
+    ``<runtime>-<label>.raw.jsonl`` (tests/obelisk_double/recorded/ is made from these)."""
+    folder = os.environ.get("LOOPX_RECALL_LANE_RECORD")
+    if folder:
+        target = Path(folder) / f"{runtime}-{label}.raw.jsonl"
+        target.write_bytes(transcript(home, runtime, session).read_bytes())
+        (Path(folder) / f"{runtime}-{label}.home").write_text(str(home))
