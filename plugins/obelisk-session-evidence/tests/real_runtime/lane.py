@@ -144,11 +144,69 @@ def transcript(home: Path, runtime: str, session: str) -> Path:
     return found[0]
 
 
+#: Recorded transcripts keep, whole, only what the lane itself put in: the shell calls and
+#: their outputs (Claude Code's user/assistant ``message`` and ``toolUseResult``; Codex's
+#: ``function_call``/``function_call_output`` items and command events). Every other string
+#: longer than this, or with a space and longer than :data:`WORDS_CHARS`, is the runtime's own
+#: text (system prompts, tool and skill listings, instructions: another project's prose) and
+#: is replaced by a stand-in (ids, hashes, names and short values stay).
+PROSE_CHARS = 80
+WORDS_CHARS = 24
+_KEPT_CODEX_ITEMS = frozenset({"function_call", "function_call_output", "item_completed",
+                               "exec_command_end", "exec_command_begin"})  # fmt: skip
+
+
+def _slug(path: str) -> str:
+    """Claude Code's project folder name for a cwd (every non-alphanumeric is ``-``)."""
+    return "".join(c if c.isalnum() else "-" for c in path)
+
+
+def _kept(runtime: str, line: dict) -> set[str]:
+    """The top-level keys of a transcript line whose strings stay whole."""
+    if runtime == "claude" and line.get("type") in ("user", "assistant"):
+        return {"message", "toolUseResult"}
+    payload = line.get("payload")
+    if runtime != "codex" or not isinstance(payload, dict):
+        return set()
+    kind = payload.get("type")
+    command = kind != "item_completed" or (payload.get("item") or {}).get("type") == "CommandExecution"
+    return {"payload"} if kind in _KEPT_CODEX_ITEMS and command else set()
+
+
+def _shorten(value: object) -> object:
+    if isinstance(value, str) and (
+        len(value) > PROSE_CHARS or (len(value) > WORDS_CHARS and any(c.isspace() for c in value))
+    ):
+        return f"[left out: {len(value)} characters of the runtime's own text]"
+    if isinstance(value, dict):
+        return {key: _shorten(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_shorten(item) for item in value]
+    return value
+
+
+def recorded_form(runtime: str, text: str, home: Path) -> str:
+    """A transcript as the fixtures keep it: the test HOME, its folder and this checkout
+    replaced by synthetic paths, the runtime's own prose left out (:data:`PROSE_CHARS`);
+    every line, key and the lane's own content are as the runtime wrote them."""
+    for real, synthetic in ((str(home), "/home/lane"), (str(home.parent), "/tmp/lane"),
+                            (str(ROOT), "/opt/loopx-recall-core"),
+                            (_slug(str(home)), _slug("/home/lane"))):  # fmt: skip
+        text = text.replace(real, synthetic)
+    out = []
+    for raw in text.splitlines():
+        line = json.loads(raw)
+        kept = _kept(runtime, line)
+        out.append(json.dumps({k: v if k in kept else _shorten(v) for k, v in line.items()},
+                              ensure_ascii=False))  # fmt: skip
+    return "\n".join(out) + "\n"
+
+
 def record(runtime: str, label: str, home: Path, session: str) -> None:
-    """With ``LOOPX_RECALL_LANE_RECORD=<folder>``, copy the session's transcript there as
-    ``<runtime>-<label>.raw.jsonl`` (tests/obelisk_double/recorded/ is made from these)."""
+    """With ``LOOPX_RECALL_LANE_RECORD=<folder>``, write the session's transcript there in
+    its recorded form (:func:`recorded_form`) as ``<runtime>-<label>.jsonl``: how the
+    fixtures in tests/obelisk_double/recorded/ are made."""
     folder = os.environ.get("LOOPX_RECALL_LANE_RECORD")
     if folder:
-        target = Path(folder) / f"{runtime}-{label}.raw.jsonl"
-        target.write_bytes(transcript(home, runtime, session).read_bytes())
-        (Path(folder) / f"{runtime}-{label}.home").write_text(str(home))
+        text = transcript(home, runtime, session).read_text()
+        (Path(folder) / f"{runtime}-{label}.jsonl").write_text(recorded_form(runtime, text, home))
