@@ -169,7 +169,8 @@ def _kept(runtime: str, line: dict) -> set[str]:
     if runtime != "codex" or not isinstance(payload, dict):
         return set()
     kind = payload.get("type")
-    command = kind != "item_completed" or (payload.get("item") or {}).get("type") == "CommandExecution"
+    item = payload.get("item") or {}
+    command = kind != "item_completed" or item.get("type") == "CommandExecution"
     return {"payload"} if kind in _KEPT_CODEX_ITEMS and command else set()
 
 
