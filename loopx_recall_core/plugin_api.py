@@ -32,6 +32,7 @@ if TYPE_CHECKING:
         HistoricalEvidenceResultV0,
         ScopeApplied,
     )
+    from loopx_recall_core.decisive_lines import OUTPUT_WINDOW, joined_output
     from loopx_recall_core.hookspecs import (
         ENTRY_POINT_GROUP,
         ExternalEvidenceProvider,
@@ -82,6 +83,8 @@ _SOURCES = {
     "QualificationRuntime": "loopx_recall_core.hookspecs",
     "RecallProvider": "loopx_recall_core.hookspecs",
     "SessionListingProvider": "loopx_recall_core.hookspecs",
+    "OUTPUT_WINDOW": "loopx_recall_core.decisive_lines",
+    "joined_output": "loopx_recall_core.decisive_lines",
     "JsonInputError": "loopx_recall_core.jsonio",
     "loads_json": "loopx_recall_core.jsonio",
     "FAULT_KINDS": "loopx_recall_core.provider_records",
@@ -123,6 +126,7 @@ def __dir__() -> list[str]:
 __all__ = [
     "ENTRY_POINT_GROUP",
     "FAULT_KINDS",
+    "OUTPUT_WINDOW",
     "SHELL_TOOLS",
     "BindingOption",
     "CorpusScope",
@@ -148,6 +152,7 @@ __all__ = [
     "exit_code",
     "format_tool_snippet",
     "hookimpl",
+    "joined_output",
     "loads_json",
     "one_line_command",
     "shell_command",

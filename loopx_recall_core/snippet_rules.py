@@ -32,8 +32,12 @@ Line 2, only for ``prior_failure`` and ``tool_outcome``: ``outcome: ok`` when th
 succeeded, ``outcome: failed (exit <n>)`` when it failed with a known exit code,
 ``outcome: failed`` otherwise. A ``prior_failure`` item is a failure whatever line 2 says.
 
-Lines 3 and on: the opening of the output (``Exit code 1``, the first error lines).
-Output is cut first; the header and outcome lines are kept whole.
+Lines 3 and on: what the output says, without the runtime's own header (``Exit code 1``,
+Codex's ``Chunk ID:``/``Wall time:``/``Output:`` lines: :mod:`loopx_recall_core.runtime_output`).
+For a failed call, its decisive lines, most decisive first
+(:mod:`loopx_recall_core.decisive_lines`: pytest's ``E`` lines, compiler errors, a
+traceback's last line, ...); for any other call, the opening of the output. Output is cut
+first; the header and outcome lines are kept whole.
 
 ``decision`` and ``summary`` items are free text without a header. Replan reads no route
 from them: it only looks for the proposed route's program and targets in the text, which
@@ -93,9 +97,17 @@ def format_tool_snippet(
     """Write a tool-call snippet by the convention above (the provider side of it).
 
     ``outcome`` is True for ok, False for failed, None to leave out line 2 (items other
-    than prior_failure/tool_outcome). Output is cut first; a header that alone exceeds
-    ``max_chars`` is cut and ends with ``…``.
+    than prior_failure/tool_outcome). ``output`` is the tool output as the runtime stored
+    it: its header is taken off (and gives the exit status when ``exit_code`` is None);
+    a failure keeps its decisive lines, anything else its opening. Output is cut first; a
+    header that alone exceeds ``max_chars`` is cut and ends with ``…``.
     """
+    from loopx_recall_core.decisive_lines import decisive_excerpt, opening_excerpt
+    from loopx_recall_core.runtime_output import split_output
+
+    stated, output = split_output(output)
+    if exit_code is None:
+        exit_code = stated
     header = f"{tool}: {summary}"
     if len(header) > max_chars:
         return header[: max(max_chars - 1, 0)] + CUT
@@ -109,6 +121,5 @@ def format_tool_snippet(
     if len(text) > max_chars:
         return header
     room = max_chars - len(text) - 1
-    if output and room > 0:
-        text += "\n" + output[:room]
-    return text
+    excerpt = (decisive_excerpt if outcome is False else opening_excerpt)(output, room)
+    return text + "\n" + excerpt if excerpt else text

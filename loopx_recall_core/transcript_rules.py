@@ -63,9 +63,12 @@ def window_start(days: int, now: datetime | None = None) -> str:
 
 
 def exit_code(output: str) -> int | None:
-    """The exit status a shell tool's output starts with (``Exit code: N``), if any."""
-    match = EXIT_CODE.match(output)
-    return int(match.group(1)) if match else None
+    """The exit status a shell tool's output starts with, if any: every header form of
+    :mod:`loopx_recall_core.runtime_output` (``Exit code N``, ``Exit code: N``, Codex
+    0.169's ``Process exited with code N``)."""
+    from loopx_recall_core.runtime_output import split_output
+
+    return split_output(output)[0]
 
 
 def claude_project_folder(cwd: str) -> str:

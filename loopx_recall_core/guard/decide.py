@@ -177,9 +177,16 @@ def _command_line(snippet: str) -> str:
     return header.partition(": ")[2] or header
 
 
-def _error_lines(snippet: str, count: int = 3) -> str:
-    lines = [line for line in snippet.split("\n")[2:] if line.strip()]
-    return " | ".join(line.strip() for line in lines[:count])
+def _error_lines(snippet: str) -> str:
+    """The snippet's output lines (3 and on), joined by `` | ``: for a failure the provider
+    put its decisive lines first (:mod:`loopx_recall_core.decisive_lines`); a runtime
+    header a snippet from elsewhere still carries is left out, and runs of blanks (pytest's
+    ``E       ``) and ``===`` rules are shortened to save the warning's room."""
+    from loopx_recall_core.runtime_output import split_output
+
+    output = split_output("\n".join(snippet.split("\n")[2:]))[1]
+    lines = (" ".join(line.strip(" =").split()) for line in output.split("\n"))
+    return " | ".join(line for line in lines if line)
 
 
 def _cut(text: str, limit: int) -> str:
@@ -188,7 +195,8 @@ def _cut(text: str, limit: int) -> str:
 
 def warning_text(match: Match, now: float) -> str:
     """At most :data:`MAX_WARNING_CHARS` characters: how long ago, the failing command,
-    the first lines of its error, and what succeeded next in that session."""
+    the decisive lines of its error (all the room the other parts leave), and what
+    succeeded next in that session."""
     failure = match.failure or {}
     at = _instant(failure.get("at"))
     when = _ago(now - at) if at is not None else "earlier"
@@ -196,14 +204,15 @@ def warning_text(match: Match, now: float) -> str:
     parts = [
         f"loopx-recall guard: this command repeats one that failed {when} in an earlier "
         "session of this agent in this repository.",
-        "Failed: " + _cut(_command_line(snippet), 200),
+        "Failed: " + _cut(_command_line(snippet), 160),
     ]
-    error = _error_lines(snippet)
-    if error:
-        parts.append("Error: " + _cut(error, 180))
     if match.next_success is not None:
         parts.append(
             "Succeeded next in that session: "
-            + _cut(_command_line(str(match.next_success.get("snippet", ""))), 140)
+            + _cut(_command_line(str(match.next_success.get("snippet", ""))), 120)
         )
+    error = _error_lines(snippet)
+    room = MAX_WARNING_CHARS - len("\n".join(parts)) - len("\nError: ")
+    if error and room > 0:
+        parts.insert(2, "Error: " + _cut(error, room))
     return _cut("\n".join(parts), MAX_WARNING_CHARS)

@@ -13,8 +13,9 @@ This module models the Obelisk provider's query (``session_evidence.v6.js`` and
 * a row matches when any query term is a case-insensitive substring of its text: a
   tool call's ``input_json`` (``{"command": ...}``), plus the output for
   ``prior_failure``; a file edit's path; an assistant message or summary text;
-* a failed call is a ``prior_failure`` row AND a ``tool_outcome`` row; a call that
-  succeeded only the latter;
+* one row per call: a failed call is a ``prior_failure`` row (never also a
+  ``tool_outcome`` one, the template's "one item per tool call"); a call that succeeded a
+  ``tool_outcome`` row;
 * rows are ranked by how many distinct terms they hold, then newest first; the first
   ``max_items`` (16) are items, the rest are counted as omitted (a truncated result).
 
@@ -174,7 +175,7 @@ def _rows(entry: Entry, age: int, terms: tuple[str, ...]) -> list[tuple[int, int
     rows = []
     if failed and (n := matched(source + " " + output)):
         rows.append((n, recency, "prior_failure", snippet))
-    if n := matched(source):
+    if not failed and (n := matched(source)):
         rows.append((n, recency, "tool_outcome", snippet))
     return rows
 

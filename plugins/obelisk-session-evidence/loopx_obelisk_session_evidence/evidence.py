@@ -35,6 +35,7 @@ from loopx_recall_core.plugin_api import (
     claude_project_folder,
     exit_code,
     format_tool_snippet,
+    joined_output,
     one_line_command,
     shell_command,
 )
@@ -152,7 +153,9 @@ def snippet_for(evidence_type: str, row: Mapping[str, Any], max_chars: int) -> s
         summary = one_line_command(shell_command(data) or (data if isinstance(data, str) else ""))
     else:
         summary = " ".join(shlex.quote(p) for p in _paths_of(row, data))
-    output = str(row.get("output") or "")
+    output = joined_output(
+        str(row.get("output") or ""), row.get("output_tail"), row.get("output_length")
+    )
     outcome = None
     code = None
     if evidence_type in ("prior_failure", "tool_outcome"):

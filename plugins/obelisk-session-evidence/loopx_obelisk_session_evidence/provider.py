@@ -40,6 +40,7 @@ from loopx_obelisk_session_evidence.scope import (
     session_aliases,
 )
 from loopx_recall_core.plugin_api import (
+    OUTPUT_WINDOW,
     BindingOption,
     ProviderFailure,
     ProviderReadback,
@@ -128,6 +129,7 @@ def _query(
         "since_ms": window.since_ms,
         "until_ms": window.until_ms,
         "max_snippet_chars": max_snippet_chars,
+        "output_chars": OUTPUT_WINDOW,
         "max_rows": max_rows,
         "transcripts": transcripts[:MAX_TRANSCRIPTS],
         "echo": False,

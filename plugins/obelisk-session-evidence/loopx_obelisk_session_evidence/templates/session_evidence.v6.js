@@ -21,6 +21,10 @@
 // the root part escaped by the host) leaves out a working directory a pattern matches or
 // that lies under a folder one matches; a turn of a session (by OWNER) in which a user
 // message holds the marker `loopx-recall:private` is left out, the whole session with it.
+// A tool result's output comes as its opening (`output`, `output_chars` characters) and,
+// when longer, its end (`output_tail`, at most as many again, never overlapping the
+// opening) with its length: the host picks the decisive lines of a failure from both
+// (loopx_recall_core/decisive_lines.py). Without `output_chars` the opening is CAP long.
 const PARAMS = /*LOOPX_PARAMS*/ null;
 
 const VERSION = "obelisk-session-evidence-template/6";
@@ -42,6 +46,7 @@ const CLAIMED = JSON.stringify(Array.isArray(PARAMS.claimed_sessions) ? PARAMS.c
 const SINCE_MS = PARAMS.since_ms;
 const UNTIL_MS = PARAMS.until_ms;
 const CAP = PARAMS.max_snippet_chars;
+const OUT = Number.isInteger(PARAMS.output_chars) && PARAMS.output_chars > 0 ? PARAMS.output_chars : CAP;
 const ROWS = PARAMS.max_rows;
 
 // Scope of a row with session alias s and an effective path expression; the same text is
@@ -136,9 +141,23 @@ const TOOL_COLUMNS =
   ROW_COLUMNS + ", tc.session_id AS call_session_id, tr.session_id AS result_session_id," +
   " tc.id AS call_id, tc.name AS tool, substr(tc.input_json, 1, ?) AS input," +
   " tc.file_path AS file_path, substr(tr.content, 1, ?) AS output, tr.is_error AS is_error," +
-  " CASE WHEN tr.tool_use_id IS NULL THEN NULL WHEN " + FAILED + " THEN 1 ELSE 0 END AS failed";
+  " CASE WHEN tr.tool_use_id IS NULL THEN NULL WHEN " + FAILED + " THEN 1 ELSE 0 END AS failed," +
+  " CASE WHEN length(tr.content) > ? THEN substr(tr.content, max(? + 1, length(tr.content) - ? + 1))" +
+  " END AS output_tail, length(tr.content) AS output_length";
+// The binds of TOOL_COLUMNS, in order: the input cap, the opening, the end (three).
+const TOOL_BINDS = [CAP, OUT, OUT, OUT, OUT];
 
 const MESSAGE_FROM = " FROM messages AS m JOIN sessions AS s ON s.id = m.session_id";
+
+// One item per tool call: a call two queries would both return is returned by the most
+// specific one only (prior_failure, then tool_outcome, then file_history), so the per-type
+// counts and the items are of distinct calls. A failed call that tool_outcome matches (by
+// its input) is always a prior_failure match too.
+const WANTS = (type) => (PARAMS.evidence_types.includes(type) ? 1 : 0);
+const NOT_PRIOR_FAILURE =
+  " (? = 0 OR NOT coalesce(" + FAILED + " AND (" + TERM_IN("tc.input_json") + " OR" +
+  TERM_IN("tr.content") + "), 0))";
+const NOT_TOOL_OUTCOME = " (? = 0 OR NOT" + TERM_IN("tc.input_json") + ")";
 
 const QUERIES = {
   prior_failure: {
@@ -148,24 +167,27 @@ const QUERIES = {
     binds: () => [...messageBinds(), TERMS, TERMS],
     columns: TOOL_COLUMNS + ", " +
       MATCHED("coalesce(tc.input_json, '') || ' ' || coalesce(tr.content, '')"),
-    columnBinds: [CAP, CAP, TERMS],
+    columnBinds: [...TOOL_BINDS, TERMS],
   },
   tool_outcome: {
     from: TOOL_FROM,
-    where: " WHERE" + MESSAGE_SCOPE + " AND" + TERM_IN("tc.input_json"),
-    binds: () => [...messageBinds(), TERMS],
+    where: " WHERE" + MESSAGE_SCOPE + " AND" + TERM_IN("tc.input_json") +
+      " AND (? = 0 OR NOT coalesce(" + FAILED + ", 0))",
+    binds: () => [...messageBinds(), TERMS, WANTS("prior_failure")],
     columns: TOOL_COLUMNS + ", " + MATCHED("tc.input_json"),
-    columnBinds: [CAP, CAP, TERMS],
+    columnBinds: [...TOOL_BINDS, TERMS],
   },
   file_history: {
     from: TOOL_FROM,
     where: " WHERE" + MESSAGE_SCOPE + " AND (" + TERM_IN("coalesce(tc.file_path, '')") +
       " OR (tc.file_path IS NULL AND instr(tc.input_json, '*** ') > 0 AND" +
-      TERM_IN("tc.input_json") + "))",
-    binds: () => [...messageBinds(), TERMS, TERMS],
+      TERM_IN("tc.input_json") + "))" + " AND" + NOT_PRIOR_FAILURE + " AND" + NOT_TOOL_OUTCOME,
+    binds: () =>
+      [...messageBinds(), TERMS, TERMS, WANTS("prior_failure"), TERMS, TERMS,
+        WANTS("tool_outcome"), TERMS],
     columns: TOOL_COLUMNS + ", " +
       MATCHED("coalesce(tc.file_path, '') || ' ' || coalesce(tc.input_json, '')"),
-    columnBinds: [CAP, CAP, TERMS],
+    columnBinds: [...TOOL_BINDS, TERMS],
   },
   decision: {
     from: MESSAGE_FROM,
