@@ -35,13 +35,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CAPTURED = ROOT / "tests" / "decisive_lines" / "captured"
-sys.path.insert(0, str(ROOT / "tests" / "decisive_lines"))
-
-from runtime_forms import FORMS  # noqa: E402
+sys.path.insert(0, str(ROOT))
 
 from loopx_recall_core.decisive_lines import OUTPUT_WINDOW, joined_output  # noqa: E402
 from loopx_recall_core.guard.decide import Match, warning_text  # noqa: E402
 from loopx_recall_core.snippet_rules import format_tool_snippet  # noqa: E402
+from tests.decisive_lines.runtime_forms import FORMS  # noqa: E402
 
 SNIPPET_CHARS = 800
 ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
@@ -96,6 +95,7 @@ def main() -> None:
             rows.append(
                 {
                     "case": case["name"],
+                    "held_out": bool(case.get("held_out")),
                     "form": form,
                     "snippet": label in ANSI.sub("", snippet),
                     "warning": label in warning and len(warning) <= 600,
@@ -121,6 +121,12 @@ def main() -> None:
               f"{rate('both', form):>18}")  # fmt: skip
         print(f"today {name:12}{rate('old_snippet', form):>18}{rate('old_warning', form):>18}"
               f"{rate('old_both', form):>18}")  # fmt: skip
+    for held_out in (False, True):
+        part = [r for r in rows if r["held_out"] is held_out]
+        hits = sum(r["both"] for r in part)
+        old = sum(r["old_both"] for r in part)
+        name = "held out (captured after the rules were fixed)" if held_out else "written with"
+        print(f"{name}: now {hits}/{len(part)}, today {old}/{len(part)}")
     missed = sorted({r["case"] for r in rows if not (r["snippet"] and r["warning"])})
     print("missed now:", ", ".join(missed) or "none")
     print(

@@ -21,10 +21,11 @@
 // the root part escaped by the host) leaves out a working directory a pattern matches or
 // that lies under a folder one matches; a turn of a session (by OWNER) in which a user
 // message holds the marker `loopx-recall:private` is left out, the whole session with it.
-// A tool result's output comes as its opening (`output`, `output_chars` characters) and,
+// A failed call's output comes as its opening (`output`, `output_chars` characters) and,
 // when longer, its end (`output_tail`, at most as many again, never overlapping the
-// opening) with its length: the host picks the decisive lines of a failure from both
-// (loopx_recall_core/decisive_lines.py). Without `output_chars` the opening is CAP long.
+// opening) with its length: the host picks the decisive lines from both
+// (loopx_recall_core/decisive_lines.py). Any other output: its first CAP characters, as
+// before. Without `output_chars` a failure's opening is CAP long too.
 const PARAMS = /*LOOPX_PARAMS*/ null;
 
 const VERSION = "obelisk-session-evidence-template/6";
@@ -140,12 +141,15 @@ const TOOL_FROM =
 const TOOL_COLUMNS =
   ROW_COLUMNS + ", tc.session_id AS call_session_id, tr.session_id AS result_session_id," +
   " tc.id AS call_id, tc.name AS tool, substr(tc.input_json, 1, ?) AS input," +
-  " tc.file_path AS file_path, substr(tr.content, 1, ?) AS output, tr.is_error AS is_error," +
+  " tc.file_path AS file_path, substr(tr.content, 1, CASE WHEN coalesce(" + FAILED + ", 0)" +
+  " THEN ? ELSE ? END) AS output, tr.is_error AS is_error," +
   " CASE WHEN tr.tool_use_id IS NULL THEN NULL WHEN " + FAILED + " THEN 1 ELSE 0 END AS failed," +
-  " CASE WHEN length(tr.content) > ? THEN substr(tr.content, max(? + 1, length(tr.content) - ? + 1))" +
+  " CASE WHEN coalesce(" + FAILED + ", 0) AND length(tr.content) > ?" +
+  " THEN substr(tr.content, max(? + 1, length(tr.content) - ? + 1))" +
   " END AS output_tail, length(tr.content) AS output_length";
-// The binds of TOOL_COLUMNS, in order: the input cap, the opening, the end (three).
-const TOOL_BINDS = [CAP, OUT, OUT, OUT, OUT];
+// The binds of TOOL_COLUMNS, in order: the input cap, the opening (a failure's, anything
+// else's), the end (three).
+const TOOL_BINDS = [CAP, OUT, CAP, OUT, OUT, OUT];
 
 const MESSAGE_FROM = " FROM messages AS m JOIN sessions AS s ON s.id = m.session_id";
 
