@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 from pathlib import Path
 
 import pytest
@@ -198,8 +199,6 @@ def _settle(home: Path) -> None:
         except (ProcessLookupError, OSError):
             continue
         try:
-            import select
-
             select.select([descriptor], [], [], 90)
         finally:
             os.close(descriptor)
@@ -292,3 +291,4 @@ def test_the_guard_inside_the_real_runtime(name, lane_world):
     assert DECISIVE in retried  # the retry ran: the real output
     assert (repo / "runs.log").read_text().count("run") == runs + 1  # the denied one did not
     assert model.proxied == []  # nothing left the loopback model
+    assert model.errors == []  # every guarded session's set was there before its first answer

@@ -71,7 +71,8 @@ class ScriptedModel:
     ``model.script(commands, gate)`` sets what the next session runs (one shell call per
     entry, in order, then a final text) and empties the record; ``gate(session_id)``, when
     given, is called before the session's first answer and may wait for an event (a model
-    takes its time to answer too). ``model.requests`` is every model request since: dicts
+    takes its time to answer too; what it raises lands in ``model.errors``).
+    ``model.requests`` is every model request since: dicts
     with ``path`` and ``body`` (the parsed JSON, or None); ``model.proxied`` every request
     that came to it as a proxy (CONNECT or an absolute URL): traffic that would have left
     the machine."""
@@ -81,6 +82,7 @@ class ScriptedModel:
         self.gate: Callable[[str], None] | None = None
         self.requests: list[dict] = []
         self.proxied: list[str] = []
+        self.errors: list[str] = []  # a gate that failed (raised in the server's thread)
         self.lock = threading.Lock()
         self.gate_lock = threading.Lock()
         model = self
@@ -164,7 +166,10 @@ class ScriptedModel:
         with self.gate_lock:  # one caller waits; the others wait for it
             gate, self.gate = self.gate, None
             if gate is not None:
-                gate(session)
+                try:
+                    gate(session)
+                except Exception as exc:  # noqa: BLE001 - the test reads model.errors
+                    self.errors.append(f"gate for {session}: {exc!r}")
 
     def _record(self, path: str, body: object) -> None:
         with self.lock:
