@@ -19,6 +19,14 @@ observed in this lane; also /work/shared/AGENT_RUNTIMES.md):
   (``base_url``, ``env_key``, ``wire_api = "responses"``); it reads hooks from
   ``$CODEX_HOME/hooks.json`` and writes its rollout to
   ``$CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl``.
+* Codex 0.169 at startup, unless told otherwise, synchronizes its curated plugins and asks
+  ChatGPT's catalogs: through the lane's proxy it tried ``CONNECT github.com:443``,
+  ``api.github.com:443`` and ``chatgpt.com:443`` (observed). ``[features] plugins = false``
+  stops that (github/gh-aw#57004: "Codex enables plugins by default, causing API-key and
+  BYOK runs to contact unavailable ChatGPT catalogs and synchronize curated plugins at
+  startup"; observed: no proxied request with it), with ``check_for_update_on_startup =
+  false`` and ``[analytics] enabled = false`` (Codex's config reference) for the version
+  check and analytics.
 * Both honour ``HTTPS_PROXY``/``HTTP_PROXY`` and ``NO_PROXY`` (Claude Code's documented
   proxy settings; Codex's HTTP client, reqwest, reads them): they are pointed at the
   scripted server, which refuses and records every proxied request, so a test can prove
@@ -95,6 +103,7 @@ def codex_config(codex_home: Path, port: int) -> None:
     (codex_home / "config.toml").write_text(
         'model = "lane-model"\n'
         'model_provider = "lane"\n'
+        "check_for_update_on_startup = false\n"
         "[model_providers.lane]\n"
         'name = "lane"\n'
         f'base_url = "http://127.0.0.1:{port}/v1"\n'
@@ -102,6 +111,8 @@ def codex_config(codex_home: Path, port: int) -> None:
         'wire_api = "responses"\n'
         "[analytics]\n"
         "enabled = false\n"
+        "[features]\n"
+        "plugins = false\n"
     )
 
 
