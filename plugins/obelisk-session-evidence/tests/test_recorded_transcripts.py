@@ -40,6 +40,7 @@ CALLS = {
     "claude-failed-and-ok": [(REPEATED, True), (SUCCEEDED, False)],
     "claude-denied-then-retried": [(REPEATED, None), (REPEATED, True)],
     "codex-failed-and-ok": [(REPEATED, True), (SUCCEEDED, False)],
+    "codex-denied-then-retried": [(REPEATED, None), (REPEATED, True)],
 }
 _STAMP = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z")
 
