@@ -32,7 +32,11 @@ from __future__ import annotations
 from loopx_recall_core.runtimes._record import HookFile, OutputForm, Runtime, ShellTool
 
 #: What `hook install codex` prints: how to trust the hooks it wrote.
-TRUST = "Codex runs a new or changed hook only after you review and trust it"
+TRUST = (
+    "Codex runs these hooks only once you trust them, and skips untrusted ones without a "
+    "word. Interactive: start `codex` and choose to trust them in its hooks review (or "
+    "open it with /hooks). Headless: run `codex exec --dangerously-bypass-hook-trust ...`."
+)
 
 RECORD = Runtime(
     name="codex",
