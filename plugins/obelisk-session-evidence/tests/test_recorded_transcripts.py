@@ -24,8 +24,8 @@ from pathlib import Path
 
 import pytest
 
-from loopx_recall_core.qualification.native_transcripts import read_transcripts
 from loopx_recall_core.testing import guard_store as store
+from loopx_recall_core.testing import read_transcripts
 
 from .conftest import LOOPX
 from .test_guard_end_to_end import _counting_wrapper, _wait_for_set, stage_two
