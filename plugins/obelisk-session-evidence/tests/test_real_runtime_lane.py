@@ -253,7 +253,7 @@ def test_the_guard_inside_the_real_runtime(name, lane_world):
     for quiet in (NEAR_MISS, SUCCEEDED, OTHERS_FAILURE, AFTER):
         assert not [t for t in runtime.context_after(quiet) if "loopx-recall guard" in t], quiet
     warned = [t for t in runtime.context_after(REPEATED) if "loopx-recall guard" in t]
-    assert len(warned) == 1, runtime.context_after(REPEATED)
+    assert len(warned) == 1, (runtime.context_after(REPEATED), model.errors)
     if name == "claude":
         assert "PreToolUse:Bash hook additional context: loopx-recall guard:" in warned[0]
     assert f"Failed: {REPEATED}" in warned[0]
