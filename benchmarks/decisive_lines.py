@@ -133,6 +133,38 @@ def main() -> None:
         f"time per snippet: now {statistics.median(timings_now) * 1e6:.0f} us, "
         f"yardstick {statistics.median(timings_old) * 1e6:.0f} us (median)"
     )
+    ceiling(cases)
+
+
+def ceiling(cases: list[dict]) -> None:
+    """A result at the ceilings: 64 failures whose outputs fill both windows (4,000
+    characters each), vs the redactor alone over the same text and the first-lines cut."""
+    from loopx_recall_core.redaction import redact
+
+    texts = [(CAPTURED / f"{case['name']}.out").read_text() for case in cases]
+    full = [windows((text * 40)[: 3 * OUTPUT_WINDOW]) for text in texts][:64]
+
+    def median_ms(work) -> float:
+        runs = []
+        for _ in range(7):
+            started = time.perf_counter()
+            for text in full:
+                work(text)
+            runs.append(time.perf_counter() - started)
+        return statistics.median(runs) * 1000
+
+    now = median_ms(
+        lambda text: format_tool_snippet(
+            "Bash", "pytest", outcome=False, exit_code=1, output=text, max_chars=SNIPPET_CHARS
+        )
+    )
+    alone = median_ms(redact)
+    head = "Bash: pytest\noutcome: failed (exit 1)\n"
+    cut = median_ms(lambda text: (head + text)[:SNIPPET_CHARS])
+    print(
+        f"64 failures x {len(full[0]):,} characters (a result at the ceilings): {now:.1f} ms, "
+        f"of which the redactor alone {alone:.1f} ms; first-lines cut {cut:.2f} ms (median of 7)"
+    )
 
 
 if __name__ == "__main__":

@@ -70,36 +70,58 @@ _EXCEPTION = re.compile(
     r"(?:[A-Za-z_]\w*\.)*\w*(?:Error|Exception|Exit|Interrupt|Fault)(?: \[\w+\])?(?::\s|\Z)"
 )
 _PYTEST_E = re.compile(r"E {2,}(\S.*)")
-_TIER1 = re.compile(
+#: Tier-1 forms at the start of a line (one anchored match per line).
+_TIER1_START = re.compile(
     "|".join(
         (
-            # rustc/cargo, git: error: / error[E0308]:; gcc, mypy, javac: file:12: error:
-            r"(?:^|[\s:])(?:fatal )?error(?:\[E\d+\])?: ",
-            r"\berror TS\d+: ",  # tsc, plain and --pretty
-            r"^\s+\d+:\d+\s+error\s",  # eslint's stylish table
-            r"^(?:\S+:\d+:\d+: )?[A-Z]{1,4}\d{3,4} (?:\[\*\] )?\S",  # ruff, full and concise
-            r"would be reformatted|^Would reformat",  # ruff/black format --check
-            r"^--- FAIL: |^panic: ",  # go test
-            r"^npm (?:ERR!|error) ",  # npm 6-9 / npm 10+
-            r"^(?:fatal|ERROR|error|FATAL): ",  # git, pip, most CLIs
-            r"^CONFLICT \(",  # git merge
-            r"command not found|No such file or directory|Permission denied",  # the shell
-            r"panicked at ",  # Rust (its message may be on the next line)
+            r"\s+\d+:\d+\s+error\s",  # eslint's stylish table: "  1:7  error  ..."
+            r"(?:\S+:\d+:\d+: )?[A-Z]{1,4}\d{3,4} (?:\[\*\] )?\S",  # ruff, full and concise
+            r"Would reformat",  # black/ruff format --check
+            r"--- FAIL: |panic: ",  # go test
+            r"npm (?:ERR!|error) ",  # npm 6-9 / npm 10+
+            r"(?:fatal|ERROR|error|FATAL): ",  # git, pip, most CLIs
+            r"CONFLICT \(",  # git merge
         )
     )
+)
+#: Tier-1 error forms anywhere in a line, looked for only in lines holding ``error``:
+#: rustc/cargo ``error[E0308]: ``, gcc/mypy/javac ``file:12: error: ``, tsc ``error TS2322: ``.
+_ERROR_ANYWHERE = re.compile(r"(?:^|[\s:])(?:fatal )?error(?:\[E\d+\]| TS\d+)?: ")
+#: Tier-1 texts anywhere in a line: ruff/black ``format --check``; the shell's own
+#: errors; a Rust panic (its message may be on the next line).
+_TIER1_TEXTS = re.compile(
+    r"would be reformatted|command not found|No such file or directory|Permission denied"
+    r"|panicked at "
 )
 _NPM_NOISE = re.compile(r"A complete log of this run|/_logs/")
 # ---------------------------------------------------------------- tier 2
 _TIER2 = re.compile(
-    r"^(?:FAILED|ERROR) \S|^make(?:\[\d+\])?: \*\*\* |^(?:FAIL|ERROR): test|^Automatic merge failed"
-    r"|^\s*● "
+    r"(?:FAILED|ERROR) \S|make(?:\[\d+\])?: \*\*\* |(?:FAIL|ERROR): test|Automatic merge failed"
+    r"|\s*● "
 )
-# ---------------------------------------------------------------- tier 3
+# ---------------------------------------------------------------- tier 3 (lines holding
+# "fail", "error" or "problem", any case, only)
 _TIER3 = re.compile(
-    r"^=+ .*\b(?:failed|errors?)\b.*=+$|^Found \d+ errors?|^test result: FAILED"
-    r"|^\s*✖ \d+ problems?|^\s*Tests?:?\s+\d+ failed|^FAIL\b|^\s*Test Files\s+\d+ failed"
-    r"|\b\d+ (?:failed|errors?)\b"
+    r"=+ .*\b(?:failed|errors?)\b.*=+$|Found \d+ errors?|test result: FAILED"
+    r"|\s*✖ \d+ problems?|\s*Tests?:?\s+\d+ failed|FAIL\b|\s*Test Files\s+\d+ failed"
 )
+_TIER3_ANYWHERE = re.compile(r"\b\d+ (?:failed|errors?)\b")
+_TIER3_WORDS = ("fail", "error", "problem")
+
+
+def _tier1(line: str) -> bool:
+    return (
+        _TIER1_START.match(line) is not None
+        or ("error" in line and _ERROR_ANYWHERE.search(line) is not None)
+        or _TIER1_TEXTS.search(line) is not None
+    )
+
+
+def _tier3(line: str) -> bool:
+    lowered = line.lower()
+    return any(word in lowered for word in _TIER3_WORDS) and (
+        _TIER3.match(line) is not None or _TIER3_ANYWHERE.search(line) is not None
+    )
 
 
 def joined_output(opening: str, tail: str | None, length: int | None) -> str:
@@ -121,7 +143,9 @@ def clean_lines(text: str) -> list[str]:
         line = raw.rstrip("\r")
         if "\r" in line:
             line = line.rsplit("\r", 1)[1]
-        line = _CONTROL.sub("", line).rstrip()
+        if not line.isprintable():  # a tab, a colour code or another control character
+            line = _CONTROL.sub("", line)
+        line = line.rstrip()
         if line.strip():
             lines.append(line)
     return lines
@@ -135,8 +159,8 @@ def _in_e_block(line: str) -> bool:
 def _tiers(lines: list[str]) -> dict[int, int]:
     """Line number -> tier, for the lines a rule picks."""
     tiers: dict[int, int] = {}
-    exceptions = [n for n, line in enumerate(lines) if _EXCEPTION.match(line.strip())]
-    last_exception = exceptions[-1] if exceptions else None
+    exceptions = {n for n, line in enumerate(lines) if _EXCEPTION.match(line.strip())}
+    last_exception = max(exceptions) if exceptions else None
     after_heading = False  # the line after a jest "●" heading
     after_panic = False  # the line after Rust's "panicked at ...:"
     in_go_fail = False  # the indented message lines under go's "--- FAIL:"
@@ -149,13 +173,13 @@ def _tiers(lines: list[str]) -> dict[int, int]:
             tier = 1 if first or _EXCEPTION.match(pytest_e.group(1)) else 3
         elif after_heading or after_panic or (in_go_fail and line[:1] in (" ", "\t")):
             tier = 1
-        elif _TIER1.search(line):
+        elif _tier1(line):
             tier = 3 if _NPM_NOISE.search(line) else 1
         elif number == last_exception:
             tier = 1
-        elif _TIER2.search(line) or number in exceptions:
+        elif _TIER2.match(line) or number in exceptions:
             tier = 2
-        elif _TIER3.search(stripped):
+        elif _tier3(stripped):
             tier = 3
         after_heading = stripped.startswith("● ")
         after_panic = "panicked at " in line and line.endswith(":")

@@ -12,6 +12,11 @@ installed from npm, /work/shared/AGENT_RUNTIMES.md, "What the transcripts hold")
 * Codex 0.169 ``exec_command`` (``function_call_output``): ``Chunk ID: 6c585d``,
   ``Wall time: 0.0000 seconds``, ``Process exited with code 1``, ``Original token count:
   35``, ``Output:``, then the output.
+* Codex ``exec_command``/``write_stdin`` while the process still runs: the same header
+  with ``Process running with session ID 32244`` in place of the exit line, and no exit
+  status (seen in Codex transcripts published in public GitHub repositories, e.g.
+  ``Chunk ID: f800eb``, ``Wall time: 1.0024 seconds``, ``Process running with session ID
+  32244``, ``Original token count: 63``, ``Output:``).
 * Older Codex ``shell`` calls: ``Exit code: N``, ``Wall time: 0.4 seconds``, ``Output:``,
   then the output (the form the Stage 0 corpus writes, ``qualification/transcripts/codex.py``).
 
@@ -29,6 +34,7 @@ __all__ = ["split_output"]
 _HEADER_LINE = re.compile(
     r"(?:Exit code:? (?P<code>-?\d+)"
     r"|Process exited with code (?P<codex>-?\d+)"
+    r"|Process running with session ID \d+"
     r"|Chunk ID: [0-9A-Za-z]+"
     r"|Wall time: [0-9.]+ seconds?"
     r"|Original token count: \d+)[ \t]*\Z"

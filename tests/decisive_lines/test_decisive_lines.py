@@ -119,6 +119,12 @@ def test_a_snippet_of_elsewhere_with_a_header_still_warns_with_the_error():
             0,
             "ok",
         ),
+        (
+            "Chunk ID: f800eb\nWall time: 1.0024 seconds\nProcess running with session ID 32244\n"
+            "Original token count: 63\nOutput:\nready in 7 ms\n",
+            None,
+            "ready in 7 ms\n",
+        ),  # Codex, the process still running
         ("boom\nExit code 1", None, "boom\nExit code 1"),  # only at the very start
         ("Exit code one\nboom", None, "Exit code one\nboom"),
         ("", None, ""),
