@@ -47,8 +47,6 @@ from .real_runtime import lane
 from .real_runtime.model_server import ScriptedModel
 from .test_guard_end_to_end import _counting_wrapper, _wait_for_set, stage_two
 
-pytestmark = [pytest.mark.real_runtime, pytest.mark.real_obelisk]
-
 REPEATED = "pytest -q -p no:cacheprovider tests/test_api.py"
 NEAR_MISS = "pytest -q -p no:cacheprovider tests/test_api.py -k smoke"
 SUCCEEDED = "sh lint.sh"
@@ -78,6 +76,12 @@ def _skip_reason() -> str | None:
     if os.environ.get("LOOPX_RECALL_RUNTIMES") == "0":
         return "LOOPX_RECALL_RUNTIMES=0: the real-runtime lane was switched off"
     return lane.installed()
+
+
+#: scripts/test installs the runtimes before pytest starts, so this is decided once, here
+_SKIP = _skip_reason()
+pytestmark = [pytest.mark.real_runtime, pytest.mark.real_obelisk,
+              pytest.mark.skipif(_SKIP is not None, reason=str(_SKIP))]  # fmt: skip
 
 
 def _texts(value: object) -> list[str]:
@@ -170,9 +174,6 @@ class Runtime:
 
 @pytest.fixture
 def lane_world(loopx, archive_home, obelisk_bin, tmp_path):
-    reason = _skip_reason()
-    if reason:
-        pytest.skip(reason)
     home = archive_home.home
     repo = home / "src" / "lane-project"
     for name, text in PROJECT.items():
