@@ -43,6 +43,7 @@ from loopx_recall_core.testing import guard_stats
 from loopx_recall_core.testing import guard_store as store
 
 from .conftest import processes_with_home
+from .obelisk_double.fixtures import run_obelisk
 from .real_runtime import lane
 from .real_runtime.model_server import ScriptedModel
 from .test_guard_end_to_end import _counting_wrapper, _wait_for_set, stage_two
@@ -188,8 +189,16 @@ def lane_world(loopx, archive_home, obelisk_bin, tmp_path):
     def cli(*args):
         return loopx(*args, extra_env={"LOOPX_RECALL_OBELISK_BIN": str(wrapper)})
 
+    def catch_up():
+        """Time passes before the next session: the index takes in what the runtime wrote.
+        The real Obelisk refreshes at most every 30 s on its own (fact 15 in
+        obelisk_double/README.md), so a session starting seconds after the last one would
+        not see it yet; a forced ``--build`` ignores that debounce (fact 14)."""
+        built = run_obelisk(["--build"], env={"HOME": str(home)}, binary=obelisk_bin)
+        assert built.returncode == 0, built.stderr[-2000:]
+
     with ScriptedModel() as model:
-        yield home, repo, state, counter, cli, model, env
+        yield home, repo, state, counter, cli, model, env, catch_up
 
 
 def _settle(home: Path) -> None:
@@ -207,7 +216,7 @@ def _settle(home: Path) -> None:
 
 @pytest.mark.parametrize("name", ["claude", "codex"])
 def test_the_guard_inside_the_real_runtime(name, lane_world):
-    home, repo, state, counter, cli, model, env = lane_world
+    home, repo, state, counter, cli, model, env, catch_up = lane_world
     runtime = Runtime(name, home, model, env)
     stage_two(cli, state, Path(env["LOOPX_RECALL_OBELISK_BIN"]), repo, name, ())
 
@@ -239,6 +248,7 @@ def test_the_guard_inside_the_real_runtime(name, lane_world):
     assert session_b in claimed("agent-b")
     assert session_a1 in claimed("agent-a")
     assert session_b not in claimed("agent-a")
+    catch_up()
 
     # 3. guard warn: silent for the near miss, the success and agent-b's failure; the repeat
     # is warned in the model's next request with its decisive line
