@@ -33,7 +33,7 @@ succeeded, ``outcome: failed (exit <n>)`` when it failed with a known exit code,
 ``outcome: failed`` otherwise. A ``prior_failure`` item is a failure whatever line 2 says.
 
 Lines 3 and on: what the output says, without the runtime's own header (``Exit code 1``,
-Codex's ``Chunk ID:``/``Wall time:``/``Output:`` lines: :mod:`loopx_recall_core.runtime_output`).
+Codex's ``Chunk ID:``/``Wall time:``/``Output:`` lines: :mod:`loopx_recall_core.runtimes.output`).
 For a failed call, its decisive lines, most decisive first
 (:mod:`loopx_recall_core.decisive_lines`: pytest's ``E`` lines, compiler errors, a
 traceback's last line, ...); for any other call, the opening of the output. Output is cut
@@ -104,11 +104,12 @@ def format_tool_snippet(
     header that alone exceeds ``max_chars`` is cut and ends with ``…``.
     """
     from loopx_recall_core.decisive_lines import decisive_excerpt, opening_excerpt
-    from loopx_recall_core.runtime_output import split_output
+    from loopx_recall_core.runtimes import exit_status
+    from loopx_recall_core.runtimes.output import strip_header
 
-    stated, output = split_output(output)
     if exit_code is None:
-        exit_code = stated
+        exit_code = exit_status(output)
+    output = strip_header(output)
     header = f"{tool}: {summary}"
     if len(header) > max_chars:
         return header[: max(max_chars - 1, 0)] + CUT

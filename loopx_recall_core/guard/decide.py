@@ -182,9 +182,9 @@ def _error_lines(snippet: str) -> str:
     put its decisive lines first (:mod:`loopx_recall_core.decisive_lines`); a runtime
     header a snippet from elsewhere still carries is left out, and runs of blanks (pytest's
     ``E       ``) and ``===`` rules are shortened to save the warning's room."""
-    from loopx_recall_core.runtime_output import split_output
+    from loopx_recall_core.runtimes.output import strip_header
 
-    output = split_output("\n".join(snippet.split("\n")[2:]))[1]
+    output = strip_header("\n".join(snippet.split("\n")[2:]))
     lines = (" ".join(line.strip(" =").split()) for line in output.split("\n"))
     return " | ".join(line for line in lines if line)
 

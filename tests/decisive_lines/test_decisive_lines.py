@@ -25,7 +25,8 @@ from loopx_recall_core.decisive_lines import (
     joined_output,
 )
 from loopx_recall_core.guard.decide import MAX_WARNING_CHARS, Match, warning_text
-from loopx_recall_core.runtime_output import split_output
+from loopx_recall_core.runtimes import OUTPUT_FORMS
+from loopx_recall_core.runtimes.output import strip_header
 from loopx_recall_core.snippet_rules import format_tool_snippet
 from loopx_recall_core.transcript_rules import exit_code
 from tests.decisive_lines.runtime_forms import FORMS
@@ -130,9 +131,20 @@ def test_a_snippet_of_elsewhere_with_a_header_still_warns_with_the_error():
         ("", None, ""),
     ],
 )
-def test_split_output_reads_each_runtime_header(stored, code, body):
-    assert split_output(stored) == (code, body)
+def test_each_runtime_header_is_stripped_and_its_status_read(stored, code, body):
+    assert strip_header(stored) == body
     assert exit_code(stored) == code
+
+
+@pytest.mark.parametrize("form", OUTPUT_FORMS, ids=[form.name for form in OUTPUT_FORMS])
+def test_every_recorded_output_form_loses_exactly_its_header(form):
+    """The runtime records (loopx_recall_core/runtimes) and the header stripper agree on
+    every form a supported runtime writes: a new form without its header lines fails."""
+    assert strip_header(form.sample).startswith("error: synthetic failure")
+    snippet = format_tool_snippet(
+        "Bash", "make", outcome=False, exit_code=None, output=form.sample, max_chars=200
+    )
+    assert snippet == "Bash: make\noutcome: failed (exit 3)\nerror: synthetic failure"
 
 
 def test_codex_0169_exit_status_reaches_the_outcome_line():

@@ -27,6 +27,11 @@ from .conftest import CAPABILITY, LOOPX
 from .obelisk_double.fixtures import double_settings
 
 CAPTURED = Path(__file__).resolve().parents[3] / "tests" / "decisive_lines" / "captured"
+#: Codex 0.169.0's exec_command header, as its rollout stores it (observed; AGENT_RUNTIMES.md)
+CODEX_0169_HEADER = (
+    "Chunk ID: 688cb0\nWall time: 0.5012 seconds\nProcess exited with code 101\n"
+    "Original token count: 310\nOutput:\n"
+)
 PROVIDER = str(Path(sys.executable).parent / "loopx-recall-loopx-provider")
 
 
@@ -115,6 +120,26 @@ def test_an_older_codex_header_is_not_shown_as_output(world, obelisk_bin):
     assert lines[1] == "outcome: failed (exit 101)"
     assert lines[2] == "error[E0308]: mismatched types"
     assert not any(line.startswith(("Wall time", "Output:", "Exit code")) for line in lines)
+
+
+def test_a_codex_0169_failure_shows_its_error_not_its_header(world, obelisk_bin):
+    """As the real Codex 0.169 stores it (issue 27): the warning read ``Error: Chunk ID:
+    688cb0 | Wall time: ... | Process exited with code 1``."""
+    home, root = world
+    output = captured("cargo_test_fails")
+    codex_transcript(
+        home, "t-169", cwd=str(root), timestamp=now_iso(-timedelta(hours=1)),
+        command="cargo test --offline", output=CODEX_0169_HEADER + output,
+    )  # fmt: skip
+    (item,) = (
+        ObeliskSessionEvidence()
+        .retrieve(request(terms=("cargo",)), binding(root, obelisk_bin), timeout=30)
+        .items
+    )
+    lines = item.snippet.split("\n")
+    assert lines[1] == "outcome: failed (exit 101)"
+    assert "assertion `left == right` failed" in lines[2:4]
+    assert not any(line.startswith(("Chunk ID", "Wall time", "Process exited")) for line in lines)
 
 
 def test_decision_context_carries_each_fact_once(world, obelisk_bin, tmp_path):

@@ -1,11 +1,14 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""The headers agent runtimes put on a shell tool's output, in one place.
+"""The header lines agent runtimes put before a shell tool's output, in one place.
 
-:func:`split_output` separates what the runtime wrote about the call (its exit status,
-timings, chunk ids) from what the command itself printed, so a snippet or a warning shows
-the command's own lines. Each form with its source (facts observed from the real CLIs
-installed from npm, /work/shared/AGENT_RUNTIMES.md, "What the transcripts hold"):
+:func:`strip_header` takes what the runtime wrote about the call (its exit status, timings,
+chunk ids) off the start of the text, so a snippet or a warning shows what the command
+itself printed. The exit status those lines carry is read by the one outcome rule,
+:func:`loopx_recall_core.runtimes.exit_status` (the records' ``output_forms``); a test
+checks that every form's sample loses exactly its header here. The forms, with their
+sources (facts observed from the real CLIs installed from npm,
+/work/shared/AGENT_RUNTIMES.md, "What the transcripts hold"):
 
 * Claude Code 2.x, a failed ``Bash`` call's ``tool_result``: ``Exit code N`` on the first
   line, then the output.
@@ -28,12 +31,12 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["split_output"]
+__all__ = ["strip_header"]
 
-#: One header line of a supported runtime; group ``code`` holds an exit status.
+#: One header line of a supported runtime.
 _HEADER_LINE = re.compile(
-    r"(?:Exit code:? (?P<code>-?\d+)"
-    r"|Process exited with code (?P<codex>-?\d+)"
+    r"(?:Exit code:? -?\d+"
+    r"|Process exited with code -?\d+"
     r"|Process running with session ID \d+"
     r"|Chunk ID: [0-9A-Za-z]+"
     r"|Wall time: [0-9.]+ seconds?"
@@ -43,25 +46,17 @@ _HEADER_LINE = re.compile(
 _OUTPUT_MARK = "Output:"
 
 
-def split_output(text: str) -> tuple[int | None, str]:
-    """``(exit status or None, the command's own output)`` of a shell tool's output as a
-    runtime stored it: the runtime's header lines (above) are taken off the start."""
-    code: int | None = None
+def strip_header(text: str) -> str:
+    """The command's own output: ``text`` (a shell tool's output as a runtime stored it)
+    without the runtime's header lines (above) at its start."""
     position = 0
-    seen = False
     while position < len(text):
         end = text.find("\n", position)
         end = len(text) if end < 0 else end
         line = text[position:end].rstrip("\r")
-        match = _HEADER_LINE.match(line)
-        if match is not None:
-            status = match.group("code") or match.group("codex")
-            if status is not None and code is None:
-                code = int(status)
-            seen = True
-        elif seen and line == _OUTPUT_MARK:
-            return code, text[end + 1 :]
-        else:
+        if _HEADER_LINE.match(line) is None:
+            if position and line == _OUTPUT_MARK:
+                return text[end + 1 :]
             break
         position = end + 1
-    return code, text[position:] if seen else text
+    return text[position:]
