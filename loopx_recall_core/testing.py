@@ -36,6 +36,7 @@ if TYPE_CHECKING:
         run_qualification,
         total_steps,
     )
+    from loopx_recall_core.qualification.native_transcripts import read_transcripts
     from loopx_recall_core.qualification.transcripts import (
         Archive,
         append_session,
@@ -62,6 +63,7 @@ _SOURCES: dict[str, tuple[str, str | None]] = {
     "guard_kind_of": ("loopx_recall_core.qualification.guard_arm", "kind_of"),
     "QualificationError": ("loopx_recall_core.qualification.harness", "QualificationError"),
     "run_qualification": ("loopx_recall_core.qualification.harness", "run_qualification"),
+    "read_transcripts": ("loopx_recall_core.qualification.native_transcripts", "read_transcripts"),
     "total_steps": ("loopx_recall_core.qualification.harness", "total_steps"),
     "Archive": ("loopx_recall_core.qualification.transcripts", "Archive"),
     "append_session": ("loopx_recall_core.qualification.transcripts", "append_session"),
@@ -110,6 +112,7 @@ __all__ = [
     "guard_stats",
     "guard_store",
     "query_terms",
+    "read_transcripts",
     "run_qualification",
     "safe_readback",
     "secret_canaries",

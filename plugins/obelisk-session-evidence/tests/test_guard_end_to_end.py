@@ -77,7 +77,8 @@ def _counting_wrapper(folder: Path, double: Path) -> tuple[Path, Path]:
 def stage_two(cli, state: Path, wrapper: Path, repo: Path, runtime: str, sessions) -> None:
     """A passing Stage 0 verdict on the wrapper's runtime, agents a and b enabled at stage
     2 on ``repo`` for ``runtime``; the first two of ``sessions`` claimed by a (its failure
-    and its success), the third by b (its failure)."""
+    and its success), the third by b (its failure); none when ``sessions`` is empty (the
+    real-runtime lane's SessionStart hooks claim them)."""
     from loopx_obelisk_session_evidence import PROVIDER_ID, __version__
     from loopx_obelisk_session_evidence.qualification import identity_of
 
@@ -93,7 +94,8 @@ def stage_two(cli, state: Path, wrapper: Path, repo: Path, runtime: str, session
         cli("capability", "enable", *CAPABILITY, "--agent-id", agent, "--project-id", "proj-j",
             "--history-source", runtime, "--repository-root", str(repo), "--repository-id",
             "repo-g", "--stage", "2")  # fmt: skip
-    for agent, session in zip(("agent-a", "agent-a", "agent-b"), sessions, strict=True):
+    for agent, session in zip(("agent-a", "agent-a", "agent-b")[: len(sessions)], sessions,
+                              strict=True):  # fmt: skip
         cli("session", "claim", "--agent-id", agent, "--project-id", "proj-j", "--runtime",
             runtime, "--session", session, "--force")  # fmt: skip
 
