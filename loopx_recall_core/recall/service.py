@@ -223,6 +223,11 @@ def _retrieve(
     return returned, None
 
 
+#: Outcomes after which text output shows the provider's ``unavailable_hint``: its runtime
+#: is missing, or is a release it does not support (the hint then names both).
+_HINTED = frozenset({"provider_unavailable", "unsupported_runtime_version"})
+
+
 def _unavailable_hint(provider: RecallProvider) -> str | None:
     """The provider's own sentence on getting its runtime, if it gives one as text."""
     try:
@@ -359,7 +364,7 @@ class RecallService:
         scope = _session_scope(enablement, attempt.store, self.current_sessions)
         returned, failure = _retrieve(provider, request, scope, deadline)
         if failure is not None:
-            hint = _unavailable_hint(provider) if failure == "provider_unavailable" else None
+            hint = _unavailable_hint(provider) if failure in _HINTED else None
             return attempt.fail(failure, hint=hint)
         attempt.mode = enablement.session_mode  # what the provider answered is judged by it
         result, rejection = _verify(request, returned, scope.claimed, scope.forgotten)

@@ -21,6 +21,10 @@
 // the root part escaped by the host) leaves out a working directory a pattern matches or
 // that lies under a folder one matches; a turn of a session (by OWNER) in which a user
 // message holds the marker `loopx-recall:private` is left out, the whole session with it.
+// Releases: the index's columns differ between Obelisk releases (docs/obelisk-releases.md).
+// `visibility` is read only where the index has it: 0.2.0 has no messages.visibility and
+// 0.2.1 no summaries.visibility (nothing there is hidden, so every row counts as visible).
+// The SQL text avoids the words 0.2.0 and 0.2.1 refuse anywhere in a sql() statement.
 const PARAMS = /*LOOPX_PARAMS*/ null;
 
 const VERSION = "obelisk-session-evidence-template/6";
@@ -39,6 +43,14 @@ const EXCLUDED = JSON.stringify(PARAMS.exclude_sessions);
 const CLAIMED_ONLY = PARAMS.claimed_sessions === null ? 0 : 1;
 // A missing or malformed list leaves nothing in scope (fail closed).
 const CLAIMED = JSON.stringify(Array.isArray(PARAMS.claimed_sessions) ? PARAMS.claimed_sessions : []);
+// Which tables carry `visibility` in this index (one small read per call).
+const HAS_VISIBILITY = new Set(
+  sql("SELECT t.name AS t FROM sqlite_master AS t JOIN pragma_table_info(t.name) AS c" +
+    " WHERE t.type = 'table' AND t.name IN ('messages', 'summaries') AND c.name = 'visibility'")
+    .map((row) => row.t),
+);
+const VISIBLE = (alias, table) =>
+  HAS_VISIBILITY.has(table) ? " " + alias + ".visibility = 'visible' AND" : "";
 const SINCE_MS = PARAMS.since_ms;
 const UNTIL_MS = PARAMS.until_ms;
 const CAP = PARAMS.max_snippet_chars;
@@ -106,7 +118,7 @@ const MATCHED = (text) =>
 // thread as agent_id: a current session named by that thread is excluded there too.
 const MESSAGE_SCOPE =
   SESSION_SCOPE + CLAIMED_SCOPE(OWNER) +
-  " AND m.visibility = 'visible' AND coalesce(m.is_meta, 0) = 0" +
+  " AND" + VISIBLE("m", "messages") + " coalesce(m.is_meta, 0) = 0" +
   " AND coalesce(m.agent_id, '') NOT IN (SELECT value FROM json_each(?))" +
   " AND" + INSTANT_IN_WINDOW("m.timestamp") + " AND" + PATH_UNDER_ROOT(MESSAGE_PATH) +
   " AND" + PATH_NOT_ESCAPED(MESSAGE_PATH) + " AND" + PATH_NOT_EXCLUDED(MESSAGE_PATH) +
@@ -176,7 +188,7 @@ const QUERIES = {
   },
   summary: {
     from: " FROM summaries AS su JOIN sessions AS s ON s.id = su.session_id",
-    where: " WHERE su.visibility = 'visible' AND" + SESSION_SCOPE + CLAIMED_SCOPE("s.id") +
+    where: " WHERE" + VISIBLE("su", "summaries") + SESSION_SCOPE + CLAIMED_SCOPE("s.id") +
       " AND" + INSTANT_IN_WINDOW("su.timestamp") + " AND" + PATH_UNDER_ROOT("s.project_path") +
       " AND" + PATH_NOT_ESCAPED("s.project_path") + " AND" + PATH_NOT_EXCLUDED("s.project_path") +
       // A summary is the whole session's: a marker in any of its threads leaves it out.
@@ -221,6 +233,7 @@ const indexed = sql(
 
 return {
   template_version: VERSION,
+  visibility_columns: [...HAS_VISIBILITY].sort(),
   echo: PARAMS.echo ? PARAMS.terms : null,
   markers,
   indexed_files: indexed,
