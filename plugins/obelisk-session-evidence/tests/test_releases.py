@@ -78,6 +78,7 @@ def refused(request, archive_home, tmp_path) -> tuple[Path, Path, str]:
     return wrapper, log, runtime.release.version
 
 
+@pytest.mark.real_obelisk
 def test_a_release_outside_the_range_is_refused_before_any_query(loopx, archive_home, refused):
     wrapper, log, version = refused
     env = {"LOOPX_RECALL_OBELISK_BIN": str(wrapper)}
