@@ -63,11 +63,11 @@ _READBACK_TIMEOUT_S = 20.0
 #: What ``extension list`` and ``capability status`` say when no Obelisk is found: how to
 #: get it and how to point at it (no path: the configured one may be private).
 HOW_TO_GET = (
-    f"Obelisk {SUPPORTED_TEXT} is installed separately, from its public repository "
-    "github.com/tommy0103/obelisk as its README says (Node >= 22.13; or "
-    "`npm install -g @obelisk-apps/cli` where your npm registry has it); point "
+    f"Obelisk {SUPPORTED_TEXT} is installed separately: from its public repository "
+    "github.com/tommy0103/obelisk as its README says (Node >= 22.13), or "
+    "`npm install -g @obelisk-apps/cli` where npm has it; point "
     "`capability enable ... --obelisk-bin PATH` or LOOPX_RECALL_OBELISK_BIN at the "
-    "`obelisk` executable when it is not on PATH"
+    "`obelisk` executable if it is not on PATH"
 )
 NOT_FOUND = f"obelisk executable not found: {HOW_TO_GET}"
 #: No index of one user's sessions holds more matching rows than this.

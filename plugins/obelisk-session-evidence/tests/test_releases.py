@@ -24,7 +24,7 @@ from .obelisk_double.fixtures import (
 
 #: Releases the double answers as, supported and not.
 SUPPORTED = ("0.2.1", "0.2.4")
-REFUSED = ("0.2.0", "0.3.1", "0.1.9")
+REFUSED = ("0.2.0", "0.3.1")
 _REFUSED = [r for r in lane_runtimes() if not r.supported] if lane_runtimes() else [
     LaneRuntime(OBELISK_WRAPPER, Release.of(v)) for v in REFUSED
 ]
