@@ -21,10 +21,6 @@
 // the root part escaped by the host) leaves out a working directory a pattern matches or
 // that lies under a folder one matches; a turn of a session (by OWNER) in which a user
 // message holds the marker `loopx-recall:private` is left out, the whole session with it.
-// Releases: the index's columns differ between Obelisk releases (docs/obelisk-releases.md).
-// `visibility` is read only where the index has it: 0.2.0 has no messages.visibility and
-// 0.2.1 no summaries.visibility (nothing there is hidden, so every row counts as visible).
-// The SQL text avoids the words 0.2.0 and 0.2.1 refuse anywhere in a sql() statement.
 const PARAMS = /*LOOPX_PARAMS*/ null;
 
 const VERSION = "obelisk-session-evidence-template/6";
@@ -43,14 +39,6 @@ const EXCLUDED = JSON.stringify(PARAMS.exclude_sessions);
 const CLAIMED_ONLY = PARAMS.claimed_sessions === null ? 0 : 1;
 // A missing or malformed list leaves nothing in scope (fail closed).
 const CLAIMED = JSON.stringify(Array.isArray(PARAMS.claimed_sessions) ? PARAMS.claimed_sessions : []);
-// Which tables carry `visibility` in this index (one small read per call).
-const HAS_VISIBILITY = new Set(
-  sql("SELECT t.name AS t FROM sqlite_master AS t JOIN pragma_table_info(t.name) AS c" +
-    " WHERE t.type = 'table' AND t.name IN ('messages', 'summaries') AND c.name = 'visibility'")
-    .map((row) => row.t),
-);
-const VISIBLE = (alias, table) =>
-  HAS_VISIBILITY.has(table) ? " " + alias + ".visibility = 'visible' AND" : "";
 const SINCE_MS = PARAMS.since_ms;
 const UNTIL_MS = PARAMS.until_ms;
 const CAP = PARAMS.max_snippet_chars;
@@ -107,6 +95,18 @@ const INSTANT_IN_WINDOW = (ts) =>
   " AND (" + ZONE(ts) + " = 'Z' OR " + ZONE(ts) + " GLOB '[+-][0-2][0-9]:[0-5][0-9]')" +
   " AND " + EPOCH_MS(ts) + " BETWEEN ? AND ?)";
 const MESSAGE_PATH = "coalesce(m.cwd, s.project_path)";
+// Releases (docs/obelisk-releases.md): the index's columns differ between Obelisk
+// releases. `visibility` is read only where the index has it (0.2.0 has no
+// messages.visibility, 0.2.1 no summaries.visibility: nothing there is hidden, so every
+// row counts as visible), found with one small read per call. The SQL text avoids the
+// words 0.2.0 and 0.2.1 refuse anywhere in a sql() statement.
+const HAS_VISIBILITY = new Set(
+  sql("SELECT t.name AS t FROM sqlite_master AS t JOIN pragma_table_info(t.name) AS c" +
+    " WHERE t.type = 'table' AND t.name IN ('messages', 'summaries') AND c.name = 'visibility'")
+    .map((row) => row.t),
+);
+const VISIBLE = (alias, table) =>
+  HAS_VISIBILITY.has(table) ? " " + alias + ".visibility = 'visible' AND" : "";
 const TERM_IN = (column) =>
   " EXISTS (SELECT 1 FROM json_each(?) AS t WHERE instr(lower(" + column + "), lower(t.value)) > 0)";
 // How many distinct terms a row's text holds: rows are ranked by it, then by recency,
