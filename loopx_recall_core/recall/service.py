@@ -41,6 +41,9 @@ log = logging.getLogger(__name__)
 
 DEFAULT_TIMEOUT_S = 20.0
 _HOST_GRACE_S = 1.0
+#: Outcomes after which text output shows the provider's ``unavailable_hint``: its runtime
+#: is missing, or is a release it does not support (the hint then names both).
+_HINTED = frozenset({"provider_unavailable", "unsupported_runtime_version"})
 
 
 def _claimed_refs(claims: Sequence[Claim | Tombstone]) -> frozenset[str]:
@@ -221,11 +224,6 @@ def _retrieve(
         log.warning("recall provider raised %s", type(exc).__name__)
         return None, "provider_failed"
     return returned, None
-
-
-#: Outcomes after which text output shows the provider's ``unavailable_hint``: its runtime
-#: is missing, or is a release it does not support (the hint then names both).
-_HINTED = frozenset({"provider_unavailable", "unsupported_runtime_version"})
 
 
 def _unavailable_hint(provider: RecallProvider) -> str | None:
