@@ -95,7 +95,7 @@ class RecallProvider(Protocol):
 
         Optional: a ``unavailable_hint`` string attribute says, in one sentence free of
         private values, how to get the provider's runtime; text output shows it after a
-        ``provider_unavailable`` outcome.
+        ``provider_unavailable`` or ``unsupported_runtime_version`` outcome.
         """
 
 

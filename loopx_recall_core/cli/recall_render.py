@@ -73,7 +73,7 @@ def next_step(
             "  next: this trigger needs stage 2: qualify the provider "
             f"(`loopx-recall recall qualify`), then `{enable} --stage 2`"
         )
-    if reason == "provider_unavailable":
+    if reason in ("provider_unavailable", "unsupported_runtime_version"):
         fallback = "`loopx-recall extension list` says what the provider's runtime lacks"
         return f"  next: {hint or fallback}"
     if reason == "provider_not_installed":

@@ -42,6 +42,9 @@ log = logging.getLogger(__name__)
 
 DEFAULT_TIMEOUT_S = 20.0
 _HOST_GRACE_S = 1.0
+#: Outcomes after which text output shows the provider's ``unavailable_hint``: its runtime
+#: is missing, or is a release it does not support (the hint then names both).
+_HINTED = frozenset({"provider_unavailable", "unsupported_runtime_version"})
 
 
 def _claimed_refs(claims: Sequence[Claim | Tombstone]) -> frozenset[str]:
@@ -358,7 +361,7 @@ class RecallService:
         scope = _session_scope(enablement, attempt.store, self.current_sessions)
         returned, failure = _retrieve(provider, request, scope, deadline)
         if failure is not None:
-            hint = _unavailable_hint(provider) if failure == "provider_unavailable" else None
+            hint = _unavailable_hint(provider) if failure in _HINTED else None
             return attempt.fail(failure, hint=hint)
         attempt.mode = enablement.session_mode  # what the provider answered is judged by it
         result, rejection = _verify(request, returned, scope.claimed, scope.forgotten)

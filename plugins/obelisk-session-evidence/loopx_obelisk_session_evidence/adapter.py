@@ -22,9 +22,12 @@ from loopx_recall_core.plugin_api import loads_json as loads
 
 __all__ = [
     "SUPPORTED_OBELISK",
+    "SUPPORTED_TEXT",
     "TEMPLATE_DIGEST",
     "TEMPLATE_VERSION",
+    "UnsupportedRelease",
     "call_template",
+    "check_supported",
     "obelisk_env",
     "probe_version",
     "render",
@@ -39,8 +42,43 @@ _TEMPLATE_TEXT = (
 TEMPLATE_DIGEST = digest(_TEMPLATE_TEXT)
 _PLACEHOLDER = "/*LOOPX_PARAMS*/ null"
 
-#: The one place the supported Obelisk releases are declared: [lowest, first unsupported).
-SUPPORTED_OBELISK = ((0, 2, 0), (0, 4, 0))
+#: The one place the supported Obelisk releases are declared: [lowest, first unsupported),
+#: each release tested through the real-binary lane (docs/obelisk-releases.md). 0.2.0 is
+#: left out: it stores a Codex tool call as ``codex:<call_id>`` without its thread, so the
+#: same call id in two threads keeps one row and a thread's evidence can be lost or read as
+#: another's (its ``--query`` on such a pair answers one row; fork tag v0.2.0). 0.3 is left
+#: out until it has been run here.
+SUPPORTED_OBELISK = ((0, 2, 1), (0, 3, 0))
+
+
+def release_text(version: tuple[int, int, int]) -> str:
+    return ".".join(map(str, version))
+
+
+#: The supported range as users read it.
+SUPPORTED_TEXT = (
+    f"{release_text(SUPPORTED_OBELISK[0])} to before {release_text(SUPPORTED_OBELISK[1])}"
+)
+
+
+class UnsupportedRelease(ProviderFailure):
+    """``unsupported_runtime_version`` for a release outside :data:`SUPPORTED_OBELISK`;
+    ``hint`` is one line naming the user's release and the supported range."""
+
+    def __init__(self, version: tuple[int, int, int]) -> None:
+        super().__init__("unsupported_runtime_version")
+        self.version = version
+        self.hint = (
+            f"Obelisk {release_text(version)} is not supported (supported: "
+            f"{SUPPORTED_TEXT}); install a release in that range"
+        )
+
+
+def check_supported(version: tuple[int, int, int]) -> None:
+    """Refuse, before any query, a release outside the supported range."""
+    low, high = SUPPORTED_OBELISK
+    if not low <= version < high:
+        raise UnsupportedRelease(version)
 
 _ENV_ALLOWLIST = (
     "HOME",

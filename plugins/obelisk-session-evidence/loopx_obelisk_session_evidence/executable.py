@@ -27,7 +27,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from loopx_obelisk_session_evidence import PROVIDER_ID
-from loopx_obelisk_session_evidence.adapter import SUPPORTED_OBELISK, probe_version
+from loopx_obelisk_session_evidence.adapter import check_supported, probe_version
 from loopx_recall_core.plugin_api import ProviderCache, ProviderFailure, digest, enabled_bindings
 
 __all__ = [
@@ -90,7 +90,8 @@ def known_version(executable: str, timeout: float) -> tuple[tuple[int, int, int]
     """The supported version of ``executable`` and the identity it was probed for.
 
     Runs ``--version`` only for a binary identity not seen before; raises the typed
-    failure of the probe or ``unsupported_runtime_version``.
+    failure of the probe or ``unsupported_runtime_version`` (an ``UnsupportedRelease``
+    naming the release).
     """
     try:
         identity = _identity(executable)
@@ -112,9 +113,7 @@ def known_version(executable: str, timeout: float) -> tuple[tuple[int, int, int]
             _VERSIONS,
             _bounded(versions, identity, {"version": list(version), "probed_at": time.time()}),
         )
-    low, high = SUPPORTED_OBELISK
-    if not low <= version < high:
-        raise ProviderFailure("unsupported_runtime_version")
+    check_supported(version)  # type: ignore[arg-type]
     return version, identity  # type: ignore[return-value]
 
 

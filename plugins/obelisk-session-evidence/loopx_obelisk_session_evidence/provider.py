@@ -17,8 +17,10 @@ from typing import TYPE_CHECKING, Any
 
 from loopx_obelisk_session_evidence import PROVIDER_ID, __version__
 from loopx_obelisk_session_evidence.adapter import (
+    SUPPORTED_TEXT,
     TEMPLATE_DIGEST,
     TEMPLATE_VERSION,
+    UnsupportedRelease,
     call_template,
 )
 from loopx_obelisk_session_evidence.binding import BINDING_OPTIONS, DEFAULT_WINDOW_DAYS, bind
@@ -62,9 +64,11 @@ _READBACK_TIMEOUT_S = 20.0
 #: What ``extension list`` and ``capability status`` say when no Obelisk is found: how to
 #: get it and how to point at it (no path: the configured one may be private).
 HOW_TO_GET = (
-    "Obelisk is installed separately (`npm install -g @obelisk-apps/cli`, Node >= 22.13); "
-    "when it is not on PATH, point `capability enable ... --obelisk-bin PATH` or "
-    "LOOPX_RECALL_OBELISK_BIN at it"
+    f"Obelisk {SUPPORTED_TEXT} is installed separately: from its public repository "
+    "github.com/tommy0103/obelisk as its README says (Node >= 22.13), or "
+    "`npm install -g @obelisk-apps/cli` where npm has it; point "
+    "`capability enable ... --obelisk-bin PATH` or LOOPX_RECALL_OBELISK_BIN at the "
+    "`obelisk` executable if it is not on PATH"
 )
 NOT_FOUND = f"obelisk executable not found: {HOW_TO_GET}"
 #: No index of one user's sessions holds more matching rows than this.
@@ -213,7 +217,8 @@ def _window(binding: Mapping[str, Any]) -> Window:
 class ObeliskSessionEvidence:
     provider_id = PROVIDER_ID
     provider_version = __version__
-    #: what text output says after a provider_unavailable outcome
+    #: What text output says after a provider_unavailable outcome, or after a refused
+    #: release (then the one line naming it and the supported range).
     unavailable_hint = f"{HOW_TO_GET} (`loopx-recall extension list` says what is missing)"
 
     def binding_options(self) -> list[BindingOption]:
@@ -281,6 +286,12 @@ class ObeliskSessionEvidence:
                 )
                 store_facts(key, _facts(result, index_freshness))
                 facts = cached_facts(key) or _facts(result, index_freshness)
+        except UnsupportedRelease as refused:
+            # Every recall would be refused: never ready, and say which release and range.
+            runtime["runtime_version"] = ".".join(map(str, refused.version))
+            return ProviderReadback(
+                **base, ready=False, runtime=runtime, unavailable_reason=refused.hint
+            )
         except ProviderFailure as failure:
             return ProviderReadback(
                 **base, ready=False, runtime=runtime, unavailable_reason=failure.reason
@@ -316,7 +327,11 @@ class ObeliskSessionEvidence:
         # One wall-clock budget for the version check, the transcript scan and the query.
         deadline = time.monotonic() + timeout
         executable = _executable(binding)
-        _, identity = known_version(executable, min(timeout, 10.0))
+        try:
+            _, identity = known_version(executable, min(timeout, 10.0))
+        except UnsupportedRelease as refused:
+            self.unavailable_hint = refused.hint  # refused before any query
+            raise
         limits = request.limits
         window = _window(binding)
         excluded = session_aliases(list(exclude_sessions), binding["history_sources"])

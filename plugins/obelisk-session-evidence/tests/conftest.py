@@ -18,9 +18,18 @@ from .obelisk_double.fixtures import (
     double_bin,
     double_settings,
     obelisk_bin,
+    runtime_bin,
 )
 
-__all__ = ["archive_home", "archive_now", "double_bin", "enable_alpha", "loopx", "obelisk_bin"]
+__all__ = [
+    "archive_home",
+    "archive_now",
+    "double_bin",
+    "enable_alpha",
+    "loopx",
+    "obelisk_bin",
+    "runtime_bin",
+]
 
 LOOPX = str(Path(sys.executable).parent / "loopx-recall")
 CAPABILITY = ["agent-turn-recall", "--provider", "obelisk-session-evidence"]

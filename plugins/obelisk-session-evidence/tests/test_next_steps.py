@@ -1,9 +1,10 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
 """Issue 21, item 7, with the real plugin: when Obelisk cannot be found, ``recall
-history`` and ``recall replan`` text say how to get it (npm package @obelisk-apps/cli,
-installed separately) and how to point at it (``--obelisk-bin``, LOOPX_RECALL_OBELISK_BIN),
-naming no path."""
+history`` and ``recall replan`` text say how to get it (its public repository, where npm
+lacks @obelisk-apps/cli as here: issue 30 item 4; the npm package where it has it),
+which releases are supported, and how to point at it (``--obelisk-bin``,
+LOOPX_RECALL_OBELISK_BIN), naming no path."""
 
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ def test_provider_unavailable_says_how_to_get_obelisk(loopx, enable_alpha, tmp_p
     for result in (history, replan):
         assert "provider_unavailable" in result.stdout, result.stdout
         assert "`npm install -g @obelisk-apps/cli`" in result.stdout
+        assert "from its public repository github.com/tommy0103/obelisk" in result.stdout
+        assert "Obelisk 0.2.1 to before 0.3.0" in result.stdout
         assert "--obelisk-bin PATH" in result.stdout
         assert "LOOPX_RECALL_OBELISK_BIN" in result.stdout
         assert str(tmp_path) not in result.stdout + result.stderr
@@ -41,6 +44,8 @@ def test_extension_list_says_how_to_get_obelisk(tmp_path):
     line = next(x for x in result.stdout.splitlines() if x.startswith("obelisk-session-evidence"))
     assert "not ready: obelisk executable not found: " in line
     assert "npm install -g @obelisk-apps/cli" in line
+    assert "from its public repository github.com/tommy0103/obelisk" in line
+    assert "Obelisk 0.2.1 to before 0.3.0" in line
     assert "--obelisk-bin PATH" in line
     assert "LOOPX_RECALL_OBELISK_BIN" in line
     assert str(tmp_path) not in result.stdout

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from loopx_obelisk_session_evidence.provider import ObeliskSessionEvidence
-from loopx_obelisk_session_evidence.qualification import binary_digest
+from loopx_obelisk_session_evidence.qualification import binary_digest, identity_of
 
 from loopx_recall_core.plugin_api import (
     FAULT_KINDS,
@@ -21,7 +21,7 @@ from loopx_recall_core.plugin_api import (
     QualificationRuntime,
 )
 
-from .obelisk_double.fixtures import double_settings
+from .obelisk_double.fixtures import Release, double_settings, run_obelisk
 from .test_adapter import _binding, _request
 
 TIMEOUT = 3.0
@@ -97,7 +97,7 @@ def test_every_fault_is_staged_without_the_double_switch(runtime, leftovers, fau
 
 
 @pytest.mark.real_obelisk
-def test_the_stale_stage_keeps_the_index_behind(runtime):
+def test_the_stale_stage_keeps_the_index_behind(runtime, obelisk_bin):
     from loopx_recall_core.testing import append_session
 
     provider, qualification, archive = runtime
@@ -106,8 +106,15 @@ def test_the_stale_stage_keeps_the_index_behind(runtime):
     with qualification.fault_probes()["stale"]() as rewrite:
         staged = provider.retrieve(_request(["e"]), rewrite(_binding(archive)), timeout=30)
     assert staged.freshness in ("stale", "incomplete")
-    # Without the stage the real binary refreshes its index (build grace 0 here).
-    assert provider.retrieve(_request(["e"]), _binding(archive), timeout=30).freshness == "fresh"
+    unstaged = provider.retrieve(_request(["e"]), _binding(archive), timeout=30).freshness
+    if not Release.of(identity_of(str(obelisk_bin)).runtime_version).nonce_phase:
+        # Before 0.2.4 a query refreshes only past the CLI's 30 s debounce (no nonce-phase
+        # build): within it the answer says so, and `obelisk --build` catches the index up.
+        assert unstaged in ("stale", "incomplete")
+        assert run_obelisk(["--build"], binary=obelisk_bin).returncode == 0
+        unstaged = provider.retrieve(_request(["e"]), _binding(archive), timeout=30).freshness
+    # Without the stage the binary refreshes its index (the double: build grace 0 here).
+    assert unstaged == "fresh"
 
 
 def test_runtime_identity_of_a_hanging_binary_is_none_within_its_bound(tmp_path):

@@ -101,6 +101,18 @@ const INSTANT_IN_WINDOW = (ts) =>
   " AND (" + ZONE(ts) + " = 'Z' OR " + ZONE(ts) + " GLOB '[+-][0-2][0-9]:[0-5][0-9]')" +
   " AND " + EPOCH_MS(ts) + " BETWEEN ? AND ?)";
 const MESSAGE_PATH = "coalesce(m.cwd, s.project_path)";
+// Releases (docs/obelisk-releases.md): the index's columns differ between Obelisk
+// releases. `visibility` is read only where the index has it (0.2.0 has no
+// messages.visibility, 0.2.1 no summaries.visibility: nothing there is hidden, so every
+// row counts as visible), found with one small read per call. The SQL text avoids the
+// words 0.2.0 and 0.2.1 refuse anywhere in a sql() statement.
+const HAS_VISIBILITY = new Set(
+  sql("SELECT t.name AS t FROM sqlite_master AS t JOIN pragma_table_info(t.name) AS c" +
+    " WHERE t.type = 'table' AND t.name IN ('messages', 'summaries') AND c.name = 'visibility'")
+    .map((row) => row.t),
+);
+const VISIBLE = (alias, table) =>
+  HAS_VISIBILITY.has(table) ? " " + alias + ".visibility = 'visible' AND" : "";
 const TERM_IN = (column) =>
   " EXISTS (SELECT 1 FROM json_each(?) AS t WHERE instr(lower(" + column + "), lower(t.value)) > 0)";
 // How many distinct terms a row's text holds: rows are ranked by it, then by recency,
@@ -112,7 +124,7 @@ const MATCHED = (text) =>
 // thread as agent_id: a current session named by that thread is excluded there too.
 const MESSAGE_SCOPE =
   SESSION_SCOPE + CLAIMED_SCOPE(OWNER) +
-  " AND m.visibility = 'visible' AND coalesce(m.is_meta, 0) = 0" +
+  " AND" + VISIBLE("m", "messages") + " coalesce(m.is_meta, 0) = 0" +
   " AND coalesce(m.agent_id, '') NOT IN (SELECT value FROM json_each(?))" +
   " AND" + INSTANT_IN_WINDOW("m.timestamp") + " AND" + PATH_UNDER_ROOT(MESSAGE_PATH) +
   " AND" + PATH_NOT_ESCAPED(MESSAGE_PATH) + " AND" + PATH_NOT_EXCLUDED(MESSAGE_PATH) +
@@ -217,7 +229,7 @@ const QUERIES = {
   },
   summary: {
     from: " FROM summaries AS su JOIN sessions AS s ON s.id = su.session_id",
-    where: " WHERE su.visibility = 'visible' AND" + SESSION_SCOPE + CLAIMED_SCOPE("s.id") +
+    where: " WHERE" + VISIBLE("su", "summaries") + SESSION_SCOPE + CLAIMED_SCOPE("s.id") +
       " AND" + INSTANT_IN_WINDOW("su.timestamp") + " AND" + PATH_UNDER_ROOT("s.project_path") +
       " AND" + PATH_NOT_ESCAPED("s.project_path") + " AND" + PATH_NOT_EXCLUDED("s.project_path") +
       // A summary is the whole session's: a marker in any of its threads leaves it out.
@@ -262,6 +274,7 @@ const indexed = sql(
 
 return {
   template_version: VERSION,
+  visibility_columns: [...HAS_VISIBILITY].sort(),
   echo: PARAMS.echo ? PARAMS.terms : null,
   markers,
   indexed_files: indexed,

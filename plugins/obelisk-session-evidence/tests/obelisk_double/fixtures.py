@@ -187,28 +187,127 @@ def run_obelisk(
     )
 
 
-#: The real-binary lane: this variable names a real ``obelisk`` executable (never
-#: installed by the suite; see the plugin README). Set, ``obelisk_bin`` is that executable,
-#: and ``-m real_obelisk`` selects the tests meant to pass against it.
+#: The real-binary lane: this variable names one real ``obelisk`` executable, or several
+#: separated by ``os.pathsep`` (``:``, as in PATH; never installed by the suite: see
+#: docs/obelisk-releases.md). Set, the tests that take ``obelisk_bin`` run once per named
+#: executable of a supported release, those that take ``runtime_bin`` (double-vs-real
+#: agreement) once per named executable, and ``-m real_obelisk`` selects the tests meant
+#: to pass against them.
 REAL_OBELISK_ENV = "LOOPX_RECALL_REAL_OBELISK"
 
 
-def real_obelisk() -> Path | None:
-    """The real executable the lane names, or None (then every test meets the double)."""
+@dataclass(frozen=True)
+class Release:
+    """What differs between the Obelisk releases the double can answer as (the same facts
+    as ``releaseOf`` in obelisk.mjs; sources in README.md, "Releases")."""
+
+    version: str
+    codex_call_ids_per_thread: bool
+    messages_visibility: bool
+    summaries_visibility: bool
+    nonce_phase: bool
+    build_reports_outcome: bool
+
+    @classmethod
+    def of(cls, version: str) -> Release:
+        parts = version.strip().lstrip("v").split(".")
+        try:
+            v = tuple(int(p.split("-")[0]) for p in parts[:3])
+        except ValueError:
+            v = (0, 2, 4)
+        return cls(
+            version=version.strip(),
+            codex_call_ids_per_thread=v >= (0, 2, 1),
+            messages_visibility=v >= (0, 2, 1),
+            summaries_visibility=v >= (0, 2, 4),
+            nonce_phase=v >= (0, 2, 4),
+            build_reports_outcome=v >= (0, 2, 4),
+        )
+
+
+@dataclass(frozen=True)
+class LaneRuntime:
+    path: Path
+    release: Release
+
+    @property
+    def supported(self) -> bool:
+        from loopx_obelisk_session_evidence.adapter import SUPPORTED_OBELISK
+
+        low, high = SUPPORTED_OBELISK
+        parts = tuple(int(p) for p in self.release.version.split("-")[0].split(".")[:3])
+        return low <= parts < high
+
+
+@functools.cache
+def lane_runtimes() -> tuple[LaneRuntime, ...]:
+    """The real executables the lane names, each with the release it reports; empty
+    outside the lane (then every test meets the double)."""
     named = os.environ.get(REAL_OBELISK_ENV)
     if not named:
-        return None
-    found = shutil.which(named)
-    if found is None:
-        pytest.exit(f"{REAL_OBELISK_ENV} names no executable", returncode=2)
-    return Path(found)
+        return ()
+    found = []
+    for part in filter(None, named.split(os.pathsep)):
+        path = shutil.which(part)
+        if path is None:
+            pytest.exit(f"{REAL_OBELISK_ENV} names no executable: {part}", returncode=2)
+        answer = subprocess.run(
+            [path, "--version"], capture_output=True, text=True, timeout=120, check=False
+        )
+        if answer.returncode != 0 or not answer.stdout.strip():
+            pytest.exit(f"{part} --version failed (exit {answer.returncode})", returncode=2)
+        found.append(LaneRuntime(Path(path), Release.of(answer.stdout)))
+    return tuple(found)
 
 
-@pytest.fixture(scope="session")
-def obelisk_bin() -> Path:
-    """The runtime under test: the real binary in the real-binary lane, else the double."""
+def real_obelisk() -> Path | None:
+    """The first real executable the lane names, or None."""
+    runtimes = lane_runtimes()
+    return runtimes[0].path if runtimes else None
+
+
+def _lane_ids(runtimes) -> list[str]:
+    return [f"obelisk-{r.release.version}" for r in runtimes]
+
+
+_SUPPORTED = [r for r in lane_runtimes() if r.supported] if lane_runtimes() else [None]
+
+
+@pytest.fixture(
+    scope="session",
+    params=_SUPPORTED,
+    ids=_lane_ids(_SUPPORTED) if lane_runtimes() else ["double"],
+)
+def obelisk_bin(request) -> Path:
+    """The runtime under test: each real binary of a supported release the lane names (one
+    run of the test per binary), else the double."""
     os.environ["LOOPX_RECALL_NODE22"] = str(node22())
-    return real_obelisk() or OBELISK_WRAPPER
+    return request.param.path if request.param is not None else OBELISK_WRAPPER
+
+
+#: Outside the lane the agreement tests still run once per supported release the double
+#: models, the double on both sides: each release's expected answers (taken from the real
+#: binaries) then check the double's model of that release. (Its 0.2.0, a refused release,
+#: meets the real 0.2.0 in the lane; the refusal tests use it everywhere.)
+DOUBLE_RELEASES = ("0.2.4", "0.2.1")
+_RUNTIMES = list(lane_runtimes()) or [
+    LaneRuntime(OBELISK_WRAPPER, Release.of(v)) for v in DOUBLE_RELEASES
+]
+
+
+@pytest.fixture(
+    scope="session",
+    params=_RUNTIMES,
+    ids=[
+        f"{'obelisk' if lane_runtimes() else 'double'}-{r.release.version}" for r in _RUNTIMES
+    ],
+)
+def runtime_bin(request) -> LaneRuntime:
+    """Every runtime the lane names, supported or not, else the double as each release it
+    models: what a double-vs-real agreement test compares the double, answering as the
+    same release, with."""
+    os.environ["LOOPX_RECALL_NODE22"] = str(node22())
+    return request.param
 
 
 @pytest.fixture(scope="session")

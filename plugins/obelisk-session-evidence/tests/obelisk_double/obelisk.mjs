@@ -23,7 +23,8 @@
 // usage error (exit 1) so typos are never silently ignored. There are no environment
 // switches: the product passes the binary only an allowlist with nothing test-only in it.
 //   fault            fault names (list of strings, or one comma-separated string), below
-//   version          what --version prints and the version marker records ("0.2.4")
+//   version          what --version prints and the version marker records ("0.2.4");
+//                    the double also answers as that release (see "releases" below)
 //   slow_ms          sleep of the `slow` fault (3000)
 //   build_grace_ms   pre-query build skipped while __last_build__ is younger (30000)
 //   nonce_poll_ms    how long a query whose invoking session was not found polls the
@@ -202,6 +203,36 @@ function loadSettings() {
 
 let SETTINGS = DEFAULT_SETTINGS; // replaced by main() before any verb runs
 
+// ---------------------------------------------------------------- releases
+
+// The double follows the newest release it models (0.2.4) and answers as an older one when
+// its `version` setting names one. What differs, each a fact with its source (README.md,
+// "Releases"): 0.2.0 = fork KinomotoMio/obelisk tag v0.2.0 (21c3a1b9), 0.2.1 = its commit
+// 28fa99ac (the CLI bumped to 0.2.1), 0.2.4 = tommy0103/obelisk sources. 0.2.2 and 0.2.3
+// were not seen: the double answers for them as 0.2.1. A version it cannot read is 0.2.4.
+function releaseOf(version) {
+  const m = /^v?(\d+)\.(\d+)\.(\d+)/.exec(String(version));
+  const v = m ? [Number(m[1]), Number(m[2]), Number(m[3])] : [0, 2, 4];
+  const before = (...w) => v[0] - w[0] || v[1] - w[1] || v[2] - w[2];
+  return Object.freeze({
+    // 0.2.0 keys a Codex tool call and result by `codex:<call_id>` alone (no thread).
+    codexCallIdsPerThread: before(0, 2, 1) >= 0,
+    // 0.2.0 messages have no `visibility` column; 0.2.1-0.2.3 summaries have none.
+    messagesVisibility: before(0, 2, 1) >= 0,
+    summariesVisibility: before(0, 2, 4) >= 0,
+    // No invocation (nonce) phase before 0.2.4: a query's only refresh is its debounced one.
+    noncePhase: before(0, 2, 4) >= 0,
+    // Before 0.2.4 `--build` prints {"ok":true,...} and exits 0 whatever the build did
+    // (skipped for a heartbeat or a held lease, units that failed skipped with a warning).
+    buildReportsOutcome: before(0, 2, 4) >= 0,
+    // Before 0.2.4 sql() refuses a statement holding INSERT, UPDATE, DELETE, REPLACE,
+    // CREATE, DROP, ALTER, PRAGMA, VACUUM, ATTACH or DETACH as a word anywhere.
+    sqlKeywordScan: before(0, 2, 4) < 0,
+  });
+}
+
+let RELEASE = releaseOf(DEFAULT_SETTINGS.version); // replaced by main() with SETTINGS
+
 // ---------------------------------------------------------------- locations
 
 // Always under HOME, as the real 0.2.4 CLI (it reads no OBELISK_HOME; README.md).
@@ -306,6 +337,18 @@ CREATE VIRTUAL TABLE IF NOT EXISTS messages_fts USING fts5(
   uuid UNINDEXED, session_id UNINDEXED, text, tokenize = 'unicode61'
 );
 `;
+
+// The DDL of the release the double answers as: without the columns it lacks.
+function releaseDdl() {
+  const drop = (ddl, table) => ddl.replace(
+    new RegExp(`(CREATE TABLE IF NOT EXISTS ${table} \\([^;]*?)\\n  visibility TEXT NOT NULL DEFAULT 'visible',`),
+    '$1',
+  );
+  let ddl = DDL;
+  if (!RELEASE.messagesVisibility) ddl = drop(ddl, 'messages');
+  if (!RELEASE.summariesVisibility) ddl = drop(ddl, 'summaries');
+  return ddl;
+}
 
 // ---------------------------------------------------------------- transcript discovery
 
@@ -535,8 +578,10 @@ function parseCodex(file) {
   const agentId = parentId ? `codex:${threadId}` : null;
   parsed.childAgent = agentId;
   // Call ids are only unique within a thread, so they are namespaced by it; a call_id
-  // that already carries the prefix is not prefixed twice.
-  const callId = (raw) => `codex:${threadId}:${String(raw).replace(/^codex:/, '')}`;
+  // that already carries the prefix is not prefixed twice. (0.2.0: `codex:<call_id>`.)
+  const callId = (raw) => (RELEASE.codexCallIdsPerThread
+    ? `codex:${threadId}:${String(raw).replace(/^codex:/, '')}`
+    : `codex:${String(raw).replace(/^codex:/, '')}`);
   const callMessage = new Map();
   let cwd = null;
   let model = null;
@@ -617,7 +662,9 @@ function parseCodex(file) {
 // the earlier one, whichever session or file it came from.
 function insertAll(db, table, rows) {
   if (!rows.length) return;
-  const cols = Object.keys(rows[0]);
+  const lacks = (table === 'messages' && !RELEASE.messagesVisibility)
+    || (table === 'summaries' && !RELEASE.summariesVisibility);
+  const cols = Object.keys(rows[0]).filter((c) => !(lacks && c === 'visibility'));
   const stmt = db.prepare(`INSERT OR REPLACE INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`);
   for (const r of rows) stmt.run(...cols.map((c) => (r[c] === undefined ? null : r[c])));
 }
@@ -711,7 +758,7 @@ function fullBuild(target, { strict = false } = {}) {
   const db = new DatabaseSync(tmp);
   let failed = null;
   try {
-    db.exec(DDL);
+    db.exec(releaseDdl());
     db.exec('BEGIN');
     for (const f of listTranscripts(os.homedir())) {
       try {
@@ -750,9 +797,10 @@ function incrementalBuild(target) {
   const db = openDb(target);
   let needFull = false;
   try {
-    db.exec(DDL);
-    const marker = db.prepare("SELECT lines_processed FROM index_state WHERE jsonl_path = '__provider_version__'").get();
-    if (!marker || marker.lines_processed !== INDEX_SCHEMA) {
+    db.exec(releaseDdl());
+    const marker = db.prepare("SELECT lines_processed, cursor FROM index_state WHERE jsonl_path = '__provider_version__'").get();
+    // Another release's index (its columns differ) is rebuilt, not migrated.
+    if (!marker || marker.lines_processed !== INDEX_SCHEMA || marker.cursor !== SETTINGS.version) {
       needFull = true;
     } else {
       const known = new Map(
@@ -845,7 +893,7 @@ function ownership(target, { full, ignoreRecent = false, ignoreDaemon = false })
   return null;
 }
 
-function build({ full, ignoreRecent = false, ignoreDaemon = false }) {
+function build({ full, ignoreRecent = false, ignoreDaemon = false, strict = true }) {
   const target = dbPath();
   fs.mkdirSync(obeliskHome(), { recursive: true });
   const policy = { full, ignoreRecent, ignoreDaemon };
@@ -865,7 +913,7 @@ function build({ full, ignoreRecent = false, ignoreDaemon = false }) {
     const after = ownership(target, policy);
     if (after) return after;
     if (full) {
-      const failed = fullBuild(target, { strict: true });
+      const failed = fullBuild(target, { strict });
       if (failed) return { skipped: failed };
     } else {
       incrementalBuild(target);
@@ -1037,6 +1085,9 @@ function makeSql(target) {
       throw new TypeError('sql(): pass bind values as separate arguments, not as one array');
     }
     checkReadOnlyStatement(text);
+    if (RELEASE.sqlKeywordScan && /\b(INSERT|UPDATE|DELETE|REPLACE|CREATE|DROP|ALTER|PRAGMA|VACUUM|ATTACH|DETACH)\b/i.test(text)) {
+      throw new Error('sql() only supports read-only SELECT/WITH queries');
+    }
     if (!db) db = openDb(target, { readOnly: true });
     return db.prepare(text).all(...binds).map((row) => ({ ...row }));
   };
@@ -1166,7 +1217,7 @@ async function cmdQuery(file) {
     } else {
       const outcome = build({ full: false });
       if (outcome.skipped) process.stderr.write(refreshNote(outcome));
-      await invocationPhase(target, nonceCandidates(file, body));
+      if (RELEASE.noncePhase) await invocationPhase(target, nonceCandidates(file, body));
     }
   } catch (e) {
     return finish(errorLine(e), 1);
@@ -1190,10 +1241,11 @@ async function cmdQuery(file) {
 
 function cmdBuild() {
   try {
-    const outcome = build({ full: true });
-    // The real CLI's message for a forced build that published nothing.
-    if (outcome.skipped) throw new Error(`Index rebuild was not published: ${outcome.skipped}`);
-    return finish(`${JSON.stringify({ ok: true, db: outcome.db })}\n`, 0);
+    const outcome = build({ full: true, strict: RELEASE.buildReportsOutcome });
+    // The real CLI's message for a forced build that published nothing (older releases
+    // print the success line whatever happened).
+    if (outcome.skipped && RELEASE.buildReportsOutcome) throw new Error(`Index rebuild was not published: ${outcome.skipped}`);
+    return finish(`${JSON.stringify({ ok: true, db: dbPath() })}\n`, 0);
   } catch (e) {
     return finish(errorLine(e), 1);
   }
@@ -1217,6 +1269,7 @@ function cmdSearch(terms) {
 
 function main(argv) {
   SETTINGS = loadSettings();
+  RELEASE = releaseOf(SETTINGS.version);
   const [verb, ...rest] = argv;
   if ((verb === '--version' || verb === '-v') && rest.length === 0) return finish(`${SETTINGS.version}\n`, 0);
   if (verb === '--build' && rest.length === 0) return cmdBuild();

@@ -35,6 +35,7 @@ from .fixtures import (
     STDERR_CANARY,
     STDOUT_CANARY,
     WRITER_LOCK_FILE,
+    LaneRuntime,
     ObeliskRun,
     double_env,
     double_settings,
@@ -585,6 +586,8 @@ def _plant_summaries(home: Path) -> None:
 
 
 SUMMARY_ROWS = "SELECT id, session_id, timestamp, source, content, visibility FROM summaries"
+#: Before 0.2.4 the summaries table has no `visibility` column (README.md, "Releases").
+SUMMARY_ROWS_BEFORE_0_2_4 = "SELECT id, session_id, timestamp, source, content FROM summaries"
 
 
 def test_only_claude_away_summaries_are_summaries(obelisk_bin, tmp_path):
@@ -1464,14 +1467,27 @@ def test_a_forked_or_sub_agent_codex_thread_is_stored_under_its_parent(
 # defaults (30 s debounce, like the real CLI), so the scenarios use no test switch.
 
 
-def _agree(obelisk_bin: Path, double_bin: Path, tmp_path: Path, scenario):
-    """``scenario(binary, home)`` for the double and for obelisk_bin; both answers."""
+def _agree(runtime: Path | LaneRuntime, double_bin: Path, tmp_path: Path, scenario):
+    """``scenario(binary, home)`` for the double, answering as the runtime's release (its
+    ``version`` setting; the real debounce of 30 s, no other switch), and for the runtime;
+    both answers."""
+    if isinstance(runtime, LaneRuntime):
+        binary, version = runtime.path, runtime.release.version
+    else:
+        binary, version = runtime, _run(runtime, tmp_path, "--version").stdout.strip()
     answers = []
-    for name, binary in (("double", double_bin), ("runtime", obelisk_bin)):
+    for name, exe in (("double", double_bin), ("runtime", binary)):
         home = tmp_path / f"home-{name}"
         home.mkdir()
-        answers.append(scenario(binary, home))
+        if exe == OBELISK_WRAPPER:  # the double, on either side, answers as that release
+            double_settings(home, version=version, build_grace_ms=30_000)
+        answers.append(scenario(exe, home))
     return answers
+
+
+def _error(run) -> str | None:
+    """The error of ``--build``'s envelope; None for its success line."""
+    return json.loads(run.stdout).get("error")
 
 
 def _run(binary: Path, home: Path, *args: str, env: dict[str, str] | None = None):
@@ -1479,7 +1495,7 @@ def _run(binary: Path, home: Path, *args: str, env: dict[str, str] | None = None
 
 
 @pytest.mark.real_obelisk
-def test_agreement_index_location_and_build_answer(obelisk_bin, double_bin, tmp_path):
+def test_agreement_index_location_and_build_answer(runtime_bin, double_bin, tmp_path):
     def scenario(binary, home):
         _claude_transcript(home, "s-agree", ["hello", "hi"])
         run = _run(binary, home, "--build", env={"OBELISK_HOME": str(home / "elsewhere")})
@@ -1492,12 +1508,12 @@ def test_agreement_index_location_and_build_answer(obelisk_bin, double_bin, tmp_
             (home / "elsewhere").exists(),
         )
 
-    double, runtime = _agree(obelisk_bin, double_bin, tmp_path, scenario)
+    double, runtime = _agree(runtime_bin, double_bin, tmp_path, scenario)
     assert double == runtime == (0, ["db", "ok"], INDEX_FILE, True, False)
 
 
 @pytest.mark.real_obelisk
-def test_agreement_held_writer_lease(obelisk_bin, double_bin, tmp_path):
+def test_agreement_held_writer_lease(runtime_bin, double_bin, tmp_path):
     count = tmp_path / "count.js"
     count.write_text("return sql('SELECT count(*) AS n FROM messages')[0].n")
 
@@ -1508,18 +1524,18 @@ def test_agreement_held_writer_lease(obelisk_bin, double_bin, tmp_path):
         with hold_writer_lease(home):
             run = _run(binary, home, "--query", str(count))
             refused = _run(binary, home, "--build")
-        return built, run.returncode, run.stdout, refused.returncode, json.loads(
-            refused.stdout
-        )["error"]
+        return built, run.returncode, run.stdout, refused.returncode, _error(refused)
 
-    double, runtime = _agree(obelisk_bin, double_bin, tmp_path, scenario)
+    double, runtime = _agree(runtime_bin, double_bin, tmp_path, scenario)
+    # Before 0.2.4 `--build` says ok whatever it did (here: nothing, the lease is held).
+    refused = (1, "Index rebuild was not published: writer_busy")
     assert double == runtime == (
-        0, 0, "2\n", 1, "Index rebuild was not published: writer_busy"
+        0, 0, "2\n", *(refused if runtime_bin.release.build_reports_outcome else (0, None))
     )
 
 
 @pytest.mark.real_obelisk
-def test_agreement_heartbeat_and_build(obelisk_bin, double_bin, tmp_path):
+def test_agreement_heartbeat_and_build(runtime_bin, double_bin, tmp_path):
     heartbeat = "SELECT count(*) AS n FROM index_state WHERE jsonl_path = '__app_heartbeat__'"
 
     def scenario(binary, home):
@@ -1529,18 +1545,17 @@ def test_agreement_heartbeat_and_build(obelisk_bin, double_bin, tmp_path):
         refused = _run(binary, home, "--build")
         set_heartbeat(home, age_ms=61_000)
         rebuilt = _run(binary, home, "--build").returncode
-        return built, refused.returncode, json.loads(refused.stdout)["error"], rebuilt, db_rows(
-            home, heartbeat
-        )
+        return built, refused.returncode, _error(refused), rebuilt, db_rows(home, heartbeat)
 
-    double, runtime = _agree(obelisk_bin, double_bin, tmp_path, scenario)
+    double, runtime = _agree(runtime_bin, double_bin, tmp_path, scenario)
+    refused = (1, "Index rebuild was not published: daemon_active")
     assert double == runtime == (
-        0, 1, "Index rebuild was not published: daemon_active", 0, [{"n": 0}]
+        0, *(refused if runtime_bin.release.build_reports_outcome else (0, None)), 0, [{"n": 0}]
     )
 
 
 @pytest.mark.real_obelisk
-def test_agreement_nonce_phase(obelisk_bin, double_bin, tmp_path):
+def test_agreement_nonce_phase(runtime_bin, double_bin, tmp_path):
     # From outside an agent session the query's extra build ignores the debounce and the
     # heartbeat but not the lease; a caller whose query file a recent message names keeps
     # the debounce. (The real CLI polls 4 s after a miss; the double by default not.)
@@ -1564,12 +1579,15 @@ def test_agreement_nonce_phase(obelisk_bin, double_bin, tmp_path):
             counts.append(_run(binary, home, "--query", str(outside)).stdout)  # lease rules
         return counts
 
-    double, runtime = _agree(obelisk_bin, double_bin, tmp_path, scenario)
-    assert double == runtime == [0, "4\n", "5\n", "6\n", "6\n"]
+    double, runtime = _agree(runtime_bin, double_bin, tmp_path, scenario)
+    if runtime_bin.release.nonce_phase:
+        assert double == runtime == [0, "4\n", "5\n", "6\n", "6\n"]
+    else:  # before 0.2.4 no extra build: every query here is within the debounce
+        assert double == runtime == [0, "4\n", "4\n", "4\n", "4\n"]
 
 
 @pytest.mark.real_obelisk
-def test_agreement_unreadable_unit(obelisk_bin, double_bin, tmp_path):
+def test_agreement_unreadable_unit(runtime_bin, double_bin, tmp_path):
     count = tmp_path / "count.js"
     count.write_text(COUNT_MESSAGES)
 
@@ -1583,21 +1601,27 @@ def test_agreement_unreadable_unit(obelisk_bin, double_bin, tmp_path):
             run.stdout,
             str(bad) in run.stderr,
             refused.returncode,
-            json.loads(refused.stdout)["error"],
+            _error(refused),
             str(bad) in refused.stderr,
             db_rows(home, "SELECT count(*) AS n FROM index_state WHERE jsonl_path = ?", str(bad)),
         )
 
-    double, runtime = _agree(obelisk_bin, double_bin, tmp_path, scenario)
+    double, runtime = _agree(runtime_bin, double_bin, tmp_path, scenario)
+    # Before 0.2.4 `--build` skips the unit with the warning and publishes the rest.
+    refused = (1, "Index rebuild was not published: provider_failure")
     assert double == runtime == (
-        0, "2\n", True, 1, "Index rebuild was not published: provider_failure", True, [{"n": 0}]
+        0, "2\n", True,
+        *(refused if runtime_bin.release.build_reports_outcome else (0, None)), True, [{"n": 0}],
     )
 
 
 @pytest.mark.real_obelisk
-def test_agreement_summaries(obelisk_bin, double_bin, tmp_path):
+def test_agreement_summaries(runtime_bin, double_bin, tmp_path):
+    rows_sql = (
+        SUMMARY_ROWS if runtime_bin.release.summaries_visibility else SUMMARY_ROWS_BEFORE_0_2_4
+    )
     script = tmp_path / "summaries.js"
-    script.write_text(f"return sql({json.dumps(SUMMARY_ROWS + ' ORDER BY id')})")
+    script.write_text(f"return sql({json.dumps(rows_sql + ' ORDER BY id')})")
 
     def scenario(binary, home):
         _plant_summaries(home)
@@ -1607,7 +1631,7 @@ def test_agreement_summaries(obelisk_bin, double_bin, tmp_path):
             row["timestamp"] = bool(row["timestamp"])
         return run.returncode, rows
 
-    double, runtime = _agree(obelisk_bin, double_bin, tmp_path, scenario)
+    double, runtime = _agree(runtime_bin, double_bin, tmp_path, scenario)
     assert double == runtime
     assert [r["id"] for r in double[1]] == ["away-0001"]
 
