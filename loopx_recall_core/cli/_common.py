@@ -207,3 +207,13 @@ def read_json_object(path: str, what: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise Rejected(f"{what}: must hold a JSON object")
     return value
+
+
+def confirm(question: str, refusal: str) -> None:
+    """Ask ``question`` on a terminal ("n": click's Aborted!, exit 1); without one, refuse
+    in one line that says how to go on: ``refusal`` + ``: pass --yes to go ahead``."""
+    import sys
+
+    if not sys.stdin.isatty():
+        raise Rejected(f"{refusal}: pass --yes to go ahead (no terminal to ask)")
+    click.confirm(question, abort=True, err=True)
