@@ -79,7 +79,8 @@ def test_claude_user_scope_keeps_the_users_content_is_idempotent_and_backs_up(tm
     original = settings.read_bytes()
     declined = _install(*args, cwd=tmp_path, home=tmp_path, stdin="n\n")
     assert declined.returncode == 1  # no terminal to ask: one line that names --yes
-    assert "pass --yes" in declined.stderr and "Aborted!" not in declined.stderr
+    assert "pass --yes" in declined.stderr
+    assert "Aborted!" not in declined.stderr
     assert settings.read_bytes() == original
     done = _install(*args, "--yes", cwd=tmp_path, home=tmp_path)
     assert done.returncode == 0, done.stderr

@@ -271,7 +271,8 @@ def uninstall(runtime: str, scope: str, settings_path: str | None, yes: bool) ->
     try:
         new, pairs = hook_install.unmerge(existing, runtime, toml=toml)
         if new is not None:  # nothing else changed since install: the user's own bytes back
-            new = hook_install.original_if_unchanged(path, existing, runtime, toml=toml) or new
+            original = hook_install.original_if_unchanged(path, existing, runtime, toml=toml)
+            new = new if original is None else original
     except hook_install.InstallRefused as exc:
         raise Rejected(str(exc)) from None
     stale, stale_pairs = (None, []) if settings_path else _stale_codex(runtime, path)
