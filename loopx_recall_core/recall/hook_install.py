@@ -253,24 +253,38 @@ _LOCAL_SETTINGS = "/.claude/settings.local.json"
 
 
 def _exclude_file(root: Path) -> Path | None:
-    """``info/exclude`` of the repository at ``root`` (its common git folder: a linked
-    worktree's ``.git`` is a file naming its own folder, whose ``commondir`` names the
-    shared one); None when git's folders are not where git(1) documents them."""
-    dot = root / ".git"
-    if dot.is_dir():
-        return dot / "info" / "exclude"
+    """Where git keeps the exclude file of the repository at ``root``, asked of git
+    (``git rev-parse --git-path info/exclude``: a linked worktree or a submodule keeps it
+    in its common git folder, not under ``.git``), and only when it lies inside that
+    repository's own git folder (``--git-common-dir``): a ``.git`` file naming some other
+    folder that git does not take for a repository is never followed. None otherwise."""
+    import subprocess
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
     try:
-        text = dot.read_text(encoding="utf-8").strip()
-    except (OSError, UnicodeDecodeError):
+        done = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "--path-format=absolute",
+             "--git-common-dir", "--git-path", "info/exclude"],
+            capture_output=True, text=True, timeout=30, check=False,
+            stdin=subprocess.DEVNULL, env=env,
+        )  # fmt: skip
+    except (OSError, subprocess.TimeoutExpired):
         return None
-    if not text.startswith("gitdir: "):
+    lines = done.stdout.splitlines()
+    if done.returncode != 0 or len(lines) != 2:
         return None
-    gitdir = (root / text.removeprefix("gitdir: ")).resolve()
+    common = Path(lines[0])
+    if common.is_symlink() or not common.is_dir():
+        return None
+    common = common.resolve()
+    exclude = Path(lines[1])
     try:
-        common = (gitdir / "commondir").read_text(encoding="utf-8").strip()
-    except (OSError, UnicodeDecodeError):
-        common = "."
-    return (gitdir / common).resolve() / "info" / "exclude"
+        folder = exclude.parent.resolve(strict=False)
+    except OSError:
+        return None
+    if folder != common / "info" or exclude.name != "exclude":
+        return None
+    return folder / "exclude"
 
 
 def keep_out_of_git(settings: Path) -> bool:
@@ -290,10 +304,13 @@ def keep_out_of_git(settings: Path) -> bool:
         except OSError:
             continue
     try:
-        exclude.parent.mkdir(parents=True, exist_ok=True)
+        exclude.parent.mkdir(exist_ok=True)  # info/ only: never the git folder itself
+        if exclude.is_symlink():
+            return False
         before = exclude.read_bytes() if exclude.exists() else b""
         line = ("" if not before or before.endswith(b"\n") else "\n") + _LOCAL_SETTINGS + "\n"
-        with open(exclude, "a", encoding="utf-8") as handle:
+        fd = os.open(exclude, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(line)
     except OSError:
         return False
