@@ -46,8 +46,8 @@ def keeps_hooks(config: Path) -> bool:
     ``[hooks]`` (``[hooks.state]``, Codex's own trust records, is no event)."""
     try:
         hooks = tomllib.loads(config.read_text(encoding="utf-8")).get("hooks")
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return False
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+        return False  # tomllib recurses once per nesting level (a 500-deep array)
     return isinstance(hooks, dict) and any(
         isinstance(groups, list) for name, groups in hooks.items() if name != "state"
     )
@@ -66,6 +66,8 @@ def _parse(existing: bytes | None) -> Any:
         raise InstallRefused(f"{_WHAT} is not UTF-8 text") from None
     except ParseError as exc:
         raise InstallRefused(f"{_WHAT} is not valid TOML (line {exc.line})") from None
+    except RecursionError:
+        raise InstallRefused(f"{_WHAT} nests too deeply to be changed safely") from None
     hooks = document.get("hooks")
     if hooks is not None and (
         not isinstance(hooks, dict)

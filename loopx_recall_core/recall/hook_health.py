@@ -66,8 +66,8 @@ def _toml_hooks(path: Path) -> object:
     raw = _read(path)
     try:
         value: Any = tomllib.loads(raw.decode("utf-8")) if raw else None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError):
-        return None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError):
+        return None  # tomllib recurses once per nesting level: a 500-deep array is no hooks
     return value.get("hooks") if isinstance(value, dict) else None
 
 
