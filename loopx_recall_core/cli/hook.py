@@ -17,6 +17,7 @@ from typing import Any
 
 import click
 
+from loopx_recall_core import runtimes
 from loopx_recall_core.cli import group_help
 from loopx_recall_core.cli._common import Group, Rejected, confirm
 from loopx_recall_core.private_files import StateError, read_file
@@ -87,15 +88,15 @@ def codex(ctx: click.Context, agent_id: str | None, project_id: str | None) -> N
     )
 
 
-_what = {"claude": "the Claude Code settings file", "codex": "the Codex hooks file"}
+runtime_argument = click.argument("runtime", type=click.Choice(runtimes.HOOK_RUNTIMES))
 scope_option = click.option(
     "--scope",
     type=click.Choice(["user", "project-local"]),
     default="user",
     show_default=True,
-    help="claude: ~/.claude/settings.json (user) or the repository's git-ignored "
-    ".claude/settings.local.json (project-local); codex: $CODEX_HOME/hooks.json else "
-    "~/.codex/hooks.json (user only).",
+    help="claude: $CLAUDE_CONFIG_DIR/settings.json else ~/.claude/settings.json (user) or "
+    "the repository's git-ignored .claude/settings.local.json (project-local); codex: "
+    "$CODEX_HOME/hooks.json else ~/.codex/hooks.json (user only).",
 )
 settings_option = click.option(
     "--settings",
@@ -113,9 +114,10 @@ def _target(runtime: str, scope: str, settings_path: str | None) -> tuple[Path, 
         path = Path(settings_path) if settings_path else hook_install.default_path(runtime, scope)
     except hook_install.InstallRefused as exc:
         raise Rejected(str(exc)) from None
-    if runtime == "codex" and not settings_path and hook_install.codex_config_has_hooks(path):
+    toml = any(f.form == "toml" for f in runtimes.record(runtime).hook_files)
+    if toml and not settings_path and hook_install.codex_config_has_hooks(path):
         path = path.parent / "config.toml"  # the user keeps hooks inline there: ours too
-    what = "the Codex config file" if path.suffix == ".toml" else _what[runtime]
+    what = hook_install.what_file(runtime, "toml" if path.suffix == ".toml" else "json")
     try:
         return path, read_file(path, 4_000_000, what)
     except StateError as exc:
@@ -135,11 +137,11 @@ def _stale_codex(runtime: str, path: Path) -> tuple[_Change | None, list[tuple[s
     run both), go: the change and the (agent, project) pairs they named."""
     from loopx_recall_core.recall import hook_install
 
-    if runtime != "codex" or path.name != "config.toml":
+    if path.suffix != ".toml" or runtimes.hook_file(runtime, "user", "toml") != path:
         return None, []
-    other = path.with_name("hooks.json")
+    other = runtimes.hook_file(runtime, "user", "json")
     try:
-        existing = read_file(other, 4_000_000, _what[runtime])
+        existing = read_file(other, 4_000_000, hook_install.what_file(runtime))
         new, pairs = hook_install.unmerge(existing, runtime)
     except (StateError, hook_install.InstallRefused) as exc:
         raise Rejected(str(exc)) from None
@@ -172,7 +174,7 @@ def _apply(changes: list[_Change], verb: str, runtime: str, yes: bool) -> None:
 
 
 @hook.command("install")
-@click.argument("runtime", type=click.Choice(["claude", "codex"]))
+@runtime_argument
 @click.option("--agent-id", required=True)
 @click.option("--project-id", required=True)
 @click.option("--guard", is_flag=True, help="Also turn the repetition guard on (PreToolUse).")
@@ -215,7 +217,7 @@ def install(
         raise Rejected(str(exc)) from None
     if print_only:
         snippet = hook_install.settings_snippet(runtime, agent_id, project_id, guard)
-        click.echo(f"# {_what[runtime]} (merge into the existing object)")
+        click.echo(f"# {hook_install.what_file(runtime)} (merge into the existing object)")
         click.echo(json.dumps(snippet, indent=2, ensure_ascii=False))
         return
     path, existing = _target(runtime, scope, settings_path)
@@ -243,19 +245,20 @@ def install(
             click.echo(f"hooks installed in {path}{kept}")
         if stale is not None:
             click.echo(f"hooks removed from {stale.path} (backup kept beside it)")
-        local = runtime == "claude" and scope == "project-local" and not settings_path
+        local = scope == "project-local" and not settings_path
         if merged is not None and local and hook_install.keep_out_of_git(path):
             click.echo("kept out of git: .claude/settings.local.json added to this "
                            "clone's info/exclude")  # fmt: skip
-        if runtime == "codex" and merged is not None:  # Codex runs a non-managed hook
-            click.echo("Codex runs a new or changed hook only after you review and trust it")
+        trust = runtimes.record(runtime).trust
+        if trust and merged is not None:  # Codex runs a non-managed hook only once trusted
+            click.echo(trust)
     if guard:
         set_guard(store, agent_id, project_id, policy, keys)
         click.echo(f"guard on ({policy}) for this agent and project")
 
 
 @hook.command("uninstall")
-@click.argument("runtime", type=click.Choice(["claude", "codex"]))
+@runtime_argument
 @scope_option
 @settings_option
 @click.option("--yes", is_flag=True, help="Change the file without asking.")

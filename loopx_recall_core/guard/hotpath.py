@@ -31,18 +31,19 @@ from loopx_recall_core import hook_log
 from loopx_recall_core.guard import store, where
 from loopx_recall_core.jsonio import loads
 from loopx_recall_core.private_files import read_file
+from loopx_recall_core.runtimes import RECORDS, SHELL_TOOLS, failed
 
 __all__ = ["DEADLINE_S", "RETRY_WINDOW_S", "SHELL_TOOLS", "decide_payload", "guard_policy", "main"]
 
 DEADLINE_S = 0.3
 #: A warned route proposed again within this window is the agent's deliberate retry.
 RETRY_WINDOW_S = 600.0
-SHELL_TOOLS = frozenset({"bash", "shell", "exec_command", "local_shell", "unified_exec"})
 _MAX_PAYLOAD = 1_000_000
 _PENDING_S = 120.0
 #: The events after a call ran (Claude Code: PostToolUse on success, PostToolUseFailure
-#: on failure; Codex: PostToolUse).
-_AFTER = ("PostToolUse", "PostToolUseFailure")
+#: on failure; Codex: PostToolUse), from the runtime records.
+_FAILURE = frozenset(r.failure_event for r in RECORDS.values() if r.failure_event)
+_AFTER = ("PostToolUse", *sorted(_FAILURE))
 
 
 class _Deadline(Exception):
@@ -182,7 +183,7 @@ def decide_payload(
     call = payload.get("tool_use_id")
     call_key = store.key_of(call) if isinstance(call, str) and call else None
     if event in _AFTER:
-        facts = {"verdict": match.verdict, "failed": event == "PostToolUseFailure"}
+        facts = {"verdict": match.verdict, "failed": _failed(event, payload)}
         return _ran(root, runtime, session, project_id, record, facts, route_key, call_key,
                     header, now, started, deadline)  # fmt: skip
     warned = record.setdefault("warned", {})
@@ -214,6 +215,19 @@ def decide_payload(
     # warning is printed (main prints what returns), never lost to a late deadline
     store.write_session(root, runtime, session, record)
     return output
+
+
+def _failed(event: str, payload: dict[str, Any]) -> bool:
+    """Whether the call that ran failed: the runtime's failure event (Claude Code), else
+    the exit status its ``tool_response`` carries (Codex sends only the output text; the
+    one rule, :func:`loopx_recall_core.runtimes.failed`). An output without a status
+    counts as not failed, as before."""
+    if event in _FAILURE:
+        return True
+    response = payload.get("tool_response")
+    if isinstance(response, dict):  # Claude Code's {stdout, stderr, ...} after a success
+        return False
+    return failed(response) is True
 
 
 def _ran(

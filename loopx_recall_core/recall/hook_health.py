@@ -24,8 +24,9 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from loopx_recall_core import runtimes
 from loopx_recall_core.jsonio import JsonInputError, loads
-from loopx_recall_core.recall.hook_install import command_ids, default_path
+from loopx_recall_core.recall.hook_install import command_ids
 
 __all__ = ["installed_hooks"]
 
@@ -72,14 +73,15 @@ def _toml_hooks(path: Path) -> object:
 
 
 def _sources(runtime: str, roots: set[str]) -> Iterator[object]:
-    if runtime == "claude":
-        yield _json_hooks(default_path("claude", "user"))
-        for root in sorted(roots):
-            yield _json_hooks(Path(root) / ".claude" / "settings.local.json")
-    else:
-        hooks_file = default_path("codex", "user")
-        yield _json_hooks(hooks_file)
-        yield _toml_hooks(hooks_file.parent / "config.toml")
+    """The hooks in every file the runtime record names: the user files (JSON and TOML
+    forms) and the project-local ones at each bound repository root."""
+    for entry in runtimes.record(runtime).hook_files:
+        read = _json_hooks if entry.form == "json" else _toml_hooks
+        if entry.scope == "user":
+            yield read(runtimes.hook_file(runtime, "user", entry.form))
+        else:
+            for root in sorted(roots):
+                yield read(runtimes.hook_file(runtime, entry.scope, entry.form, Path(root)))
 
 
 def _runs(program: str) -> bool:
@@ -92,7 +94,7 @@ def installed_hooks(roots: Iterable[str]) -> dict[tuple[str, str], dict[str, str
     """Read each hook file once (the project-local ones at every root in ``roots``):
     ``{(agent, project): {runtime: "ok" | "points_nowhere"}}`` for our commands there."""
     health: dict[tuple[str, str], dict[str, str]] = {}
-    for runtime in ("claude", "codex"):
+    for runtime in runtimes.HOOK_RUNTIMES:
         for hooks in _sources(runtime, set(roots)):
             for command in _commands(hooks):
                 ids = command_ids(command, runtime)
