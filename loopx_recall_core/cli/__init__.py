@@ -33,6 +33,11 @@ GROUPS = {
         "capability",
         "Turn a capability on or off for one agent and project.",
     ),
+    "cleanup": (
+        "loopx_recall_core.cli.cleanup",
+        "cleanup",
+        "Everything loopx-recall wrote: list it, or remove it.",
+    ),
     "extension": (
         "loopx_recall_core.cli.extension",
         "extension",

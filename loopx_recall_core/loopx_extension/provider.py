@@ -62,9 +62,8 @@ def _doctor(protocol: str) -> int:
 
 def _read_request() -> Any:
     from loopx_recall_core import jsonio
-    from loopx_recall_core.loopx_extension.errors import ProtocolError
-
     from loopx_recall_core.bounded_stdin import StdinTimeout, read_bounded
+    from loopx_recall_core.loopx_extension.errors import ProtocolError
 
     try:  # LoopX writes the request and closes stdin: an end that never comes is refused
         raw = read_bounded(MAX_REQUEST_BYTES, STDIN_TIMEOUT_S)
