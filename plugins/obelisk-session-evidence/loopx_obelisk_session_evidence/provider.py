@@ -213,6 +213,8 @@ class ObeliskSessionEvidence:
     provider_version = __version__
     #: what text output says after a provider_unavailable outcome
     unavailable_hint = f"{HOW_TO_GET} (`loopx-recall extension list` says what is missing)"
+    #: what text output says after an answer from an index that is behind the transcripts
+    refresh_hint = "refresh the index with `obelisk --build`"
 
     def binding_options(self) -> list[BindingOption]:
         return list(BINDING_OPTIONS)
