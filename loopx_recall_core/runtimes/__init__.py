@@ -10,7 +10,7 @@ Adding a runtime is one record module here (listed in :data:`RECORDS`) plus its
 transcript fixtures; the hook commands, install, status, the ledger, the guard and the
 provider's scope read the records (docs/runtimes.md).
 
-Standard library only, and only ``os``, ``re``, ``pathlib`` and ``typing``: the guard's
+Standard library only, and only ``os`` and ``pathlib`` (``re`` on first use): the guard's
 hot path and the provider plugins (through ``plugin_api``) import it.
 """
 
@@ -61,6 +61,7 @@ SHELL_TOOLS: frozenset[str] = frozenset(
 ) | frozenset(t.name.casefold() for t in OTHER_SHELL_TOOLS)
 #: Every form a supported runtime writes a shell call's exit status in.
 OUTPUT_FORMS: tuple[OutputForm, ...] = tuple(f for r in RECORDS.values() for f in r.output_forms)
+_PATTERNS: list = []
 
 
 def record(name: str) -> Runtime:
@@ -80,8 +81,12 @@ def exit_status(output: str) -> int | None:
     """The exit status a shell call's output text carries in any runtime's form
     (:data:`OUTPUT_FORMS`), or None. The plugin's query template applies the same rule
     in SQL; a test checks both against every form's sample."""
-    for form in OUTPUT_FORMS:
-        match = form.pattern.match(output)
+    if not _PATTERNS:  # compiled on first use: the hot path's PreToolUse never needs them
+        import re
+
+        _PATTERNS.extend(re.compile(form.pattern) for form in OUTPUT_FORMS)
+    for pattern in _PATTERNS:
+        match = pattern.match(output)
         if match:
             return int(match.group(1))
     return None

@@ -1,42 +1,71 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""The shape of a runtime record (:mod:`loopx_recall_core.runtimes`). Plain named tuples:
-the guard's hot path reads them, so nothing here may import more than the standard
-library's ``re`` and ``typing``."""
+"""The shape of a runtime record (:mod:`loopx_recall_core.runtimes`). Tiny slotted
+classes that take their fields by position or keyword: the guard's hot path imports the
+records, so this imports nothing and builds no class at import time beyond these four
+(``typing.NamedTuple`` costs about a millisecond per class there)."""
 
 from __future__ import annotations
-
-import re
-from typing import NamedTuple
 
 __all__ = ["HookFile", "OutputForm", "Runtime", "ShellTool"]
 
 
-class ShellTool(NamedTuple):
+class _Record:
+    """Fields from ``__slots__`` (in order), set once by position or keyword."""
+
+    __slots__ = ()
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        names = self.__slots__
+        if len(args) > len(names):
+            raise TypeError(f"{type(self).__name__}: too many fields")
+        values = dict(zip(names, args, strict=False))
+        if set(values) & set(kwargs) or set(kwargs) - set(names):
+            raise TypeError(f"{type(self).__name__}: a field given twice or unknown")
+        values.update(kwargs)
+        missing = [n for n in names if n not in values]
+        if missing:
+            raise TypeError(f"{type(self).__name__}: missing {', '.join(missing)}")
+        for name in names:
+            object.__setattr__(self, name, values[name])
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("runtime records are read-only")
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__)
+        return f"{type(self).__name__}({fields})"
+
+
+class ShellTool(_Record):
     """A tool whose input is a shell command, as a transcript or hook payload names it."""
 
+    __slots__ = ("name", "source")
     name: str
     #: Where the name was seen (a document, an observed run, the runtime's own binary).
     source: str
 
 
-class OutputForm(NamedTuple):
+class OutputForm(_Record):
     """One way a runtime writes a shell call's exit status into its output text.
-    ``pattern`` matches at the start of the text, group 1 the status; ``sample`` is a
-    failed call's output in this form (exit 3, content synthetic), which the tests check
-    the host and the plugin's query template both read as a failure."""
+    ``pattern`` (a regular expression, compiled on first use) matches at the start of the
+    text, group 1 the status; ``sample`` is a failed call's output in this form (exit 3,
+    content synthetic), which the tests check the host and the plugin's query template
+    both read as a failure."""
 
+    __slots__ = ("name", "pattern", "sample", "source")
     name: str
-    pattern: re.Pattern[str]
+    pattern: str
     sample: str
     source: str
 
 
-class HookFile(NamedTuple):
+class HookFile(_Record):
     """Where a runtime reads hooks for one install scope: ``path`` is relative to the
     runtime's config folder (``scope == "user"``) or to the repository root
     (``"project-local"``); ``form`` is ``json`` or ``toml``."""
 
+    __slots__ = ("scope", "path", "form", "what")  # noqa: RUF023 - the positional order
     scope: str
     path: str
     form: str
@@ -44,8 +73,14 @@ class HookFile(NamedTuple):
     what: str
 
 
-class Runtime(NamedTuple):
+class Runtime(_Record):
     """Everything the host knows about one agent runtime."""
+
+    __slots__ = (
+        "config_default", "config_env", "failure_event", "hook_events", "hook_files",
+        "hook_matcher", "index_prefix", "name", "output_forms", "payload_keys", "shell_tools",
+        "title", "trust",
+    )  # fmt: skip
 
     #: The name everywhere: CLI arguments, the ledger, the index's ``source`` column.
     name: str

@@ -19,8 +19,6 @@ AGENT_RUNTIMES.md, and https://code.claude.com/docs/en/hooks):
 
 from __future__ import annotations
 
-import re
-
 from loopx_recall_core.runtimes._record import HookFile, OutputForm, Runtime, ShellTool
 
 RECORD = Runtime(
@@ -72,7 +70,7 @@ RECORD = Runtime(
     output_forms=(
         OutputForm(
             "claude-exit-code",
-            re.compile(r"\AExit code (-?\d+)"),
+            r"\AExit code (-?\d+)",
             "Exit code 3\nerror: synthetic failure",
             "Claude Code 2.1.328: a failed Bash tool_result (is_error) starts `Exit code N`",
         ),

@@ -29,12 +29,14 @@ the strings of the 0.169.0 binary, and https://developers.openai.com/codex/hooks
 
 from __future__ import annotations
 
-import re
-
 from loopx_recall_core.runtimes._record import HookFile, OutputForm, Runtime, ShellTool
 
 #: What `hook install codex` prints: how to trust the hooks it wrote.
-TRUST = "Codex runs a new or changed hook only after you review and trust it"
+TRUST = (
+    "Codex runs these hooks only once you trust them, and skips untrusted ones without a "
+    "word. Interactive: start `codex` and choose to trust them in its hooks review (or "
+    "open it with /hooks). Headless: run `codex exec --dangerously-bypass-hook-trust ...`."
+)
 
 RECORD = Runtime(
     name="codex",
@@ -83,7 +85,7 @@ RECORD = Runtime(
     output_forms=(
         OutputForm(
             "codex-exit-code",
-            re.compile(r"\AExit code: (-?\d+)"),
+            r"\AExit code: (-?\d+)",
             "Exit code: 3\nWall time: 0.2 seconds\nOutput:\nerror: synthetic failure\n",
             "Codex before 0.169: exec output starts `Exit code: N`",
         ),
@@ -91,7 +93,7 @@ RECORD = Runtime(
             "codex-process-exited",
             # the header lines before `Output:`; the status line is the first
             # `Process exited with code N` there (the template reads it the same way)
-            re.compile(
+            (
                 r"\A(?:Chunk ID|Wall time): (?:(?!\nOutput:\n)[\s\S])*?"
                 r"\nProcess exited with code (-?\d+)"
             ),
