@@ -145,7 +145,7 @@ def _run_in_one_shell(steps: list[str], cwd: Path, env: dict[str, str]) -> list[
 @pytest.mark.network
 def test_the_real_project_path_runs_as_written_from_a_fresh_clone(tmp_path):
     clone, home, env = _sandbox(tmp_path)
-    steps = _transcript(_block("$ python3 -m venv"))
+    steps = _transcript(_block("$ obelisk --build"))
     assert len(steps) >= 9
     commands = [f"{command} 2>&1" if "\n" not in command else f"{{ {command}\n}} 2>&1"
                 for command, _shown in steps]  # fmt: skip
