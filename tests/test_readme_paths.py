@@ -149,7 +149,8 @@ def test_the_real_project_path_runs_as_written_from_a_fresh_clone(tmp_path):
     assert len(steps) >= 9
     commands = [f"{command} 2>&1" if "\n" not in command else f"{{ {command}\n}} 2>&1"
                 for command, _shown in steps]  # fmt: skip
-    cleanup = [line.split("#")[0].strip() for line in _block("loopx-recall cleanup").splitlines()]
+    cleanup = [line.split("#")[0].strip() + " 2>&1"
+               for line in _block("loopx-recall cleanup").splitlines()]  # fmt: skip
     results = _run_in_one_shell([*commands, *cleanup], clone, env)
     for (command, shown), (status, printed) in zip(steps, results, strict=False):
         assert status == 0, (command, printed[-2000:])
