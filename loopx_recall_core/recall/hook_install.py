@@ -11,9 +11,18 @@ starts the guard's prefetch) and, with the guard, ``PreToolUse`` and ``PostToolU
 (Claude Code: ``PostToolUseFailure`` too; matcher ``Bash``) running ``loopx-recall guard
 <runtime>``. A Codex user who keeps hooks inline in ``config.toml`` gets them there
 (:mod:`.codex_toml`). Our entries are recognised by their
-command (``loopx-recall hook|guard <runtime> ...``), so installing again for another agent
-or policy replaces them, and uninstalling removes exactly them: the user's other content
-is kept as it was.
+command, exactly as :func:`hook_command` writes it, so installing again for another agent
+or policy replaces them, and uninstalling removes exactly them (a user's handler that
+merely starts the same way is the user's).
+
+The user's file is edited in place (:mod:`.json_splice`; TOML: :mod:`.codex_toml`): only
+our entries' bytes change; it keeps its owner, mode and hard links; one backup beside it;
+and uninstall gives back the original bytes when nothing else changed since install.
+
+Long because: the user's file has one home here, from finding it (scope, the runtime
+record, git's exclude file) through merging and removing our entries to writing it back
+with its backup, owner and links; splitting the writing off would leave two modules that
+each need the other's rules of what is ours.
 """
 
 from __future__ import annotations
