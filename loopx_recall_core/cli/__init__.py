@@ -110,12 +110,17 @@ def __getattr__(name: str) -> Any:
     return cli
 
 
-def main(prog_name: str = "loopx-recall") -> None:
+def _hook_runtime(name: str) -> bool:
+    # only on `guard ...`: every other command starts without the runtime records
     from loopx_recall_core.runtimes import HOOK_RUNTIMES
 
+    return name in HOOK_RUNTIMES
+
+
+def main(prog_name: str = "loopx-recall") -> None:
     asks_help = any(arg in ("--help", "-h") for arg in sys.argv[3:])  # the owner, not a hook
-    if (sys.argv[1:2] == ["guard"] and sys.argv[2:3] and sys.argv[2] in HOOK_RUNTIMES
-            and not asks_help):  # fmt: skip
+    if (sys.argv[1:2] == ["guard"] and sys.argv[2:3] and not asks_help
+            and _hook_runtime(sys.argv[2])):  # fmt: skip
         # the PreToolUse hot path: no click, no signal handlers, always exit 0
         from loopx_recall_core.guard import hotpath
 

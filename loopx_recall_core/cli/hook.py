@@ -56,36 +56,32 @@ def hook() -> None:
     pass
 
 
-@hook.command("claude", **_HOOK_SETTINGS)
-@agent_option
-@project_option
-@click.pass_context
-def claude(ctx: click.Context, agent_id: str | None, project_id: str | None) -> None:
-    """Claude Code command hook: reads the hook's JSON from stdin (session_id, cwd,
-    hook_event_name) and claims the session. Always exits 0."""
-    # run_hook reads stdin itself, so that a stdin left open is logged as stdin_timeout
-    runtime_hooks.run_hook(
-        "claude", agent_id=agent_id, project_id=project_id, stdin=runtime_hooks.read_stdin
-    )
+def _runtime_hook(runtime: str) -> click.Command:
+    """``hook <runtime>``, from the runtime's record: a lifecycle hook sends session_id,
+    cwd and hook_event_name on stdin; a runtime with a legacy ``notify`` program (Codex)
+    may append one JSON argument instead ({"type": "agent-turn-complete", "thread-id",
+    "cwd", ...}), read first when present."""
+    rec = runtimes.record(runtime)
+    notify = "agent-turn-complete" in rec.payload_keys
+
+    def command(ctx: click.Context, agent_id: str | None, project_id: str | None) -> None:
+        payload = ctx.args[-1] if notify and ctx.args else None
+        # run_hook reads stdin itself (only without a notify payload), so that a stdin
+        # left open is logged as stdin_timeout
+        runtime_hooks.run_hook(runtime, agent_id=agent_id, project_id=project_id,
+                               argv_payload=payload, stdin=runtime_hooks.read_stdin)  # fmt: skip
+
+    command.__doc__ = (
+        f"{rec.title} command hook: reads the hook's JSON from stdin (session_id, cwd, "
+        "hook_event_name)" + (" or its `notify` JSON argument" if notify else "")
+        + " and claims the session. Always exits 0."
+    )  # fmt: skip
+    decorated = click.pass_context(agent_option(project_option(command)))
+    return hook.command(runtime, **_HOOK_SETTINGS)(decorated)
 
 
-@hook.command("codex", **_HOOK_SETTINGS)
-@agent_option
-@project_option
-@click.pass_context
-def codex(ctx: click.Context, agent_id: str | None, project_id: str | None) -> None:
-    """Codex: `notify` appends one JSON argument ({"type": "agent-turn-complete",
-    "thread-id", "cwd", ...}); a lifecycle hook sends session_id/cwd on stdin. Both
-    claim the session. Always exits 0."""
-    payload = ctx.args[-1] if ctx.args else None
-    # stdin is read only without a notify payload (run_hook reads it, as for claude)
-    runtime_hooks.run_hook(
-        "codex",
-        agent_id=agent_id,
-        project_id=project_id,
-        argv_payload=payload,
-        stdin=runtime_hooks.read_stdin,
-    )
+for _runtime in runtimes.HOOK_RUNTIMES:  # one per runtime record with hooks
+    _runtime_hook(_runtime)
 
 
 runtime_argument = click.argument("runtime", type=click.Choice(runtimes.HOOK_RUNTIMES))

@@ -183,7 +183,7 @@ def decide_payload(
     call = payload.get("tool_use_id")
     call_key = store.key_of(call) if isinstance(call, str) and call else None
     if event in _AFTER:
-        facts = {"verdict": match.verdict, "failed": _failed(event, payload)}
+        facts = {"verdict": match.verdict, "failed": _failed(runtime, event, payload)}
         return _ran(root, runtime, session, project_id, record, facts, route_key, call_key,
                     header, now, started, deadline)  # fmt: skip
     warned = record.setdefault("warned", {})
@@ -217,16 +217,22 @@ def decide_payload(
     return output
 
 
-def _failed(event: str, payload: dict[str, Any]) -> bool:
+def _failed(runtime: str, event: str, payload: dict[str, Any]) -> bool:
     """Whether the call that ran failed: the runtime's failure event (Claude Code), else
-    the exit status its ``tool_response`` carries (Codex sends only the output text; the
-    one rule, :func:`loopx_recall_core.runtimes.failed`). An output without a status
-    counts as not failed, as before."""
+    what the runtime wrote about the call before the hook ran (Codex, whose
+    ``tool_response`` is the output alone: its rollout, the record's
+    ``post_tool_status``), else an exit status its ``tool_response`` carries in any output
+    form (the one rule, :func:`loopx_recall_core.runtimes.failed`). Unknown counts as not
+    failed, as before."""
     if event in _FAILURE:
         return True
     response = payload.get("tool_response")
     if isinstance(response, dict):  # Claude Code's {stdout, stderr, ...} after a success
         return False
+    read = RECORDS[runtime].post_tool_status if runtime in RECORDS else None
+    status = read(payload.get("transcript_path"), payload.get("tool_use_id")) if read else None
+    if status is not None:
+        return status != 0
     return failed(response) is True
 
 

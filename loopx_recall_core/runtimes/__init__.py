@@ -10,17 +10,20 @@ Adding a runtime is one record module here (listed in :data:`RECORDS`) plus its
 transcript fixtures; the hook commands, install, status, the ledger, the guard and the
 provider's scope read the records (docs/runtimes.md).
 
-Standard library only, and only ``os`` and ``pathlib`` (``re`` on first use): the guard's
+Standard library only, and only ``os`` at import (``pathlib`` and ``re`` on first use): the guard's
 hot path and the provider plugins (through ``plugin_api``) import it.
 """
 
 from __future__ import annotations
 
 import os
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from loopx_recall_core.runtimes import claude, codex, kimi, pi
 from loopx_recall_core.runtimes._record import HookFile, OutputForm, Runtime, ShellTool
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = [
     "HISTORY_SOURCES",
@@ -109,6 +112,8 @@ def config_folder(runtime: str, environ: dict[str, str] | None = None) -> Path:
     rec = record(runtime)
     if rec.config_default is None:
         raise ValueError(f"{rec.title} keeps no hooks we install")
+    from pathlib import Path
+
     env = os.environ if environ is None else environ
     moved = env.get(rec.config_env) if rec.config_env else None
     return Path(moved) if moved else Path.home() / rec.config_default

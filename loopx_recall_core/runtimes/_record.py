@@ -78,8 +78,8 @@ class Runtime(_Record):
 
     __slots__ = (
         "config_default", "config_env", "failure_event", "hook_events", "hook_files",
-        "hook_matcher", "index_prefix", "name", "output_forms", "payload_keys", "shell_tools",
-        "title", "trust",
+        "hook_matcher", "index_prefix", "name", "output_forms", "payload_keys",
+        "post_tool_status", "shell_tools", "title", "trust",
     )  # fmt: skip
 
     #: The name everywhere: CLI arguments, the ledger, the index's ``source`` column.
@@ -106,3 +106,6 @@ class Runtime(_Record):
     output_forms: tuple[OutputForm, ...]
     #: How to trust freshly installed hooks (None: the runtime runs them as written).
     trust: str | None
+    #: For a runtime whose PostToolUse carries no exit status: ``(transcript path, call
+    #: id) -> status or None``, read from what the runtime wrote before the hook ran.
+    post_tool_status: object

@@ -76,4 +76,5 @@ RECORD = Runtime(
         ),
     ),
     trust=None,
+    post_tool_status=None,
 )

@@ -22,4 +22,5 @@ RECORD = Runtime(
     shell_tools=(),
     output_forms=(),
     trust=None,
+    post_tool_status=None,
 )

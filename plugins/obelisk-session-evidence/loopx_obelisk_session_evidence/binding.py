@@ -18,14 +18,14 @@ from typing import Any
 from loopx_obelisk_session_evidence.escapes import find_escapes
 from loopx_obelisk_session_evidence.runner import git_output
 from loopx_obelisk_session_evidence.scope import exclude_globs, resolved_roots
-from loopx_recall_core.plugin_api import HISTORY_SOURCES as RUNTIME_SOURCES
 from loopx_recall_core.plugin_api import BindingOption, digest
 
 __all__ = ["BINDING_OPTIONS", "HISTORY_SOURCES", "bind", "git_repository"]
 
-#: The runtimes whose sessions Obelisk 0.2.4 indexes: the host's runtime records list the
-#: same four (claude, codex, kimi, pi).
-HISTORY_SOURCES = RUNTIME_SOURCES
+#: The runtimes whose sessions Obelisk 0.2.4 indexes (a fact about the index, so the
+#: provider's own list); each has a host runtime record, which says how the index names
+#: its sessions (tests/test_shared_rules.py checks both).
+HISTORY_SOURCES = ("claude", "codex", "kimi", "pi")
 DEFAULT_WINDOW_DAYS = 30
 
 BINDING_OPTIONS = (
