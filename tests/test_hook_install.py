@@ -76,10 +76,12 @@ def test_claude_user_scope_keeps_the_users_content_is_idempotent_and_backs_up(tm
     settings.parent.mkdir()
     settings.write_text(json.dumps(USER_CONTENT))
     args = ("install", "claude", "--agent-id", "a", "--project-id", "j")
+    original = settings.read_bytes()
     declined = _install(*args, cwd=tmp_path, home=tmp_path, stdin="n\n")
-    assert declined.returncode == 1  # click's Aborted!, as everywhere
-    assert "Aborted!" in declined.stderr
-    assert json.loads(settings.read_text()) == USER_CONTENT
+    assert declined.returncode == 1  # no terminal to ask: one line that names --yes
+    assert "pass --yes" in declined.stderr
+    assert "Aborted!" not in declined.stderr
+    assert settings.read_bytes() == original
     done = _install(*args, "--yes", cwd=tmp_path, home=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout == f"hooks installed in {settings} (backup kept beside it)\n"
@@ -89,14 +91,14 @@ def test_claude_user_scope_keeps_the_users_content_is_idempotent_and_backs_up(tm
     start = _commands(merged, "SessionStart")
     assert start[0] == "echo hi"
     assert _ours(start[1]) == ["hook", "claude", "--agent-id", "a", "--project-id", "j"]
-    (backup,) = settings.parent.glob("settings.json.loopx-backup-*")
+    (backup,) = settings.parent.glob("settings.json.loopx-backup*")
     assert json.loads(backup.read_text()) == USER_CONTENT
     before = settings.read_bytes()
     again = _install(*args, "--yes", cwd=tmp_path, home=tmp_path)
     assert again.returncode == 0
     assert "no change" in again.stdout
     assert settings.read_bytes() == before
-    assert len(list(settings.parent.glob("settings.json.loopx-backup-*"))) == 1
+    assert len(list(settings.parent.glob("settings.json.loopx-backup*"))) == 1
     # another agent replaces our own entry (one loopx-recall entry per file)
     other = _install("install", "claude", "--agent-id", "b", "--project-id", "j", "--yes",
                      cwd=tmp_path, home=tmp_path)  # fmt: skip
@@ -106,7 +108,8 @@ def test_claude_user_scope_keeps_the_users_content_is_idempotent_and_backs_up(tm
     assert [_ours(c)[3] for c in start[1:]] == ["b"]
     removed = _install("uninstall", "claude", "--yes", cwd=tmp_path, home=tmp_path)
     assert removed.returncode == 0, removed.stderr
-    assert json.loads(settings.read_text()) == USER_CONTENT  # exactly what install added
+    assert settings.read_bytes() == original  # exactly what install added, byte for byte
+    assert len(list(settings.parent.glob("settings.json.loopx-backup*"))) == 1
 
 
 def test_installing_again_is_no_change_when_the_user_added_hooks_after_ours():

@@ -65,3 +65,31 @@ def test_a_linked_worktree_uses_the_clones_shared_exclude(tmp_path):
     assert done.returncode == 0, done.stderr
     assert (tree / ".claude" / "settings.local.json").is_file()
     assert "settings.local.json" not in _untracked(tree)
+
+
+def test_a_dot_git_file_naming_another_folder_is_not_followed(tmp_path):
+    # issue 31 item 12: the `gitdir:` line of a `.git` file was followed, and folders were
+    # created and written outside the repository; now git is asked, and only the
+    # repository's own git folder is written
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    outside = tmp_path / "outside" / "not-a-git-folder"
+    (repo / ".git").write_text(f"gitdir: {outside}\n")
+    done = _install(*INSTALL, cwd=repo, home=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (repo / ".claude" / "settings.local.json").is_file()
+    assert not (tmp_path / "outside").exists()
+    assert "kept out of git" not in done.stdout
+
+
+def test_git_is_asked_where_the_exclude_file_is(tmp_path):
+    # a submodule-style `.git` file naming a real git folder: git's own answer is used
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    store = tmp_path / "store.git"
+    _git("init", "-q", "--separate-git-dir", str(store), str(repo), cwd=tmp_path)
+    assert (repo / ".git").is_file()
+    done = _install(*INSTALL, cwd=repo, home=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "/.claude/settings.local.json" in (store / "info" / "exclude").read_text()
+    assert "settings.local.json" not in _untracked(repo)

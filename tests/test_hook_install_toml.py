@@ -132,7 +132,7 @@ def test_install_writes_config_toml_with_a_backup_and_uninstall_removes_exactly_
     assert not (codex_home / "hooks.json").exists()  # never split over two files
     assert _commands(config.read_text(), "SessionStart")[-1][:2] == ["hook", "codex"]
     assert oct(config.stat().st_mode & 0o777) == oct(0o640)
-    (backup,) = codex_home.glob("config.toml.loopx-backup-*")
+    (backup,) = codex_home.glob("config.toml.loopx-backup*")
     assert backup.read_text() == USER_TOML
     again = _run("install", "codex", *ids, home=tmp_path, codex_home=codex_home)
     assert again.stdout == f"{config}: already has these hooks; no change\n"

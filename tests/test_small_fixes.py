@@ -91,13 +91,22 @@ def test_hook_install_names_the_settings_shape_and_says_invalid_json_once(tmp_pa
 
 
 def test_answering_no_is_aborted_exit_1_in_hook_install(tmp_path):
+    import pty
+
     settings = tmp_path / "settings.json"
     original = {"permissions": {"allow": ["Bash(ls)"]}}
     settings.write_text(json.dumps(original))
-    declined = _loopx("hook", "install", "claude", "--agent-id", "a", "--project-id", "j",
-                      "--settings", str(settings), cwd=tmp_path, stdin="n\n")  # fmt: skip
+    args = ("hook", "install", "claude", "--agent-id", "a", "--project-id", "j", "--settings",
+            str(settings))  # fmt: skip
+    env = {**os.environ, "HOME": str(tmp_path), "LOOPX_RECALL_HOME": str(tmp_path / "loopx")}
+    controller, terminal = pty.openpty()  # a terminal: the question is asked; "n" aborts
+    os.write(controller, b"n\n")
+    declined = subprocess.run([LOOPX, *args], stdin=terminal, capture_output=True, text=True,
+                              cwd=tmp_path, env=env, timeout=60, check=False)  # fmt: skip
+    os.close(terminal)
+    os.close(controller)
     assert declined.returncode == 1
     assert "Aborted!" in declined.stderr
     assert "nothing changed" not in declined.stdout
     assert json.loads(settings.read_text()) == original
-    assert list(tmp_path.glob("settings.json.loopx-backup-*")) == []
+    assert list(tmp_path.glob("settings.json.loopx-backup*")) == []

@@ -25,12 +25,18 @@ __all__ = ["GROUPS", "cli", "group_help", "main"]
 #: Each command group: its module, the click group there, and the first paragraph of its
 #: help. The one source of the groups' own help (:func:`group_help`), the root's ``--help``
 #: listing (without importing a group) and the fast path's root help
-#: (:data:`loopx_recall_core.cli._fast.ROOT_HELP`).
+#: (:data:`loopx_recall_core.cli._fast.ROOT_HELP`). Each is one sentence of at most 55
+#: characters, so that the root listing shows it whole (click cuts a longer one).
 GROUPS = {
     "capability": (
         "loopx_recall_core.cli.capability",
         "capability",
-        "Enable, read back and disable a capability for one agent and project (default off).",
+        "Turn a capability on or off for one agent and project.",
+    ),
+    "cleanup": (
+        "loopx_recall_core.cli.cleanup",
+        "cleanup",
+        "Everything loopx-recall wrote: list it, or remove it.",
     ),
     "extension": (
         "loopx_recall_core.cli.extension",
@@ -40,37 +46,37 @@ GROUPS = {
     "external-evidence": (
         "loopx_recall_core.cli.external_evidence",
         "external_evidence",
-        "External-evidence-research v0: discover -> plan -> receipt -> admit -> retire.",
+        "External-evidence research, one step per command.",
     ),
     "guard": (
         "loopx_recall_core.cli.guard",
         "guard",
-        "Warn before an agent repeats a failed command (PreToolUse hooks; default off).",
+        "Warn before an agent repeats a failed command.",
     ),
     "hook": (
         "loopx_recall_core.cli.hook",
         "hook",
-        "Claim sessions as agent runtimes start them; install or remove those hooks.",
+        "Runtime hooks: claim sessions, install, uninstall.",
     ),
     "loopx": (
         "loopx_recall_core.cli.loopx",
         "loopx",
-        "Manifests that plug loopx-recall into LoopX (loopx extension install --manifest).",
+        "Manifests that plug loopx-recall into LoopX.",
     ),
     "recall": (
         "loopx_recall_core.cli.recall",
         "recall",
-        "Agent-turn-recall: bounded, provenance-bearing history with public receipts.",
+        "Bounded history recall with public receipts.",
     ),
     "session": (
         "loopx_recall_core.cli.session",
         "session",
-        "Which runtime session belongs to which agent and project (owner-local, private).",
+        "Which runtime session is which agent's (private).",
     ),
     "state": (
         "loopx_recall_core.cli.state",
         "state",
-        "Where loopx-recall keeps enablements, verdicts, private results and the receipt key.",
+        "Where loopx-recall keeps its private state.",
     ),
 }
 _GROUPS = {name: (module, attribute) for name, (module, attribute, _help) in GROUPS.items()}
@@ -112,7 +118,9 @@ def _hook_runtime(name: str) -> bool:
 
 
 def main(prog_name: str = "loopx-recall") -> None:
-    if sys.argv[1:2] == ["guard"] and sys.argv[2:3] and _hook_runtime(sys.argv[2]):
+    asks_help = any(arg in ("--help", "-h") for arg in sys.argv[3:])  # the owner, not a hook
+    if (sys.argv[1:2] == ["guard"] and sys.argv[2:3] and not asks_help
+            and _hook_runtime(sys.argv[2])):  # fmt: skip
         # the PreToolUse hot path: no click, no signal handlers, always exit 0
         from loopx_recall_core.guard import hotpath
 

@@ -150,9 +150,31 @@ class Command(click.Command):
 
 
 class Group(click.Group):
-    """A command group whose commands are :class:`Command` s."""
+    """A command group whose commands are :class:`Command` s. Its listing shows each
+    command's first sentence whole, wrapped (click's default cuts it at the terminal's
+    width mid-sentence: "Guarded calls, matches, warned-then-avoided,...")."""
 
     command_class = Command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is None or command.hidden:
+                continue
+            rows.append((name, first_sentence(command.short_help or command.help or "")))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+def first_sentence(text: str) -> str:
+    """The first sentence of a help text's first paragraph (all of it without a full stop)."""
+    words = text.split("\n\n")[0].split()
+    for index, word in enumerate(words):
+        if word.endswith("."):
+            return " ".join(words[: index + 1])
+    return " ".join(words)
 
 
 def emit(data: Any, output_format: str, render_text: Callable[[Any], str]) -> None:
@@ -207,3 +229,13 @@ def read_json_object(path: str, what: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise Rejected(f"{what}: must hold a JSON object")
     return value
+
+
+def confirm(question: str, refusal: str) -> None:
+    """Ask ``question`` on a terminal ("n": click's Aborted!, exit 1); without one, refuse
+    in one line that says how to go on: ``refusal`` + ``: pass --yes to go ahead``."""
+    import sys
+
+    if not sys.stdin.isatty():
+        raise Rejected(f"{refusal}: pass --yes to go ahead (no terminal to ask)")
+    click.confirm(question, abort=True, err=True)

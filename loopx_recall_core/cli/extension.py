@@ -11,7 +11,14 @@ import click
 
 from loopx_recall_core import extensions
 from loopx_recall_core.cli import group_help
-from loopx_recall_core.cli._common import EnvironmentProblem, Group, Rejected, emit, format_option
+from loopx_recall_core.cli._common import (
+    EnvironmentProblem,
+    Group,
+    Rejected,
+    confirm,
+    emit,
+    format_option,
+)
 from loopx_recall_core.extensions import ExtensionRefused, PipFailed
 
 
@@ -116,7 +123,8 @@ def uninstall(name: str, yes: bool) -> None:
     try:
         target = extensions.uninstall_target(name)
         if not yes:
-            click.confirm(f"Uninstall {target.distribution}? Provider data is kept.", abort=True)
+            confirm(f"Uninstall {target.distribution}? Provider data is kept.",
+                    f"uninstalling {target.distribution}")  # fmt: skip
         kept = extensions.uninstall(target)
     except ExtensionRefused as exc:
         raise Rejected(str(exc)) from None
@@ -125,3 +133,20 @@ def uninstall(name: str, yes: bool) -> None:
     click.echo(
         f"uninstalled {target.distribution}; {kept} enablement(s) kept, provider data untouched"
     )
+    click.echo(_left_behind())
+
+
+def _left_behind() -> str:
+    """What uninstalling a provider leaves, and how to remove it (issue 31 item 16)."""
+    from loopx_recall_core import cleanup
+
+    hooks = [item for item in cleanup.inventory() if item.kind == "hooks"]
+    line = (
+        "left: the enablements, the state folder (private results, receipt key, ledger)"
+        + (f", and hooks in {len(hooks)} runtime file(s) that still run this environment's "
+           "loopx-recall (`loopx-recall hook uninstall claude|codex` removes them)"
+           if hooks else "")
+        + "; `loopx-recall cleanup` lists everything loopx-recall wrote, `--remove` "
+        "removes it"
+    )  # fmt: skip
+    return line

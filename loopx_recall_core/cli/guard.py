@@ -37,13 +37,22 @@ _SETTINGS = {"context_settings": {"ignore_unknown_options": True, "allow_extra_a
 def _hook_command(runtime: str) -> click.Command:
     title = record(runtime).title
 
-    def command() -> None:
+    def command(**_options: object) -> None:
         _hook(runtime)
 
     command.__doc__ = (
-        f"{title} PreToolUse/PostToolUse hook: JSON on stdin; prints the hook's answer or "
-        "nothing. Always exits 0."
+        f"{title} PreToolUse/PostToolUse hook, run by the runtime (`hook install --guard` "
+        "writes it): the hook's JSON on stdin; prints the hook's answer or nothing. Always "
+        "exits 0; past its deadline it prints nothing."
     )
+    options = (
+        click.option("--agent-id", help="The agent (default: $LOOPX_RECALL_AGENT_ID)."),
+        click.option("--project-id", help="The project (default: $LOOPX_RECALL_PROJECT_ID)."),
+        click.option("--deadline-ms", metavar="N",
+                     help="Answer within N ms (50..60000; default 300), for a slow machine."),
+    )  # fmt: skip
+    for option in reversed(options):
+        command = option(command)
     return guard.command(runtime, **_SETTINGS)(command)
 
 

@@ -19,7 +19,7 @@ import click
 
 from loopx_recall_core import runtimes
 from loopx_recall_core.cli import group_help
-from loopx_recall_core.cli._common import Group, Rejected
+from loopx_recall_core.cli._common import Group, Rejected, confirm
 from loopx_recall_core.private_files import StateError, read_file
 from loopx_recall_core.recall.sessions import runtime_hooks
 
@@ -120,14 +120,21 @@ def _target(runtime: str, scope: str, settings_path: str | None) -> tuple[Path, 
         raise Rejected(exc.problem) from None  # the user's file, not the state folder
 
 
-def _stale_codex_entries(runtime: str, path: Path, yes: bool) -> list[tuple[str, str]]:
-    """When ours now live in ``config.toml`` (the user keeps hooks there), remove our
-    entries from the ``hooks.json`` beside it, which an earlier install may have written
-    (Codex would run both). Returns the (agent, project) pairs removed."""
+class _Change:
+    """One file to write: checked, asked about and written together with the others."""
+
+    def __init__(self, path: Path, new: bytes, existing: bytes | None, backup: bool) -> None:
+        self.path, self.new, self.existing, self.backup = path, new, existing, backup
+
+
+def _stale_codex(runtime: str, path: Path) -> tuple[_Change | None, list[tuple[str, str]]]:
+    """When ours now live in ``config.toml`` (the user keeps hooks there), our entries in
+    the ``hooks.json`` beside it, which an earlier install may have written (Codex would
+    run both), go: the change and the (agent, project) pairs they named."""
     from loopx_recall_core.recall import hook_install
 
     if path.suffix != ".toml" or runtimes.hook_file(runtime, "user", "toml") != path:
-        return []
+        return None, []
     other = runtimes.hook_file(runtime, "user", "json")
     try:
         existing = read_file(other, 4_000_000, hook_install.what_file(runtime))
@@ -135,23 +142,31 @@ def _stale_codex_entries(runtime: str, path: Path, yes: bool) -> list[tuple[str,
     except (StateError, hook_install.InstallRefused) as exc:
         raise Rejected(str(exc)) from None
     if new is None:
-        return []
-    if not _write(other, new, existing, f"remove the {runtime} hooks from {other}", yes):
-        return []
-    click.echo(f"hooks removed from {other} (backup kept beside it)")
-    return pairs
+        return None, []
+    return _Change(other, new, existing, True), pairs
 
 
-def _write(path: Path, new: bytes, existing: bytes | None, question: str, yes: bool) -> bool:
+def _apply(changes: list[_Change], verb: str, runtime: str, yes: bool) -> None:
+    """Check every file, ask once, then write them all: a file that cannot be written
+    is found before any is changed."""
     from loopx_recall_core.recall import hook_install
 
-    if not yes:  # "n" is click's Aborted!, exit 1, as everywhere
-        click.confirm(f"{question} (a backup of the old file is kept beside it)?", abort=True)
     try:
-        hook_install.write_with_backup(path, new, existing)
+        for change in changes:
+            hook_install.check_writable(change.path)
+    except hook_install.InstallRefused as exc:
+        raise Rejected(str(exc)) from None
+    if not yes:
+        names = " and ".join(str(change.path) for change in changes)
+        confirm(f"{verb} the {runtime} hooks in {names} (a backup of the old file is kept "
+                "beside it)?", f"{verb} the {runtime} hooks needs your yes")  # fmt: skip
+    try:
+        for change in changes:
+            hook_install.write_with_backup(
+                change.path, change.new, change.existing, backup=change.backup
+            )
     except (hook_install.InstallRefused, StateError) as exc:
         raise Rejected(str(exc)) from None
-    return True
 
 
 @hook.command("install")
@@ -202,6 +217,7 @@ def install(
         click.echo(json.dumps(snippet, indent=2, ensure_ascii=False))
         return
     path, existing = _target(runtime, scope, settings_path)
+    toml = path.suffix == ".toml"
     store = StateStore()
     keys = None
     if guard:
@@ -210,27 +226,28 @@ def install(
         except GuardRefused as exc:
             raise Rejected(str(exc)) from None
     try:
-        merged = hook_install.merge(
-            existing, runtime, agent_id, project_id, guard, toml=path.suffix == ".toml"
-        )
+        merged = hook_install.merge(existing, runtime, agent_id, project_id, guard, toml=toml)
+        backup = hook_install.needs_backup(path, existing, runtime, toml=toml)
     except hook_install.InstallRefused as exc:
         raise Rejected(str(exc)) from None
-    if merged is None:
+    stale, _pairs = (None, []) if settings_path else _stale_codex(runtime, path)
+    changes = [c for c in (merged and _Change(path, merged, existing, backup), stale) if c]
+    if not changes:
         click.echo(f"{path}: already has these hooks; no change")
-    elif _write(path, merged, existing, f"add the {runtime} hooks to {path}", yes):
-        backup = " (backup kept beside it)" if existing is not None else ""
-        click.echo(f"hooks installed in {path}{backup}")
-        if not settings_path:
-            _stale_codex_entries(runtime, path, yes)
-        local = scope == "project-local" and not settings_path
-        if local and hook_install.keep_out_of_git(path):
-            click.echo("kept out of git: .claude/settings.local.json added to this "
-                           "clone's .git/info/exclude")  # fmt: skip
-        trust = runtimes.record(runtime).trust
-        if trust:  # Codex runs a non-managed hook only once it is trusted
-            click.echo(trust)
     else:
-        return
+        _apply(changes, "add", runtime, yes)
+        if merged is not None:
+            kept = " (backup kept beside it)" if existing is not None else ""
+            click.echo(f"hooks installed in {path}{kept}")
+        if stale is not None:
+            click.echo(f"hooks removed from {stale.path} (backup kept beside it)")
+        local = scope == "project-local" and not settings_path
+        if merged is not None and local and hook_install.keep_out_of_git(path):
+            click.echo("kept out of git: .claude/settings.local.json added to this "
+                           "clone's info/exclude")  # fmt: skip
+        trust = runtimes.record(runtime).trust
+        if trust and merged is not None:  # Codex runs a non-managed hook only once trusted
+            click.echo(trust)
     if guard:
         set_guard(store, agent_id, project_id, policy, keys)
         click.echo(f"guard on ({policy}) for this agent and project")
@@ -249,19 +266,23 @@ def uninstall(runtime: str, scope: str, settings_path: str | None, yes: bool) ->
     from loopx_recall_core.state import StateStore
 
     path, existing = _target(runtime, scope, settings_path)
+    toml = path.suffix == ".toml"
     try:
-        new, pairs = hook_install.unmerge(existing, runtime, toml=path.suffix == ".toml")
+        new, pairs = hook_install.unmerge(existing, runtime, toml=toml)
+        if new is not None:  # nothing else changed since install: the user's own bytes back
+            original = hook_install.original_if_unchanged(path, existing, runtime, toml=toml)
+            new = new if original is None else original
     except hook_install.InstallRefused as exc:
         raise Rejected(str(exc)) from None
-    if new is not None:
-        if not _write(path, new, existing, f"remove the {runtime} hooks from {path}", yes):
-            return
-        click.echo(f"hooks removed from {path} (backup kept beside it)")
-    stale = [] if settings_path else _stale_codex_entries(runtime, path, yes)
-    if new is None and not stale:
+    stale, stale_pairs = (None, []) if settings_path else _stale_codex(runtime, path)
+    changes = [c for c in (new is not None and _Change(path, new, existing, True), stale) if c]
+    if not changes:
         click.echo(f"{path}: no loopx-recall {runtime} hook; no change")
         return
-    pairs += [pair for pair in stale if pair not in pairs]
+    _apply(changes, "remove", runtime, yes)
+    for change in changes:
+        click.echo(f"hooks removed from {change.path} (backup kept beside it)")
+    pairs += [pair for pair in stale_pairs if pair not in pairs]
     store = StateStore()
     if any(set_guard(store, agent, project, None) for agent, project in pairs):
         click.echo("guard off for the agent and project the hooks named")

@@ -366,7 +366,22 @@ def replan_command(
     )
     if show_private:
         shown["matched_items"] = matched_items(report)
+    shown["window_days"] = _window_days(*shown["claim_for"])
     emit(shown, output_format, render_replan)
+
+
+def _window_days(agent_id: str | None, project_id: str | None) -> int | None:
+    """The days back the enablement's binding searches (``window_days``), for the text
+    that says what ``no_prior_match`` covers; None when it names none."""
+    from loopx_recall_core.state import StateStore
+
+    try:
+        found = StateStore().read().find(agent_id=agent_id or "", project_id=project_id or "")
+    except Exception:  # noqa: BLE001 - text only: without it the line says "the window"
+        return None
+    days = {e.binding.get("window_days") for e in found if isinstance(e.binding, dict)}
+    (one,) = days if len(days) == 1 else (None,)
+    return one if isinstance(one, int) and not isinstance(one, bool) else None
 
 
 recall.add_command(qualify)

@@ -11,6 +11,7 @@ from loopx_recall_core.contracts.historical import ProviderId
 from loopx_recall_core.recall.replan.comparison import item_ref
 
 __all__ = [
+    "behind_line",
     "coverage_line",
     "matched_items",
     "next_step",
@@ -84,6 +85,20 @@ def next_step(
     return None
 
 
+def behind_line(freshness: object, unclaimed: object, hint: object) -> str | None:
+    """One line when a succeeded answer's index may not hold the newest sessions
+    (``stale``, ``incomplete``, ``unknown``) and no unclaimed session explains it: what to
+    do (the provider's ``refresh_hint`` when it gives one), and that absence is no
+    evidence until then."""
+    if freshness not in ("stale", "incomplete", "unknown") or (
+        isinstance(unclaimed, int) and unclaimed > 0
+    ):
+        return None
+    what = hint if isinstance(hint, str) and hint else "refresh the provider's index"
+    return f"  next: the index is {freshness}: {what}, then ask again (until then absence is " \
+        "not evidence)"
+
+
 def render_outcome(data: dict[str, Any]) -> str:
     lines = [f"recall {data['status']}" + (f": {data['reason']}" if data["reason"] else "")]
     lines.append(render_receipt(data["receipt"]))
@@ -98,6 +113,11 @@ def render_outcome(data: dict[str, Any]) -> str:
     note = coverage_line(data.get("unclaimed_sessions"), *data.get("claim_for", (None, None)))
     if note:
         lines.append(note)
+    behind = data["status"] == "succeeded" and behind_line(
+        data["receipt"].get("freshness"), data.get("unclaimed_sessions"),
+        data.get("unavailable_hint"))  # fmt: skip
+    if behind:
+        lines.append(behind)
     if data.get("private_ref"):
         lines.append(f"  stored: `loopx-recall recall show {data['private_ref']}` reads it back")
     for item in data.get("items", []):
@@ -138,7 +158,18 @@ def render_replan(data: dict[str, Any]) -> str:
         )
         if note:
             lines.append(note)
-    lines.append(f"  comparison: {data['comparison']['verdict']}")
+        behind = recall_data["status"] == "succeeded" and behind_line(
+            recall_data["receipt"].get("freshness"), recall_data.get("unclaimed_sessions"),
+            data.get("unavailable_hint"))  # fmt: skip
+        if behind:
+            lines.append(behind)
+    verdict = data["comparison"]["verdict"]
+    days = data.get("window_days")
+    lines.append(f"  comparison: {verdict}" + (
+        f" (within the last {days} days the index holds; nothing older was searched)"
+        if verdict == "no_prior_match" and isinstance(days, int) else
+        " (within the window the index holds; nothing older was searched)"
+        if verdict == "no_prior_match" else ""))  # fmt: skip
     for match in data.get("matched_items", []):
         # what happened: when, the relation, and the first lines of the stored snippet
         lines.append(

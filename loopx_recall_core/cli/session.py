@@ -131,8 +131,11 @@ def _unclaimed(agent_id: str, project_id: str) -> list[Any]:
 
 
 def _on_disk(agent_id: str, project_id: str, runtime: str, session_id: str) -> bool:
+    try:  # a session of the other runtime (claude with codex:<id>) is refused in one line
+        wanted = native_session_id(runtime, session_id)
+    except ClaimRefused as exc:
+        raise Rejected(str(exc)) from None
     found, _ledger = _listing(agent_id, project_id)
-    wanted = native_session_id(runtime, session_id)
     return any(c.runtime == runtime and c.session_id == wanted for c in found)
 
 

@@ -25,8 +25,9 @@ def state() -> None:
 def path(output_format: str) -> None:
     """Print the state folder: $LOOPX_RECALL_HOME, else the platform's user state folder.
 
-    The path is your own and private (it holds your user name): this is the one command
-    that prints it. Nothing is read or created, so it works when the state is damaged.
+    The path is your own and private (it holds your user name): no receipt, status or log
+    names it; this command and `cleanup` print it on request (`recall qualify` names its
+    report folder). Nothing is read or created, so it works when the state is damaged.
     """
     root = os.path.abspath(state_root())
     data = {

@@ -21,9 +21,20 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["MAX_REQUEST_BYTES", "PROTOCOLS", "main"]
+__all__ = ["MAX_REQUEST_BYTES", "PROTOCOLS", "STDIN_TIMEOUT_S", "main"]
 
 MAX_REQUEST_BYTES = 1_000_000
+#: How long the request may take to arrive in full (LoopX writes it at once and closes
+#: stdin; ``LOOPX_RECALL_PROVIDER_STDIN_S`` changes it, for a test or a slow pipe).
+def _stdin_timeout() -> float:
+    try:
+        value = float(os.environ.get("LOOPX_RECALL_PROVIDER_STDIN_S", "") or 10)
+    except ValueError:
+        return 10.0
+    return min(max(value, 0.1), 600.0) if value == value else 10.0  # NaN: the default
+
+
+STDIN_TIMEOUT_S = _stdin_timeout()
 #: argument -> module answering that protocol
 PROTOCOLS = {
     "capability": "loopx_recall_core.loopx_extension.capability",
@@ -51,9 +62,15 @@ def _doctor(protocol: str) -> int:
 
 def _read_request() -> Any:
     from loopx_recall_core import jsonio
+    from loopx_recall_core.bounded_stdin import StdinTimeout, read_bounded
     from loopx_recall_core.loopx_extension.errors import ProtocolError
 
-    raw = sys.stdin.buffer.read(MAX_REQUEST_BYTES + 1)
+    try:  # LoopX writes the request and closes stdin: an end that never comes is refused
+        raw = read_bounded(MAX_REQUEST_BYTES, STDIN_TIMEOUT_S)
+    except StdinTimeout:
+        raise ProtocolError(
+            "invalid_request", f"stdin did not close within {STDIN_TIMEOUT_S:g} s"
+        ) from None
     if len(raw) > MAX_REQUEST_BYTES:
         raise ProtocolError(
             "invalid_request", f"the request is larger than {MAX_REQUEST_BYTES} bytes"

@@ -30,6 +30,7 @@ only, and only by ``hook install|uninstall`` when they change a TOML file.
 
 from __future__ import annotations
 
+import contextlib
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -45,8 +46,8 @@ def keeps_hooks(config: Path) -> bool:
     ``[hooks]`` (``[hooks.state]``, Codex's own trust records, is no event)."""
     try:
         hooks = tomllib.loads(config.read_text(encoding="utf-8")).get("hooks")
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return False
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+        return False  # tomllib recurses once per nesting level (a 500-deep array)
     return isinstance(hooks, dict) and any(
         isinstance(groups, list) for name, groups in hooks.items() if name != "state"
     )
@@ -65,6 +66,8 @@ def _parse(existing: bytes | None) -> Any:
         raise InstallRefused(f"{_WHAT} is not UTF-8 text") from None
     except ParseError as exc:
         raise InstallRefused(f"{_WHAT} is not valid TOML (line {exc.line})") from None
+    except RecursionError:
+        raise InstallRefused(f"{_WHAT} nests too deeply to be changed safely") from None
     hooks = document.get("hooks")
     if hooks is not None and (
         not isinstance(hooks, dict)
@@ -144,19 +147,73 @@ def merge(
     """``config.toml`` with our groups (replacing our earlier ones); None: no change."""
     from loopx_recall_core.recall.hook_install import settings_snippet
 
-    if existing and not existing.endswith(b"\n"):
-        existing += b"\n"  # else our first table would be glued to the user's last line
-    document = _parse(existing)
-    _remove_ours(document, runtime)
+    raw = existing or b""
+    without = unmerge(raw, runtime)[0] if raw else None
+    base = raw if without is None else without  # ours out first, as uninstall takes them
+    bare = bool(base) and not base.endswith(b"\n")
+    # without a final newline our first table would be glued to the user's last line
+    document = _parse(base + b"\n" if bare else base)
     for event, groups in settings_snippet(runtime, agent_id, project_id, guard)["hooks"].items():
         for group in groups:
             _group(document, event, group)
     new = document.as_string().encode("utf-8")
-    return None if new == (existing or b"") else new
+    if bare:
+        new = _unglue(base, new)
+    if new == raw or _same(new, raw):
+        return None  # ours are there as install writes them: installing again changes nothing
+    return new
+
+
+def _same(new: bytes, raw: bytes) -> bool:
+    try:
+        return tomllib.loads(new.decode("utf-8")) == tomllib.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+        return False
+
+
+def _unglue(raw: bytes, new: bytes) -> bytes:
+    """The newline added after a last line that had none, taken out again wherever the
+    text allows, so that a file with and one without a final newline merge differently
+    (and uninstall can tell which it was): before a table appended after that line, the
+    blank line tomlkit puts there is enough; at the end, the user's line ends the file."""
+    if new.startswith(raw + b"\n\n"):
+        return raw + new[len(raw) + 1 :]
+    if new.endswith(b"\n" + raw.rsplit(b"\n", 1)[-1] + b"\n") or new == raw + b"\n":
+        return new[:-1]
+    return new
 
 
 def unmerge(existing: bytes | None, runtime: str) -> tuple[bytes | None, list[Any]]:
     """``config.toml`` without our handlers (None: none there), and the handlers removed."""
     document = _parse(existing)
     removed = _remove_ours(document, runtime)
-    return (document.as_string().encode("utf-8") if removed else None), removed
+    if not removed:
+        return None, removed
+    left = document.as_string().encode("utf-8")
+    return _as_before(left, existing or b"", removed, runtime), removed
+
+
+def _as_before(left: bytes, merged: bytes, removed: list[Any], runtime: str) -> bytes:
+    """``left`` (the file without our tables), minus what appending them added around
+    the user's text, when that can be proven: tomlkit puts a blank line before a table it
+    appends (and merge a newline after a last line without one); both stay behind when
+    the table goes. The candidate whose merge gives back ``merged`` exactly is the file as
+    it was; without one, ``left`` as it is."""
+    from loopx_recall_core.recall.hook_install import _pairs
+
+    pairs = _pairs(removed)
+    if len(pairs) != 1:
+        return left
+    # a blank line at the end is most often the one tomlkit put before our table (a file
+    # ending in one newline is the common case; one ending in a blank line merges to the
+    # same bytes): one newline less first; otherwise the file as it is first
+    cuts = (1, 0, 2) if left.endswith(b"\n\n") else (0, 1)
+    candidates = [left[: len(left) - cut] for cut in cuts if left.endswith(b"\n" * cut)]
+    guarded = any(" guard " in str(handler.get("command", "")) for handler in removed)
+    from loopx_recall_core.recall.hook_install import InstallRefused
+
+    for candidate in candidates:
+        with contextlib.suppress(InstallRefused):  # a candidate that does not parse: not it
+            if merge(candidate, runtime, *pairs[0], guarded) == merged:
+                return candidate
+    return left

@@ -69,8 +69,8 @@ def _toml(path: Path) -> dict | None:
     raw = _read(path)
     try:
         value: Any = tomllib.loads(raw.decode("utf-8")) if raw else {}
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError):
-        return None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError):
+        return None  # tomllib recurses once per nesting level: a 500-deep array is no hooks
     return value if isinstance(value, dict) else None
 
 

@@ -11,9 +11,18 @@ starts the guard's prefetch) and, with the guard, ``PreToolUse`` and ``PostToolU
 (Claude Code: ``PostToolUseFailure`` too; matcher ``Bash``) running ``loopx-recall guard
 <runtime>``. A Codex user who keeps hooks inline in ``config.toml`` gets them there
 (:mod:`.codex_toml`). Our entries are recognised by their
-command (``loopx-recall hook|guard <runtime> ...``), so installing again for another agent
-or policy replaces them, and uninstalling removes exactly them: the user's other content
-is kept as it was.
+command, exactly as :func:`hook_command` writes it, so installing again for another agent
+or policy replaces them, and uninstalling removes exactly them (a user's handler that
+merely starts the same way is the user's).
+
+The user's file is edited in place (:mod:`.json_splice`; TOML: :mod:`.codex_toml`): only
+our entries' bytes change; it keeps its owner, mode and hard links; one backup beside it;
+and uninstall gives back the original bytes when nothing else changed since install.
+
+Long because: the user's file has one home here, from finding it (scope, the runtime
+record, git's exclude file) through merging and removing our entries to writing it back
+with its backup, owner and links; splitting the writing off would leave two modules that
+each need the other's rules of what is ours.
 """
 
 from __future__ import annotations
@@ -22,7 +31,6 @@ import json
 import os
 import shlex
 import sys
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -88,14 +96,21 @@ def _argv(command: object) -> list[str] | None:
 
 
 def is_ours(entry: object, runtime: str) -> bool:
-    """Our handler: its command is ``loopx-recall hook|guard <runtime> ...``."""
-    argv = _argv(entry.get("command")) if isinstance(entry, dict) else None
+    """Our handler, exactly: its command is the one :func:`hook_command` writes,
+    ``<...>/loopx-recall hook|guard <runtime> --agent-id A --project-id P`` quoted as
+    ``shlex.join`` quotes it, nothing before or after (a user's ``loopx-recall hook claude
+    ... && notify-send started`` is the user's)."""
+    command = entry.get("command") if isinstance(entry, dict) else None
+    argv = _argv(command)
     return bool(
         argv
-        and len(argv) >= 3
+        and len(argv) == 7
         and os.path.basename(argv[0]) == "loopx-recall"
         and argv[1] in ("hook", "guard")
         and argv[2] == runtime
+        and argv[3] == "--agent-id"
+        and argv[5] == "--project-id"
+        and shlex.join(argv) == command
     )
 
 
@@ -168,10 +183,6 @@ def _without_ours(settings: dict[str, Any], runtime: str) -> tuple[dict[str, Any
     return result, removed
 
 
-def _dump(settings: dict[str, Any]) -> bytes:
-    return (json.dumps(settings, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
-
-
 def merge(
     existing: bytes | None,
     runtime: str,
@@ -182,23 +193,30 @@ def merge(
     toml: bool = False,
 ) -> bytes | None:
     """The file with our entries (replacing any earlier ones of ours); None: no change.
-    ``toml``: the file is Codex's ``config.toml`` (:mod:`.codex_toml`)."""
+    Only our entries' bytes change (:mod:`.json_splice`). ``toml``: the file is Codex's
+    ``config.toml`` (:mod:`.codex_toml`)."""
     if toml:
         from loopx_recall_core.recall import codex_toml
 
         return codex_toml.merge(existing, runtime, agent_id, project_id, guard)
+    from loopx_recall_core.recall import json_splice
+
     settings = _parse(existing, runtime)
-    result, removed = _without_ours(settings, runtime)
+    _result, removed = _without_ours(settings, runtime)
     snippet = settings_snippet(runtime, agent_id, project_id, guard)["hooks"]
     present = settings.get("hooks", {})
     if sorted(map(json.dumps, removed)) == sorted(
         json.dumps(h) for groups in snippet.values() for g in groups for h in g["hooks"]
     ) and all(g in present.get(event, []) for event, groups in snippet.items() for g in groups):
         return None  # ours are there as install writes them, wherever the user's now sit
-    hooks = result.setdefault("hooks", {})
-    for event, groups in snippet.items():
-        hooks.setdefault(event, []).extend(groups)
-    return None if result == settings else _dump(result)
+    text = _text(existing)
+    text, _count = json_splice.remove_handlers(text, lambda h: is_ours(h, runtime))
+    new = json_splice.add_groups(text, snippet).encode("utf-8")
+    return None if new == (existing or b"") else new
+
+
+def _text(existing: bytes | None) -> str:
+    return (existing or b"").decode("utf-8")  # _parse has checked it is UTF-8
 
 
 def unmerge(
@@ -211,9 +229,14 @@ def unmerge(
 
         new, removed = codex_toml.unmerge(existing, runtime)
         return new, _pairs(removed)
+    from loopx_recall_core.recall import json_splice
+
     settings = _parse(existing, runtime)
-    result, removed = _without_ours(settings, runtime)
-    return (None if not removed else _dump(result)), _pairs(removed)
+    _result, removed = _without_ours(settings, runtime)
+    if not removed:
+        return None, []
+    text, _count = json_splice.remove_handlers(_text(existing), lambda h: is_ours(h, runtime))
+    return text.encode("utf-8"), _pairs(removed)
 
 
 def _pairs(removed: list) -> list[tuple[str, str]]:
@@ -242,24 +265,38 @@ _LOCAL_SETTINGS = "/.claude/settings.local.json"
 
 
 def _exclude_file(root: Path) -> Path | None:
-    """``info/exclude`` of the repository at ``root`` (its common git folder: a linked
-    worktree's ``.git`` is a file naming its own folder, whose ``commondir`` names the
-    shared one); None when git's folders are not where git(1) documents them."""
-    dot = root / ".git"
-    if dot.is_dir():
-        return dot / "info" / "exclude"
+    """Where git keeps the exclude file of the repository at ``root``, asked of git
+    (``git rev-parse --git-path info/exclude``: a linked worktree or a submodule keeps it
+    in its common git folder, not under ``.git``), and only when it lies inside that
+    repository's own git folder (``--git-common-dir``): a ``.git`` file naming some other
+    folder that git does not take for a repository is never followed. None otherwise."""
+    import subprocess
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
     try:
-        text = dot.read_text(encoding="utf-8").strip()
-    except (OSError, UnicodeDecodeError):
+        done = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "--path-format=absolute",
+             "--git-common-dir", "--git-path", "info/exclude"],
+            capture_output=True, text=True, timeout=30, check=False,
+            stdin=subprocess.DEVNULL, env=env,
+        )  # fmt: skip
+    except (OSError, subprocess.TimeoutExpired):
         return None
-    if not text.startswith("gitdir: "):
+    lines = done.stdout.splitlines()
+    if done.returncode != 0 or len(lines) != 2:
         return None
-    gitdir = (root / text.removeprefix("gitdir: ")).resolve()
+    common = Path(lines[0])
+    if common.is_symlink() or not common.is_dir():
+        return None
+    common = common.resolve()
+    exclude = Path(lines[1])
     try:
-        common = (gitdir / "commondir").read_text(encoding="utf-8").strip()
-    except (OSError, UnicodeDecodeError):
-        common = "."
-    return (gitdir / common).resolve() / "info" / "exclude"
+        folder = exclude.parent.resolve(strict=False)
+    except OSError:
+        return None
+    if folder != common / "info" or exclude.name != "exclude":
+        return None
+    return folder / "exclude"
 
 
 def keep_out_of_git(settings: Path) -> bool:
@@ -279,10 +316,13 @@ def keep_out_of_git(settings: Path) -> bool:
         except OSError:
             continue
     try:
-        exclude.parent.mkdir(parents=True, exist_ok=True)
+        exclude.parent.mkdir(exist_ok=True)  # info/ only: never the git folder itself
+        if exclude.is_symlink():
+            return False
         before = exclude.read_bytes() if exclude.exists() else b""
         line = ("" if not before or before.endswith(b"\n") else "\n") + _LOCAL_SETTINGS + "\n"
-        with open(exclude, "a", encoding="utf-8") as handle:
+        fd = os.open(exclude, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(line)
     except OSError:
         return False
@@ -318,11 +358,62 @@ def codex_config_has_hooks(hooks_file: Path) -> bool:
     return keeps_hooks(hooks_file.parent / "config.toml")
 
 
-def write_with_backup(path: Path, new: bytes, existing: bytes | None) -> Path | None:
-    """Write ``new`` to ``path`` atomically, keeping ``existing`` as a backup beside it;
-    returns the backup's path (None when there was no file)."""
-    from loopx_recall_core.private_files import write_atomic
+#: The one backup beside the file: what it held before our last change to it.
+BACKUP_SUFFIX = ".loopx-backup"
 
+
+def backup_path(path: Path) -> Path:
+    return path.with_name(path.name + BACKUP_SUFFIX)
+
+
+def _read_backup(path: Path) -> bytes | None:
+    from loopx_recall_core.private_files import StateError, read_file
+
+    try:
+        return read_file(backup_path(path), 4_000_000, "the backup")
+    except StateError:
+        return None
+
+
+def original_if_unchanged(
+    path: Path, existing: bytes | None, runtime: str, *, toml: bool = False
+) -> bytes | None:
+    """The backup's bytes when the file is exactly what ``hook install`` made of them
+    (nothing else changed since): uninstall then gives the user's own bytes back, even
+    where removing ours alone cannot (an empty file, an empty ``{}`` or ``[]``)."""
+    backup = _read_backup(path)
+    if backup is None or existing is None:
+        return None
+    try:
+        if unmerge(backup, runtime, toml=toml)[0] is not None:
+            return None  # the backup holds entries of ours: not the user's original
+        pairs = unmerge(existing, runtime, toml=toml)[1]
+        if len(pairs) != 1:
+            return None
+        guarded = b" guard " + runtime.encode() in existing
+        for guard in (guarded, not guarded):
+            if merge(backup, runtime, *pairs[0], guard, toml=toml) == existing:
+                return backup
+    except InstallRefused:
+        return None
+    return None
+
+
+def needs_backup(path: Path, existing: bytes | None, runtime: str, *, toml: bool) -> bool:
+    """Install keeps the file as the user had it: a new backup when the file holds none of
+    ours (or there is none yet); when it holds ours, the backup from before them stays."""
+    if existing is None:
+        return False
+    try:
+        has_ours = unmerge(existing, runtime, toml=toml)[0] is not None
+    except InstallRefused:
+        has_ours = False
+    return not has_ours or _read_backup(path) is None
+
+
+def check_writable(path: Path) -> None:
+    """InstallRefused unless ``path`` can be written as we write it (checked for every
+    file before any is written)."""
     if path.is_symlink() or path.parent.is_symlink():
         raise InstallRefused(
             "the hooks file or its folder is a symbolic link; refusing to write through "
@@ -333,13 +424,60 @@ def write_with_backup(path: Path, new: bytes, existing: bytes | None) -> Path | 
         raise InstallRefused(
             "the hooks file is read-only; make it writable or merge by hand (--print)"
         )
+
+
+def write_with_backup(
+    path: Path, new: bytes, existing: bytes | None, *, backup: bool = True
+) -> Path | None:
+    """Write ``new`` to ``path``, keeping ``existing`` as THE backup beside it (one file,
+    ``<name>.loopx-backup``, replaced, never one per run) when ``backup``; returns its
+    path. The user's file keeps its owner, group and mode (run as root for another user's
+    HOME, it stays theirs), and a file with other hard links is written in place so every
+    link still shows it; otherwise it is replaced atomically."""
+    from loopx_recall_core.private_files import write_atomic
+
+    check_writable(path)
+    before = path.stat() if path.exists() else None
     path.parent.mkdir(parents=True, exist_ok=True)
-    backup = None
-    if existing is not None:
-        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
-        backup = path.with_name(f"{path.name}.loopx-backup-{stamp}")
-        write_atomic(path.parent, backup.name, existing, prefix=".loopx-", what="a backup")
-    write_atomic(path.parent, path.name, new, prefix=".loopx-", what="the hooks file")
-    if mode is not None:
-        os.chmod(path, mode, follow_symlinks=False)  # the user's file keeps its own mode
-    return backup
+    kept = None
+    if existing is not None and backup:
+        kept = backup_path(path)
+        write_atomic(path.parent, kept.name, existing, prefix=".loopx-", what="a backup")
+        _keep_owner(kept, before, 0o600)
+    if before is not None and before.st_nlink > 1:
+        _write_in_place(path, new)
+    else:
+        write_atomic(path.parent, path.name, new, prefix=".loopx-", what="the hooks file")
+        _keep_owner(path, before, None)
+    return kept
+
+
+def _keep_owner(path: Path, before: os.stat_result | None, mode: int | None) -> None:
+    if before is None:
+        return
+    os.chmod(path, mode if mode is not None else before.st_mode & 0o7777,
+             follow_symlinks=False)  # fmt: skip
+    now = path.stat()
+    if (now.st_uid, now.st_gid) != (before.st_uid, before.st_gid):
+        try:
+            os.chown(path, before.st_uid, before.st_gid, follow_symlinks=False)
+        except OSError:
+            raise InstallRefused(
+                "cannot give the hooks file back to its owner; run as its owner"
+            ) from None
+
+
+def _write_in_place(path: Path, new: bytes) -> None:
+    """Overwrite the file itself (same inode: its hard links, owner and mode stay)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_NOFOLLOW)
+        try:
+            os.ftruncate(fd, 0)
+            view = memoryview(new)
+            while view:
+                view = view[os.write(fd, view) :]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        raise InstallRefused(f"cannot write the hooks file ({exc.strerror})") from None

@@ -225,10 +225,15 @@ def _retrieve(
     return returned, None
 
 
-def _unavailable_hint(provider: RecallProvider) -> str | None:
-    """The provider's own sentence on getting its runtime, if it gives one as text."""
+#: Freshness values that say the index may not hold the newest sessions in scope.
+_BEHIND = ("stale", "incomplete", "unknown")
+
+
+def _unavailable_hint(provider: RecallProvider, name: str = "unavailable_hint") -> str | None:
+    """The provider's own sentence on getting its runtime (``refresh_hint``: on refreshing
+    its index), if it gives one as text."""
     try:
-        hint = getattr(provider, "unavailable_hint", None)
+        hint = getattr(provider, name, None)
     except Exception:  # noqa: BLE001 - a plugin that fails here gives no hint, no traceback
         return None
     return hint.strip()[:400] if isinstance(hint, str) and hint.strip() else None
@@ -371,4 +376,8 @@ class RecallService:
         unclaimed = None
         if attempt.mode == "claimed" and isinstance(provider, SessionListingProvider):
             result, unclaimed = _covered(result, provider, scope.binding, attempt.store, deadline)
-        return attempt.succeed(result, unclaimed)
+        outcome = attempt.succeed(result, unclaimed)
+        if result.freshness in _BEHIND and not unclaimed:  # the index is behind: say so
+            hint = _unavailable_hint(provider, "refresh_hint")
+            outcome = attrs.evolve(outcome, unavailable_hint=hint) if hint else outcome
+        return outcome

@@ -170,9 +170,10 @@ def test_uninstall_removes_an_extension_whose_provider_id_misbehaves(
     assert result.exit_code == 0, result.output
     assert pip_calls == [OBELISK_DIST]
     # counted by the entry-point name and the catalogue name of the distribution
-    assert result.stdout.strip() == (
+    assert result.stdout.splitlines()[0] == (
         f"uninstalled {OBELISK_DIST}; 2 enablement(s) kept, provider data untouched"
     )
+    assert "loopx-recall cleanup" in result.stdout.splitlines()[1]  # what is left, and how
 
 
 def test_uninstall_fallback_counts_the_catalogue_names_too(pip_calls, tmp_path, monkeypatch):
@@ -276,10 +277,11 @@ def test_uninstall_of_a_plugin_whose_import_hangs_is_bounded(tmp_path, loopx_hom
     code, out, err = _finish(proc, tmp_path, timeout=30)
     assert code == 0, err
     assert time.monotonic() - started < 20
-    assert out.splitlines() == [
+    assert out.splitlines()[:2] == [
         f"PIP-RAN {OBELISK_DIST}",
         f"uninstalled {OBELISK_DIST}; 2 enablement(s) kept, provider data untouched",
     ]
+    assert "loopx-recall cleanup" in out.splitlines()[2]  # what is left, and how
     assert not info.exists()
 
 

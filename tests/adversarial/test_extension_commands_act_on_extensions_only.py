@@ -160,9 +160,10 @@ def test_uninstall_an_extension_counts_only_its_own_enablements(pip_calls, tmp_p
     result = _invoke("extension", "uninstall", "loopx_fake_ext", "--yes")
     assert result.exit_code == 0, result.output
     assert pip_calls == [("uninstall", "loopx-fake-ext")]
-    assert result.stdout.strip() == (
+    assert result.stdout.splitlines()[0] == (
         "uninstalled loopx-fake-ext; 1 enablement(s) kept, provider data untouched"
     )
+    assert "loopx-recall cleanup" in result.stdout.splitlines()[1]  # what is left, and how
     assert len(store.read().enablements) == 3
 
 
@@ -213,9 +214,10 @@ def test_uninstall_counts_the_enablements_of_the_providers_the_extension_offers(
     result = _invoke("extension", "uninstall", "loopx-fake-ext", "--yes")
     assert result.exit_code == 0, result.output
     assert pip_calls == [("uninstall", "loopx-fake-ext")]
-    assert result.stdout.strip() == (
+    assert result.stdout.splitlines()[0] == (
         "uninstalled loopx-fake-ext; 2 enablement(s) kept, provider data untouched"
     )
+    assert "loopx-recall cleanup" in result.stdout.splitlines()[1]  # what is left, and how
     assert len(store.read().enablements) == 4
 
 

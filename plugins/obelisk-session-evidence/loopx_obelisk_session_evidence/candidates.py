@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from loopx_obelisk_session_evidence.evidence import in_scope_transcripts
-from loopx_obelisk_session_evidence.scope import PRIVATE_MARKER, Window
+from loopx_obelisk_session_evidence.scope import PRIVATE_MARKER, Window, instant_ms
 from loopx_recall_core.plugin_api import ProviderFailure, SessionCandidate, under
 
 __all__ = ["session_candidates"]
@@ -57,9 +57,17 @@ def _candidate(path: str, runtime: str, window: Window) -> SessionCandidate | No
         return None
     with os.fdopen(descriptor, "rb") as handle:
         info = os.fstat(descriptor)
-        if not stat.S_ISREG(info.st_mode) or info.st_mtime * 1000 < window.since_ms:
+        if not stat.S_ISREG(info.st_mode):
             return None
         head = handle.read(_HEAD_BYTES)
+        # the messages' times, not the file's date, say when a session was active: a file
+        # copied or restored with its old date (cp -p, rsync -t, a backup) still holds
+        # recent messages, which the index holds and answers from
+        last_ms = info.st_mtime * 1000
+        if last_ms < window.since_ms:
+            last_ms = max(_message_times(handle, info.st_size), default=None) or 0
+            if last_ms < window.since_ms:
+                return None
     lines = []
     for raw in head.splitlines()[:_HEAD_LINES]:
         try:
@@ -71,7 +79,7 @@ def _candidate(path: str, runtime: str, window: Window) -> SessionCandidate | No
     session_id, started, prompt = (_claude if runtime == "claude" else _codex)(path, lines)
     if not session_id:
         return None
-    last = datetime.fromtimestamp(info.st_mtime, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    last = datetime.fromtimestamp(last_ms / 1000, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     return SessionCandidate(
         runtime=runtime,
         session_id=session_id[:256],
@@ -80,6 +88,23 @@ def _candidate(path: str, runtime: str, window: Window) -> SessionCandidate | No
         # A session its user marked private shows no words of its prompt.
         first_words=None if PRIVATE_MARKER.encode() in head else _first_words(prompt),
     )
+
+
+def _message_times(handle: Any, size: int) -> list[int]:
+    """The ``timestamp`` of each record in the file's last ``_HEAD_BYTES`` (both runtimes
+    stamp every line: Claude Code's records and Codex's rollout lines carry an RFC 3339
+    ``timestamp``), as epoch milliseconds."""
+    handle.seek(max(0, size - _HEAD_BYTES))
+    times = []
+    for raw in handle.read(_HEAD_BYTES).splitlines()[-_HEAD_LINES:]:
+        try:
+            line = json.loads(raw)
+        except ValueError:
+            continue
+        millis = instant_ms(line.get("timestamp")) if isinstance(line, dict) else None
+        if millis is not None:
+            times.append(millis)
+    return times
 
 
 def _claude(path: str, lines: list[dict[str, Any]]) -> tuple[str, Any, Any]:

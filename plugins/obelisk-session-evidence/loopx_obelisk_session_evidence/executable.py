@@ -138,8 +138,11 @@ def _valid_version(value: object) -> bool:
 
 
 def binding_key(binding: Mapping[str, Any], identity: str) -> str:
-    """Which binding and binary a set of readback facts belongs to."""
-    scope = {k: v for k, v in binding.items() if k != "claimed_sessions"}
+    """Which binding and binary a set of readback facts belongs to. What the host adds
+    to a binding per request (the session mode and the claimed sessions) is left out, so
+    that a recall's facts are the ones status reads back (issue 31: status said ``fresh``
+    from an older readback right after a recall said ``stale``)."""
+    scope = {k: v for k, v in binding.items() if k not in ("claimed_sessions", "agent_sessions")}
     return digest([identity, scope])
 
 

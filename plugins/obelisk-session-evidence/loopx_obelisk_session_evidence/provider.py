@@ -220,6 +220,8 @@ class ObeliskSessionEvidence:
     #: What text output says after a provider_unavailable outcome, or after a refused
     #: release (then the one line naming it and the supported range).
     unavailable_hint = f"{HOW_TO_GET} (`loopx-recall extension list` says what is missing)"
+    #: what text output says after an answer from an index that is behind the transcripts
+    refresh_hint = "refresh the index with `obelisk --build`"
 
     def binding_options(self) -> list[BindingOption]:
         return list(BINDING_OPTIONS)

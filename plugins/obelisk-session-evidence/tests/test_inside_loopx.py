@@ -225,11 +225,32 @@ def test_inside_loopx_end_to_end(world):
     assert listed["loopx-recall-history"]["doctor_verified"] is True
     assert listed["loopx-recall-decision-context"]["doctor_verified"] is True
 
+    _the_manifests_entry_command_runs(world)
     _repeat_found_near_miss_not(world)
     _other_agents_session_never_appears(world)
     _recall_context_items_and_refusals(world)
     _unenabled_history_is_no_change(world)
     _assert_no_canary_in(world, [world.home / ".loopx", world.project / ".loopx"])
+
+
+def _the_manifests_entry_command_runs(world: World) -> None:
+    """The history manifest's ``entry_command`` (issue 31 item 7: it named an option
+    ``--capability`` that LoopX rejects) runs as written, LoopX's ``<...>`` placeholders
+    (the form its own bundled manifests use) filled in."""
+    import shlex
+    import tomllib
+
+    manifest = Path(world.recall("loopx", "manifest", "--path", "history").strip())
+    (provided,) = tomllib.loads(manifest.read_text())["provides"]
+    given = world.root / "entry-input.json"
+    given.write_text(json.dumps({"context_refs": CONTEXT_REFS, "input": {
+        "agent_id": "agent-a", "project_id": "proj-j", "terms": ["pytest"]}}))  # fmt: skip
+    filled = {"<goal-id>": GOAL, "<input.json>": str(given)}
+    argv = [filled.get(arg, arg) for arg in shlex.split(provided["entry_command"])]
+    assert argv[:4] == ["loopx", "capability", "invoke", "agent-history-recall"]
+    answer = json.loads(world.run(argv[0], "--format", "json", *argv[1:]))
+    assert answer["ok"] is True
+    assert answer["provider_result"]["status"] == "succeeded"
 
 
 def _repeat_found_near_miss_not(world: World) -> None:
