@@ -52,6 +52,7 @@ if TYPE_CHECKING:
         RuntimeIdentity,
         SessionCandidate,
     )
+    from loopx_recall_core.redaction import redact, redact_snippet
     from loopx_recall_core.snippet_rules import (
         SHELL_TOOLS,
         format_tool_snippet,
@@ -93,6 +94,8 @@ _SOURCES = {
     "RuntimeIdentity": "loopx_recall_core.provider_records",
     "SessionCandidate": "loopx_recall_core.provider_records",
     "enabled_bindings": "loopx_recall_core.provider_cache",
+    "redact": "loopx_recall_core.redaction",
+    "redact_snippet": "loopx_recall_core.redaction",
     "SHELL_TOOLS": "loopx_recall_core.snippet_rules",
     "format_tool_snippet": "loopx_recall_core.snippet_rules",
     "one_line_command": "loopx_recall_core.snippet_rules",
@@ -150,6 +153,8 @@ __all__ = [
     "hookimpl",
     "loads_json",
     "one_line_command",
+    "redact",
+    "redact_snippet",
     "shell_command",
     "under",
     "window_start_ms",

@@ -36,6 +36,7 @@ from loopx_recall_core.plugin_api import (
     exit_code,
     format_tool_snippet,
     one_line_command,
+    redact_snippet,
     shell_command,
 )
 
@@ -144,8 +145,8 @@ def _paths_of(row: Mapping[str, Any], data: Any) -> list[str]:
 
 def snippet_for(evidence_type: str, row: Mapping[str, Any], max_chars: int) -> str:
     """The item snippet, by the Replan snippet convention (loopx_recall_core.snippet_rules)."""
-    if "tool" not in row:
-        return str(row.get("text") or "")[:max_chars]
+    if "tool" not in row:  # redacted before the cut: no piece of a secret is left at it
+        return redact_snippet(str(row.get("text") or ""), max_chars)
     tool = str(row["tool"])
     data = _tool_input(row.get("input"))
     if tool.casefold() in SHELL_TOOLS:
