@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from loopx_obelisk_session_evidence.evidence import in_scope_transcripts
-from loopx_obelisk_session_evidence.scope import PRIVATE_MARKER, Window
+from loopx_obelisk_session_evidence.scope import PRIVATE_MARKER, Window, holds_marker
 from loopx_recall_core.plugin_api import ProviderFailure, SessionCandidate, under
 
 __all__ = ["session_candidates"]
@@ -60,6 +60,7 @@ def _candidate(path: str, runtime: str, window: Window) -> SessionCandidate | No
         if not stat.S_ISREG(info.st_mode) or info.st_mtime * 1000 < window.since_ms:
             return None
         head = handle.read(_HEAD_BYTES)
+        private = PRIVATE_MARKER.encode() in head or holds_marker(handle)  # anywhere (issue 29)
     lines = []
     for raw in head.splitlines()[:_HEAD_LINES]:
         try:
@@ -78,7 +79,7 @@ def _candidate(path: str, runtime: str, window: Window) -> SessionCandidate | No
         started_at=started if isinstance(started, str) else None,
         last_activity=last,
         # A session its user marked private shows no words of its prompt.
-        first_words=None if PRIVATE_MARKER.encode() in head else _first_words(prompt),
+        first_words=None if private else _first_words(prompt),
     )
 
 

@@ -358,7 +358,10 @@ class ObeliskSessionEvidence:
         verify_rows(result["evidence"], types, binding, window, excluded, allowed)
         omitted = _omitted(result["omitted"], types)
         store_facts(binding_key(binding, identity), _facts(result, index_freshness))
-        items, capped = capped_items(result["evidence"], types, limits)
+        files = result.get("indexed_files")
+        transcripts = [f.get("jsonl_path") for f in files if isinstance(f, dict)] if isinstance(
+            files, list) else []  # fmt: skip
+        items, capped = capped_items(result["evidence"], types, limits, transcripts)
         return _result(
             request,
             items,
