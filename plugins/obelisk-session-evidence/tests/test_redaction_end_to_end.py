@@ -15,6 +15,7 @@ import os
 import re
 import subprocess
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 
@@ -32,12 +33,32 @@ LIMITS = ["--max-sessions", "50", "--max-items", "64", "--max-snippet-chars", "2
 AGENT = ["--agent-id", "agent-a", "--project-id", "proj-j"]
 
 
+# The two LoopX protocols' requests, as LoopX 2.1.1 builds them (the same shapes as
+# tests/test_loopx_extension.py: capability_admission.py, decision_context/extension_provider.py)
+DECISION = {
+    "schema_version": "decision_context_advisory_retrieve_request_v0", "operation": "retrieve",
+    "namespace": "decision-context", "scope_ref": "loopx-recall:agent/agent-a/project/proj-j",
+    "query": "deploy staging", "query_summary": "earlier attempts", "max_results": 8,
+    "timeout_seconds": 30.0, "observed_at": "2026-11-30T10:00:00+00:00",
+}  # fmt: skip
+HISTORY = {
+    "schema_version": "loopx_recall_history_request_v0",
+    "invocation_id": "capability-0123456789abcdef01234567",
+    "capability_id": "agent-history-recall", "operation": "history",
+    "goal": {"goal_id": "recall-goal", "capability_binding_digest": "sha256:" + "0" * 64},
+    "provider": {"extension_id": "loopx-recall-history", "revision": "sha256:" + "1" * 64,
+                 "profile_digest": "sha256:" + "2" * 64},
+    "context_refs": [{"kind": "todo", "ref": "todo_abcdef", "digest": "sha256:" + "3" * 64}],
+    "input": {"agent_id": "agent-a", "project_id": "proj-j", "terms": ["deploy"]},
+}  # fmt: skip
+
+
 def _leaks(text: str) -> list[str]:
     return sorted({c.kind for c in ALL if c.leaked(text)})
 
 
 @pytest.fixture(params=list(HALVES))
-def world(request, loopx, archive_home, tmp_path):
+def world(request, loopx, archive_home, tmp_path, obelisk_bin):
     CANARIES = HALVES[request.param]
     home = archive_home.home
     repo = home / "src" / "service"
@@ -62,11 +83,11 @@ def world(request, loopx, archive_home, tmp_path):
     done = subprocess.run([LOOPX, "hook", "codex", json.dumps(notify)], env=env,
                           capture_output=True, timeout=60, check=False)  # fmt: skip
     assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
-    return loopx, state, len(groups), CANARIES
+    return loopx, state, len(groups), CANARIES, home, obelisk_bin
 
 
 def test_no_canary_reaches_any_output_store_or_log(world):
-    loopx, state, sessions, CANARIES = world
+    loopx, state, sessions, CANARIES, home, obelisk_bin = world
     history = [*AGENT, "--term", "deploy", "--evidence-type", "prior_failure", *LIMITS]
     runs = [loopx("recall", "history", *history, "--show-private", "--format", "json")]
     data = json.loads(runs[0].stdout)
@@ -80,13 +101,29 @@ def test_no_canary_reaches_any_output_store_or_log(world):
         runs.append(loopx("recall", "show", data["private_ref"], "--format", fmt))
         runs.append(loopx("recall", "replan", "--proposed-command", "./deploy.sh --env staging",
                           *AGENT, "--show-private", "--format", fmt))  # fmt: skip
+    # both LoopX provider protocols answer from the same redacted results
+    provider = str(Path(LOOPX).parent / "loopx-recall-loopx-provider")
+    env = {"PATH": os.environ["PATH"], "HOME": str(home), "LOOPX_RECALL_HOME": str(state),
+           "LOOPX_RECALL_NODE22": os.environ["LOOPX_RECALL_NODE22"],
+           "LOOPX_RECALL_OBELISK_BIN": str(obelisk_bin),
+           "LOOPX_RECALL_LOAD_PLUGINS": "loopx-obelisk-session-evidence"}  # fmt: skip
+    asks = [("decision-context", DECISION), ("capability", HISTORY)]
+    answers = []
+    for protocol, request in asks:
+        done = subprocess.run([provider, protocol], input=json.dumps(request), env=env,
+                              capture_output=True, text=True, timeout=120, check=False)  # fmt: skip
+        answers.append(done)
+        runs.append(done)
+    assert json.loads(answers[0].stdout)["items"], answers[0].stdout[:300]
+    assert "[redacted:" in answers[0].stdout
     # recall show prints the stored, redacted items
     assert all("[redacted:" in run.stdout for run in (runs[2], runs[4]))
     for run in runs:
         assert _leaks(run.stdout + run.stderr) == []
     files = [p for p in state.rglob("*") if p.is_file()]
     assert any(p.name == "hooks.log" for p in files)
-    assert len([p for p in files if p.parent.parent.name == "results"]) == 4  # 2 history, 2 replan
+    # 2 history, 2 replan, 1 each from the LoopX protocols
+    assert len([p for p in files if p.parent.parent.name == "results"]) == 6
     stored = {str(p.relative_to(state)): p.read_bytes().decode(errors="replace") for p in files}
     assert {name: _leaks(text) for name, text in stored.items() if _leaks(text)} == {}
 
