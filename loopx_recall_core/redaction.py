@@ -107,7 +107,7 @@ _PLACEHOLDER = re.compile(
 )
 _NOT_VALUE = re.compile(
     r"(?:\d+(?:\.\d+)*|\d{4}-\d\d-\d\d[T ]\S*|[a-z][a-z0-9+.-]*://\S*|/\S*|~/\S*|\.{1,2}/\S*|"
-    r"sha(?:1|256|384|512)[:-]\S*|md5:\S*|"
+    r"sha(?:1|256|384|512)[:-]\S*|md5:\S*|[A-Za-z_][A-Za-z0-9_.]*\(|"
     r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\Z",
     re.IGNORECASE,
 )
