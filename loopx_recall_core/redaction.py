@@ -22,6 +22,9 @@ secret in a JSON string inside a JSON string); every place a found value occurs,
 escaped, is replaced. Redaction is idempotent (a marker is never read as a secret) and
 never lengthens a capped snippet past its cap. It is a safety net for known shapes, not a
 guarantee: a password typed as free text with no name around it is not recognised.
+
+Long because: the rules table keeps each rule beside the fact it rests on and the small
+checks it needs (names, values, cookies, URLs); the one redactor is their one home.
 """
 
 from __future__ import annotations

@@ -325,17 +325,14 @@ def _echo_key(key: object) -> str:
 
 
 class _ShownKey:
-    """A key as a path shows it (``transform_error`` writes its ``repr``): a plain field
-    name quoted, another string ``<key>`` (so the path reads ``$.counts[<key>]``, as the
-    JSON reader writes it), another type by its JSON type (``<int>``)."""
+    """A key as a path shows it (``transform_error`` writes its ``repr``): a field name
+    quoted, another string ``<key>`` (``$.counts[<key>]``), another type ``<int>``..."""
 
     __slots__ = ("shown",)
 
     def __init__(self, key: object) -> None:
-        shown = _echo_key(key)
-        if not isinstance(key, str):
-            shown = f"<{_json_type(key)}>"
-        self.shown = shown[1:-1] if shown == "[<key>]" else shown
+        shown = _echo_key(key) if isinstance(key, str) else f"[<{_json_type(key)}>]"
+        self.shown = shown[1:-1] if shown.startswith("[<") else shown
 
     def __repr__(self) -> str:
         return self.shown

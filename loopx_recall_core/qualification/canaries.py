@@ -8,6 +8,10 @@ environment dump, a config file, an HTTP trace), each carrying one made-up secre
 vendor's documented format: never a real credential. :func:`ordinary_lines` gives the
 build and test output that must come through unchanged (commit hashes, UUIDs, digests,
 base64 test data, long paths, version strings, image digests). Both are deterministic.
+:func:`vendor_canaries` is issue 29's wider corpus (250 secrets of 50 kinds) that chose and
+proves the detector.
+
+Long because: one maker per vendor format and per leaking form, each with its source.
 """
 
 from __future__ import annotations

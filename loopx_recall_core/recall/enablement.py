@@ -1,6 +1,10 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Enable, read back and disable agent-turn-recall for one agent+project+surface."""
+"""Enable, read back and disable agent-turn-recall for one agent+project+surface.
+
+Long because: enable, status and disable share the binding checks, the change report and
+the status record (with its own time bound, issue 29); apart, each would import the rest.
+"""
 
 from __future__ import annotations
 

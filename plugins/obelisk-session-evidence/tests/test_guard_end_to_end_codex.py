@@ -38,8 +38,7 @@ from pathlib import Path
 
 import pytest
 
-from loopx_recall_core.qualification.canaries import vendor_canaries
-from loopx_recall_core.testing import guard_stats, secret_canaries
+from loopx_recall_core.testing import guard_stats, secret_canaries, vendor_canaries
 from loopx_recall_core.testing import guard_store as store
 
 from .adversarial.hostile import codex_transcript, now_iso

@@ -19,8 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from loopx_recall_core.qualification.canaries import vendor_canaries
-from loopx_recall_core.testing import secret_canaries
+from loopx_recall_core.testing import secret_canaries, vendor_canaries
 
 from .adversarial.hostile import codex_transcript, now_iso
 from .conftest import CAPABILITY, LOOPX
