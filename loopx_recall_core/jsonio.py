@@ -55,6 +55,12 @@ _NON_FINITE = _NonFinite()
 _FIELD_NAME = re.compile(r"[a-z_][a-z0-9_]{0,63}")
 
 
+def shown_key(key: object) -> str:
+    """A key as an error message may show it: a plain field name quoted, anything else
+    ``[<key>]`` (never echoed: it may be a token pasted as a key, a term, a session id)."""
+    return repr(key) if isinstance(key, str) and _FIELD_NAME.fullmatch(key) else "[<key>]"
+
+
 def _non_finite_path(value: Any) -> str:
     """The JSON path of the first stand-in in ``value``, depth first in document order
     (iterative: the parser allows nesting deeper than Python's recursion limit here)."""

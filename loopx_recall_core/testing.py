@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from loopx_recall_core.guard import store as guard_store
     from loopx_recall_core.guard.stats import guard_stats
     from loopx_recall_core.plugins import PluginHost, safe_readback
-    from loopx_recall_core.qualification.canaries import secret_canaries
+    from loopx_recall_core.qualification.canaries import secret_canaries, vendor_canaries
     from loopx_recall_core.qualification.corpus import build_corpus
     from loopx_recall_core.qualification.guard_arm import GUARDED_FAMILIES, HOT_PATH_RUNS
     from loopx_recall_core.qualification.guard_arm import kind_of as guard_kind_of
@@ -57,6 +57,7 @@ _SOURCES: dict[str, tuple[str, str | None]] = {
     "PluginHost": ("loopx_recall_core.plugins", "PluginHost"),
     "safe_readback": ("loopx_recall_core.plugins", "safe_readback"),
     "secret_canaries": ("loopx_recall_core.qualification.canaries", "secret_canaries"),
+    "vendor_canaries": ("loopx_recall_core.qualification.canaries", "vendor_canaries"),
     "build_corpus": ("loopx_recall_core.qualification.corpus", "build_corpus"),
     "GUARDED_FAMILIES": ("loopx_recall_core.qualification.guard_arm", "GUARDED_FAMILIES"),
     "HOT_PATH_RUNS": ("loopx_recall_core.qualification.guard_arm", "HOT_PATH_RUNS"),
@@ -119,4 +120,5 @@ __all__ = [
     "structure",
     "total_steps",
     "transcript_rules",
+    "vendor_canaries",
 ]

@@ -75,8 +75,7 @@ class _Keyed:
 
 
 def test_problem_paths_echo_keys_capped_and_never_the_values():
-    # cattrs' transform_error walks the error; keys show capped (64 characters), and the
-    # characters the walk uses to part its lines are escaped like any other
+    # cattrs' transform_error walks the error; only plain field names are shown as keys
     long_key = "secret-key-" * 10
     with pytest.raises(ContractError) as caught:
         structure(
@@ -90,12 +89,14 @@ def test_problem_paths_echo_keys_capped_and_never_the_values():
             _Keyed,
         )
     assert caught.value.problems == (
-        f"$.counts[{long_key[:64]!r}...]: expected int, got str".replace("'...]", "...']"),
-        "$.counts['a\\x00 @ $b']: expected int, got str",
+        # issue 29: a key that is not a plain field name is never echoed
+        "$.counts[<key>]: expected int, got str",
+        "$.counts[<key>]: expected int, got str",
         "$.counts[<int>]: expected str, got int",
-        "$.probes['p\\x01'].name: longer than 8 UTF-16 units",
+        "$.probes[<key>].name: longer than 8 UTF-16 units",
         "$.probes['q']: unknown field 'y'",
     )
+    assert long_key[:20] not in str(caught.value)
     for value in ("secret-value", "v2", "secret-name!"):
         assert value not in str(caught.value)
 

@@ -8,6 +8,7 @@ qualify's wiring, validate, receipt) with their shared options; each command sta
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import click
@@ -129,21 +130,34 @@ def receipt(request_json: str, result_json: str, output_format: str) -> None:
     emit(unstructure(issued), output_format, render_receipt)
 
 
+def _warn_argv(option: str, instead: str) -> None:
+    """Warn a person at a terminal, once per run, that ``option`` put private text on the
+    command line, which every local user can read (``ps``; proc(5): /proc/<pid>/cmdline).
+    A script (stderr not a terminal) is not warned. The text itself is never shown."""
+    if sys.stderr.isatty():
+        click.echo(
+            f"loopx-recall: warning: {option} is visible to other local users (ps); "
+            f"use {instead} to keep it off the command line",
+            err=True,
+        )
+
+
 @recall.command("history")
 @provider_option
 @click.option("--agent-id", required=True)
 @click.option("--project-id", required=True)
 @click.option(
+    "--terms-file",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    help="Read the search terms (1..8) from this file, one per line; - reads standard input "
+    "(the way to give terms: nothing on the command line).",
+)
+@click.option(
     "--term",
     "terms",
     multiple=True,
-    help="Search term (1..8). The command line is visible to other local users (ps): "
-    "to keep terms off it, use --terms-file.",
-)
-@click.option(
-    "--terms-file",
-    type=click.Path(dir_okay=False, allow_dash=True),
-    help="Read the search terms from this file, one per line (- for standard input).",
+    help="A search term on the command line, which other local users can read (ps); "
+    "prefer --terms-file -.",
 )
 @click.option(
     "--evidence-type",
@@ -181,7 +195,12 @@ def history(
     only for an invalid request.
     """
     if (not terms) == (terms_file is None):
-        raise click.UsageError("give the search terms as --term T... or --terms-file FILE")
+        raise click.UsageError(
+            "give the search terms as --terms-file - (one per line on standard input), "
+            "--terms-file FILE or --term T..."
+        )
+    if terms:
+        _warn_argv("--term", "--terms-file -")
     if terms_file is not None:
         text = read_text_input(terms_file, "--terms-file")
         terms = tuple(line.strip() for line in text.splitlines() if line.strip())
@@ -255,7 +274,8 @@ def show(request_id: str, output_format: str) -> None:
 @click.option(
     "--proposed-command-file",
     type=click.Path(dir_okay=False, allow_dash=True),
-    help="Flag form: read the proposed command from this file (- for standard input).",
+    help="Flag form: read the proposed command from this file; - reads standard input "
+    "(the way to give it: nothing on the command line).",
 )
 @click.option("--agent-id", help="Flag form: the agent.")
 @click.option("--project-id", help="Flag form: the project.")
@@ -315,6 +335,8 @@ def replan_command(
     }
     if proposed_command is not None and proposed_command_file is not None:
         raise click.UsageError("give --proposed-command or --proposed-command-file, not both")
+    if proposed_command is not None:
+        _warn_argv("--proposed-command", "--proposed-command-file -")
     if proposed_command_file is not None:
         text = read_text_input(proposed_command_file, "--proposed-command-file")
         proposed_command = text.strip()

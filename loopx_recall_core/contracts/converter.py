@@ -19,7 +19,7 @@ record class, with ``override(omit_if_default=True)`` on the omissible fields.
 the field helpers (:mod:`loopx_recall_core.contracts.fields`) are needed at import by every
 record class, cattrs only by a command that structures or unstructures one. Errors become
 problem lines through cattrs' ``transform_error``, with a formatter that never writes the
-offending value and keys echoed capped (:func:`_echo_key`).
+offending value, and shows a key only if it is a plain field name (:func:`_echo_key`).
 """
 
 from __future__ import annotations
@@ -54,7 +54,6 @@ __all__ = [
 
 T = TypeVar("T")
 
-_MAX_KEY_ECHO = 64
 
 
 class ContractError(ValueError):
@@ -319,19 +318,21 @@ def get_converter() -> cattrs.Converter:
 
 
 def _echo_key(key: object) -> str:
-    if not isinstance(key, str):
-        return f"<{_json_type(key)}>"
-    shown = key if len(key) <= _MAX_KEY_ECHO else key[:_MAX_KEY_ECHO] + "..."
-    return repr(shown)
+    # a plain field name is named; any other key is ``[<key>]``, never echoed (issue 29)
+    from loopx_recall_core.jsonio import shown_key
+
+    return shown_key(key)
 
 
 class _ShownKey:
-    """A key as a path shows it (``transform_error`` writes its ``repr``): capped."""
+    """A key as a path shows it (``transform_error`` writes its ``repr``): a field name
+    quoted, another string ``<key>`` (``$.counts[<key>]``), another type ``<int>``..."""
 
     __slots__ = ("shown",)
 
     def __init__(self, key: object) -> None:
-        self.shown = _echo_key(key)
+        shown = _echo_key(key) if isinstance(key, str) else f"[<{_json_type(key)}>]"
+        self.shown = shown[1:-1] if shown.startswith("[<") else shown
 
     def __repr__(self) -> str:
         return self.shown

@@ -107,7 +107,9 @@ def _checked(request: Any) -> dict[str, Any]:
         raise ProtocolError("invalid_request", "the request must be a JSON object")
     unknown = sorted(set(request) - set(_FIELDS))
     if unknown:
-        raise ProtocolError("invalid_request", f"$: unknown field {unknown[0][:64]!r}")
+        from loopx_recall_core.jsonio import shown_key
+
+        raise ProtocolError("invalid_request", f"$: unknown field {shown_key(unknown[0])}")
     for name, kind in _FIELDS.items():
         value = request.get(name)
         if value is None:

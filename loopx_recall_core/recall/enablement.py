@@ -1,10 +1,15 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Enable, read back and disable agent-turn-recall for one agent+project+surface."""
+"""Enable, read back and disable agent-turn-recall for one agent+project+surface.
+
+Long because: enable, status and disable share the binding checks, the change report and
+the status record (with its own time bound, issue 29); apart, each would import the rest.
+"""
 
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -21,6 +26,7 @@ from loopx_recall_core.recall.changes import (
     lowered,
 )
 from loopx_recall_core.recall.resolver import resolve_provider
+from loopx_recall_core.recall.stage_gate import _HOST_GRACE_S as IDENTITY_GRACE_S
 from loopx_recall_core.recall.stage_gate import stage_two_verdict
 from loopx_recall_core.state import Enablement, LimitCeilings, StateStore
 
@@ -65,6 +71,11 @@ TRUTH_CONTRACT = {
 class CapabilityRefused(Exception):
     """The operation is refused; the message is safe to print."""
 
+
+#: ``capability status`` answers within 5 s whatever the runtime does (issue 29): the
+#: provider's readback gets STATUS_READBACK_S, the runtime identity what is left.
+STATUS_DEADLINE_S = 4.0
+STATUS_READBACK_S = 3.0
 
 def _refused(exc: FieldInvalid) -> CapabilityRefused:
     # e.g. an --agent-id over 256 UTF-16 units: name the option, never the value
@@ -219,9 +230,13 @@ def disable_record(provider_id: str, project_id: str, removed: list[Enablement])
 
 
 def _qualification_row(
-    store: StateStore, provider_id: str, provider: Any, binding: Mapping[str, Any] | None
+    store: StateStore,
+    provider_id: str,
+    provider: Any,
+    binding: Mapping[str, Any] | None,
+    timeout: float,
 ) -> dict[str, Any]:
-    version, identity, verdict = stage_two_verdict(store, provider_id, provider, binding)
+    version, identity, verdict = stage_two_verdict(store, provider_id, provider, binding, timeout)
     return {
         "provider_version": version,
         "runtime_version": identity.runtime_version if identity else None,
@@ -356,7 +371,10 @@ def status_record(
     if entry is not None:
         key, provider = entry
         binding = enablements[0].binding if enablements else None
-        readback = safe_readback(host, key, provider, binding)
+        # status has its own bound (issue 29): the readback, then the runtime's identity
+        # with what is left, so a runtime that never answers costs STATUS_DEADLINE_S
+        deadline = time.monotonic() + STATUS_DEADLINE_S
+        readback = safe_readback(host, key, provider, binding, deadline=STATUS_READBACK_S)
         record = host.record(key)
         provider_row.update(
             distribution=record.distribution if record else provider_row["distribution"],
@@ -368,7 +386,8 @@ def status_record(
         )
         runtime = dict(readback.runtime)
         freshness = readback.freshness
-        qualification = _qualification_row(store, provider_id, provider, binding)
+        left = deadline - time.monotonic() - IDENTITY_GRACE_S
+        qualification = _qualification_row(store, provider_id, provider, binding, left)
     from loopx_recall_core.recall.sessions.ledger import SessionLedger  # only with an enablement
 
     ledger = SessionLedger(store.root)

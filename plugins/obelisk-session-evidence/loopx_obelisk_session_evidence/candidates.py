@@ -22,7 +22,12 @@ from pathlib import Path
 from typing import Any
 
 from loopx_obelisk_session_evidence.evidence import in_scope_transcripts
-from loopx_obelisk_session_evidence.scope import PRIVATE_MARKER, Window, instant_ms
+from loopx_obelisk_session_evidence.scope import (
+    PRIVATE_MARKER,
+    Window,
+    holds_marker,
+    instant_ms,
+)
 from loopx_recall_core.plugin_api import ProviderFailure, SessionCandidate, under
 
 __all__ = ["session_candidates"]
@@ -60,6 +65,7 @@ def _candidate(path: str, runtime: str, window: Window) -> SessionCandidate | No
         if not stat.S_ISREG(info.st_mode):
             return None
         head = handle.read(_HEAD_BYTES)
+        private = PRIVATE_MARKER.encode() in head or holds_marker(handle)  # anywhere (issue 29)
         # the messages' times, not the file's date, say when a session was active: a file
         # copied or restored with its old date (cp -p, rsync -t, a backup) still holds
         # recent messages, which the index holds and answers from
@@ -86,7 +92,7 @@ def _candidate(path: str, runtime: str, window: Window) -> SessionCandidate | No
         started_at=started if isinstance(started, str) else None,
         last_activity=last,
         # A session its user marked private shows no words of its prompt.
-        first_words=None if PRIVATE_MARKER.encode() in head else _first_words(prompt),
+        first_words=None if private else _first_words(prompt),
     )
 
 

@@ -37,6 +37,7 @@ from loopx_recall_core.plugin_api import (
     format_tool_snippet,
     joined_output,
     one_line_command,
+    redact_snippet,
     shell_command,
 )
 
@@ -82,16 +83,18 @@ def capped_items(
     evidence: Mapping[str, Sequence[Mapping[str, Any]]],
     types: Sequence[str],
     limits: Any,
+    transcripts: Sequence[str] = (),
 ) -> tuple[list[Any], int]:
     """The verified rows as evidence items within the request's ``limits`` (items,
     sessions, total characters, each snippet already cut to its own limit), and how many
     rows the caps left out. Most matched terms first, then newest: what survives the caps
     is the most specific. A row that still holds the private marker takes its whole
-    session out (not counted: out of scope; the template leaves such sessions out first).
+    session out, as does a transcript (of ``transcripts``) holding it anywhere (not counted:
+    out of scope; the template leaves such sessions out first).
     """
     from loopx_recall_core.plugin_api import EvidenceItem
 
-    marked = marked_owners(row for rows in evidence.values() for row in rows)
+    marked = marked_owners((row for rows in evidence.values() for row in rows), transcripts)
     rows = sorted(
         ((t, row) for t in types for row in evidence.get(t, []) if turn_owner(row) not in marked),
         key=lambda pair: (int(pair[1].get("matched") or 0), instant_ms(pair[1]["timestamp"])),
@@ -145,8 +148,8 @@ def _paths_of(row: Mapping[str, Any], data: Any) -> list[str]:
 
 def snippet_for(evidence_type: str, row: Mapping[str, Any], max_chars: int) -> str:
     """The item snippet, by the Replan snippet convention (loopx_recall_core.snippet_rules)."""
-    if "tool" not in row:
-        return str(row.get("text") or "")[:max_chars]
+    if "tool" not in row:  # redacted before the cut: no piece of a secret is left at it
+        return redact_snippet(str(row.get("text") or ""), max_chars)
     tool = str(row["tool"])
     data = _tool_input(row.get("input"))
     if tool.casefold() in SHELL_TOOLS:

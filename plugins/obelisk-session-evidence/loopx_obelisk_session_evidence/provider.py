@@ -61,6 +61,9 @@ STDOUT_CAP = 2 * 1024 * 1024
 #: In-scope transcripts checked for freshness; beyond this the index cannot be called fresh.
 MAX_TRANSCRIPTS = 2000
 _READBACK_TIMEOUT_S = 20.0
+#: The readback's ``--version`` check (``capability status`` answers within 5 s, issue 29):
+#: a working Obelisk answers in well under a second; one that does not is named.
+_READBACK_VERSION_TIMEOUT_S = 2.5
 #: What ``extension list`` and ``capability status`` say when no Obelisk is found: how to
 #: get it and how to point at it (no path: the configured one may be private).
 HOW_TO_GET = (
@@ -268,7 +271,19 @@ class ObeliskSessionEvidence:
         # One deadline for the version check, the transcript scan and the query.
         deadline = time.monotonic() + _READBACK_TIMEOUT_S
         try:
-            version, identity = known_version(executable, _READBACK_TIMEOUT_S)
+            version, identity = known_version(executable, _READBACK_VERSION_TIMEOUT_S)
+        except ProviderFailure as failure:
+            silent = failure.reason == "provider_timeout"
+            return ProviderReadback(
+                **base,
+                ready=False,
+                runtime=runtime,
+                unavailable_reason=f"obelisk did not answer --version within "
+                f"{_READBACK_VERSION_TIMEOUT_S:g} s"
+                if silent
+                else failure.reason,
+            )
+        try:
             runtime["runtime_version"] = ".".join(map(str, version))
             if binding is None:
                 return ProviderReadback(**base, ready=True, runtime=runtime)
@@ -362,7 +377,10 @@ class ObeliskSessionEvidence:
         verify_rows(result["evidence"], types, binding, window, excluded, allowed)
         omitted = _omitted(result["omitted"], types)
         store_facts(binding_key(binding, identity), _facts(result, index_freshness))
-        items, capped = capped_items(result["evidence"], types, limits)
+        files = result.get("indexed_files")
+        transcripts = [f.get("jsonl_path") for f in files if isinstance(f, dict)] if isinstance(
+            files, list) else []  # fmt: skip
+        items, capped = capped_items(result["evidence"], types, limits, transcripts)
         return _result(
             request,
             items,

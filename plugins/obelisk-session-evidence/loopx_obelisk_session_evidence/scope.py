@@ -36,6 +36,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
+import stat
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -298,10 +299,51 @@ def path_excluded(path: object, patterns: Iterable[str]) -> bool:
     return False
 
 
-def marked_owners(rows: Iterable[Mapping[str, Any]]) -> set[str]:
-    """The sessions (:func:`turn_owner`) of rows holding :data:`PRIVATE_MARKER` in any field."""
-    return {
+def marked_owners(
+    rows: Iterable[Mapping[str, Any]], transcripts: Iterable[str] = ()
+) -> set[str]:
+    """The sessions (:func:`turn_owner`) of rows holding :data:`PRIVATE_MARKER` in any
+    field, or whose transcript on disk (one of ``transcripts``, named by its session's id)
+    holds it anywhere: a row carries its output only up to the snippet cap, and an index
+    need not keep a whole tool result (the double keeps 10,000 characters:
+    ``TOOL_RESULT_MAX`` in tests/obelisk_double/obelisk.mjs), so a marker further in is
+    found only in the file."""
+    rows = list(rows)
+    marked = {
         turn_owner(row)
         for row in rows
         if any(isinstance(value, str) and PRIVATE_MARKER in value for value in row.values())
     }
+    files = [path for path in transcripts if isinstance(path, str)]
+    for row in rows:
+        owner = turn_owner(row)
+        if owner in marked:
+            continue
+        ids = {str(session).rsplit(":", 1)[-1] for session in (owner, row.get("session_id"))}
+        named = [path for path in files if any(i and i in os.path.basename(path) for i in ids)]
+        if any(_file_holds_marker(path) for path in named):
+            marked.add(owner)
+    return marked
+
+
+def _file_holds_marker(path: str) -> bool:
+    """Whether the regular file at ``path`` holds the marker (no link followed, no FIFO
+    opened)."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
+    except OSError:
+        return False
+    with os.fdopen(descriptor, "rb") as handle:
+        return stat.S_ISREG(os.fstat(descriptor).st_mode) and holds_marker(handle)
+
+
+def holds_marker(handle: Any) -> bool:
+    """Whether the rest of ``handle`` (binary) holds the marker: read in 1 MiB blocks, each
+    joined to the end of the one before so a marker across two blocks is found."""
+    marker = PRIVATE_MARKER.encode()
+    tail = b""
+    while block := handle.read(1 << 20):
+        if marker in tail + block:
+            return True
+        tail = block[-(len(marker) - 1) :]
+    return False

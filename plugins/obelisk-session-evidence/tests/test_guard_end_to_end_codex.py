@@ -38,7 +38,7 @@ from pathlib import Path
 
 import pytest
 
-from loopx_recall_core.testing import guard_stats
+from loopx_recall_core.testing import guard_stats, secret_canaries, vendor_canaries
 from loopx_recall_core.testing import guard_store as store
 
 from .adversarial.hostile import codex_transcript, now_iso
@@ -56,6 +56,14 @@ PRIOR_A, PRIOR_OK, PRIOR_B = (
     "019d0000-0000-7000-8000-00000000a002",
     "019d0000-0000-7000-8000-00000000b001",
 )
+CANARIES = secret_canaries() + vendor_canaries()
+SECRETS = "\n".join(c.text for c in CANARIES[::-1])
+
+
+def _leaks(text: str) -> list[str]:
+    return sorted({c.kind for c in CANARIES if c.leaked(text)})
+
+
 OUTPUT_KEYS = {"continue", "hookSpecificOutput", "stopReason", "suppressOutput", "systemMessage"}
 SPECIFIC_KEYS = {"hookEventName", "permissionDecision", "permissionDecisionReason",
                  "additionalContext", "updatedInput"}  # fmt: skip
@@ -82,8 +90,10 @@ def world(loopx, archive_home, obelisk_bin, tmp_path):
     repo = home / "src" / "CANARY-codex-repo"
     (repo / "pkg").mkdir(parents=True)
     stamp = now_iso(-timedelta(hours=2))
+    # the failure's output carries every canary secret (issue 29): none reaches the set,
+    # the warning or the log, redacted before the snippet cap and every cut after it
     codex_transcript(home, PRIOR_A, cwd=str(repo), timestamp=stamp, command=REPEATED,
-                     output="Exit code: 1\nE   AssertionError: 500")  # fmt: skip
+                     output="Exit code: 1\nE   AssertionError: 500\n" + SECRETS)  # fmt: skip
     codex_transcript(home, PRIOR_OK, cwd=str(repo), timestamp=stamp, command=SUCCEEDED,
                      call_id="call_ok", output="Exit code: 0\nall clean")  # fmt: skip
     codex_transcript(home, PRIOR_B, cwd=str(repo), timestamp=stamp, command=OTHERS_FAILURE,
@@ -172,6 +182,10 @@ def test_codex_start_prefetches_once_the_repeat_is_warned_and_post_tool_use_foll
     assert f"Failed: {REPEATED}" in warning
     assert "AssertionError: 500" in warning
     assert "CANARY" not in warning
+    assert _leaks(warning) == []
+    assert "[redacted:" in path.read_text()  # the canaries' lines reached the set, redacted
+    stored = {p: p.read_bytes().decode(errors="replace") for p in state.rglob("*") if p.is_file()}
+    assert {str(p): _leaks(text) for p, text in stored.items() if _leaks(text)} == {}
     assert ran("T-now-1", REPEATED, "call_warned") is None  # the warned call completing
     assert ran("T-now-1", "git status", "call_next") is None  # then something else ran
     assert propose("T-now-1", REPEATED) is None  # once per route per session

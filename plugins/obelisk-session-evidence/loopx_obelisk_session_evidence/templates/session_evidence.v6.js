@@ -21,6 +21,8 @@
 // the root part escaped by the host) leaves out a working directory a pattern matches or
 // that lies under a folder one matches; a turn of a session (by OWNER) in which a user
 // message holds the marker `loopx-recall:private` is left out, the whole session with it.
+// Issue 29: the marker counts wherever it is written: any message of the owner (user or
+// assistant), any tool call's input or tool result of the session, at any offset.
 // A failed call's output comes as its opening (`output`, `output_chars` characters) and,
 // when longer, its end (`output_tail`, at most as many again, never overlapping the
 // opening) with its length: the host picks the decisive lines from both
@@ -80,12 +82,18 @@ const PATH_NOT_ESCAPED = (path) =>
 const PATH_NOT_EXCLUDED = (path) =>
   " (json_type(?) = 'array' AND NOT EXISTS (SELECT 1 FROM json_each(?) AS g WHERE " +
   path + " GLOB g.value OR " + path + " GLOB g.value || '/*'))";
-// No user message of the turn's owner holds the private marker (case-sensitive). The
-// owner of a message pm is computed as OWNER is, over the same session row s.
+// The private marker (case-sensitive) is nowhere in the session: no message of the turn's
+// owner (user or assistant; the owner of a message pm computed as OWNER is, over the same
+// session row s), no tool call's input and no tool result of the session, at any offset.
+const MARKED_SESSION = (session) =>
+  " (EXISTS (SELECT 1 FROM tool_calls AS pc WHERE pc.session_id = " + session +
+  " AND instr(pc.input_json, ?) > 0) OR EXISTS (SELECT 1 FROM tool_results AS pr" +
+  " WHERE pr.session_id = " + session + " AND instr(pr.content, ?) > 0))";
 const NOT_MARKED_PRIVATE = (owner) =>
-  " NOT EXISTS (SELECT 1 FROM messages AS pm WHERE pm.session_id = s.id AND pm.role = 'user'" +
+  " NOT EXISTS (SELECT 1 FROM messages AS pm WHERE pm.session_id = s.id" +
   " AND instr(pm.text, ?) > 0 AND (CASE WHEN coalesce(s.source, 'claude') = 'codex'" +
-  " AND pm.agent_id IS NOT NULL THEN pm.agent_id ELSE s.id END) = " + owner + ")";
+  " AND pm.agent_id IS NOT NULL THEN pm.agent_id ELSE s.id END) = " + owner + ")" +
+  " AND NOT" + MARKED_SESSION("s.id");
 // An RFC 3339 date-time (upper-case T and Z, optional fraction, Z or +HH:MM) whose
 // instant lies in [since, until] epoch ms. Shape by GLOB, a real calendar date and time
 // by strftime round trip (it normalizes Feb 30 and 24:00), the instant by julianday.
@@ -131,7 +139,7 @@ const MESSAGE_SCOPE =
   " AND" + NOT_MARKED_PRIVATE(OWNER);
 const messageBinds = () =>
   [...sessionBinds(), ...claimedBinds(), EXCLUDED, SINCE_MS, UNTIL_MS, ROOTS, ESCAPES, ESCAPES,
-    EXCLUDE_PATHS, EXCLUDE_PATHS, PRIVATE_MARKER];
+    EXCLUDE_PATHS, EXCLUDE_PATHS, PRIVATE_MARKER, PRIVATE_MARKER, PRIVATE_MARKER];
 
 const ROW_COLUMNS =
   "s.id AS session_id, coalesce(s.source, 'claude') AS source, s.project_path AS project_path," +
@@ -234,11 +242,11 @@ const QUERIES = {
       " AND" + PATH_NOT_ESCAPED("s.project_path") + " AND" + PATH_NOT_EXCLUDED("s.project_path") +
       // A summary is the whole session's: a marker in any of its threads leaves it out.
       " AND NOT EXISTS (SELECT 1 FROM messages AS pm WHERE pm.session_id = s.id" +
-      " AND pm.role = 'user' AND instr(pm.text, ?) > 0)" +
+      " AND instr(pm.text, ?) > 0) AND NOT" + MARKED_SESSION("s.id") +
       " AND" + TERM_IN("su.content"),
     binds: () =>
       [...sessionBinds(), ...claimedBinds(), SINCE_MS, UNTIL_MS, ROOTS, ESCAPES, ESCAPES,
-        EXCLUDE_PATHS, EXCLUDE_PATHS, PRIVATE_MARKER, TERMS],
+        EXCLUDE_PATHS, EXCLUDE_PATHS, PRIVATE_MARKER, PRIVATE_MARKER, PRIVATE_MARKER, TERMS],
     columns: "s.id AS session_id, coalesce(s.source, 'claude') AS source," +
       " s.project_path AS project_path, NULL AS cwd, su.timestamp AS timestamp," +
       " su.session_id AS message_session_id, su.id AS summary_id, substr(su.content, 1, ?) AS text, " + MATCHED("su.content"),
