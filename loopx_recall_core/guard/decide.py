@@ -2,12 +2,14 @@
 # SPDX-License-Identifier: Apache-2.0
 """The guard's decision: does a proposed shell command repeat an unsuperseded failure?
 
-The comparison is replan's (:func:`~loopx_recall_core.recall.replan.relation.relate` per
-item, :func:`~loopx_recall_core.recall.replan.relation.verdict_of` over the relations), run
-on the session's prior-outcome set. Only items whose header names one of the proposed
-command's programs are parsed: any other item can be neither the same route nor a near
-miss (both need a shared program), and a headerless item can at most be "mentioned",
-which never warns.
+The comparison is replan's, the one function both call: the proposed command redacted
+(:func:`~loopx_recall_core.recall.replan.relation.proposed_route`), each item related
+(:func:`~loopx_recall_core.recall.replan.relation.relate_parsed`, its header read
+redacted) and :func:`~loopx_recall_core.recall.replan.relation.verdict_of` over the
+relations, run on the session's prior-outcome set. Each candidate item is read once.
+Only items whose header names one of the proposed command's programs are parsed: any
+other item can be neither the same route nor a near miss (both need a shared program),
+and a headerless item can at most be "mentioned", which never warns.
 
 On top of replan's ``repeats_prior_failure`` the guard asks two things replan leaves to
 its caller: a failure that a later success of the same route superseded is no reason to
@@ -21,9 +23,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 from loopx_recall_core.jsonio import JsonInputError, loads
-from loopx_recall_core.recall.replan.relation import relate, verdict_of
-from loopx_recall_core.recall.replan.routes import Route, command_route, near_route
-from loopx_recall_core.recall.replan.snippets import parse_snippet
+from loopx_recall_core.recall.replan.relation import proposed_route, relate_parsed, verdict_of
+from loopx_recall_core.recall.replan.routes import Route, near_route
+from loopx_recall_core.recall.replan.snippets import ParsedSnippet, parse_snippet
 
 __all__ = [
     "MAX_WARNING_CHARS",
@@ -87,7 +89,9 @@ def _instant(value: object) -> float | None:
     return moment.timestamp()
 
 
-def _candidates(header: dict[str, Any], lines: list[bytes], programs: list[str]) -> list[dict]:
+def _candidates(
+    header: dict[str, Any], lines: Any, programs: list[str]
+) -> list[tuple[int, dict]]:
     index = header.get("index")
     if not isinstance(index, dict):
         return []
@@ -100,22 +104,39 @@ def _candidates(header: dict[str, Any], lines: list[bytes], programs: list[str])
             except JsonInputError:
                 continue
             if isinstance(item, dict) and isinstance(item.get("snippet"), str):
-                items.append(item)
+                items.append((number, item))
     return items
 
 
-def find_repeat(command: str, header: dict[str, Any], lines: list[bytes]) -> Match:
+class _Reader:
+    """Each candidate line loaded and its snippet parsed once per decision."""
+
+    def __init__(self, header: dict[str, Any], lines: Any, root: str | None) -> None:
+        self.header, self.lines, self.root = header, lines, root
+        self._parsed: dict[int, tuple[dict, ParsedSnippet]] = {}
+
+    def items(self, programs: list[str]) -> list[tuple[dict, ParsedSnippet]]:
+        found = []
+        for number, item in _candidates(self.header, self.lines, programs):
+            if number not in self._parsed:
+                self._parsed[number] = (item, parse_snippet(item["snippet"], self.root))
+            found.append(self._parsed[number])
+        return found
+
+
+def find_repeat(command: str, header: dict[str, Any], lines: Any) -> Match:
     """Replan's verdict for ``command`` against the set, and the unsuperseded failure it
     repeats (the most recent one), if any."""
     root = header.get("repository_root") if isinstance(header.get("repository_root"), str) else None
-    route = command_route(command, root)
-    items = _candidates(header, lines, programs_of(route))
+    route = proposed_route(command, root)
+    reader = _Reader(header, lines, root)
     related = [
-        (item, relate(route, item["snippet"], str(item.get("type")), root)) for item in items
+        (item, parsed, relate_parsed(route, parsed, item["snippet"], str(item.get("type"))))
+        for item, parsed in reader.items(programs_of(route))
     ]
-    related = [(item, relation) for item, relation in related if relation is not None]
+    related = [entry for entry in related if entry[2] is not None]
     verdict, _reason = verdict_of(
-        [relation for _, relation in related],
+        [relation for _, _, relation in related],
         header.get("freshness"),
         truncated=bool(header.get("truncated")),
     )
@@ -123,13 +144,14 @@ def find_repeat(command: str, header: dict[str, Any], lines: list[bytes]) -> Mat
         return Match(verdict, None, None)
     successes = [
         _instant(item.get("at"))
-        for item, relation in related
-        if relation == "same_route" and parse_snippet(item["snippet"], root).failed is False
+        for item, parsed, relation in related
+        if relation == "same_route" and parsed.failed is False
     ]
-    failures = [item for item, relation in related if relation == "same_route_failed"]
+    failures = [(item, parsed) for item, parsed, relation in related
+                if relation == "same_route_failed"]  # fmt: skip
     live = []
     for failure in failures:
-        failed_at = _instant(failure.get("at"))
+        failed_at = _instant(failure[0].get("at"))
         superseded = failed_at is not None and any(
             at is not None and at > failed_at for at in successes
         )
@@ -137,25 +159,24 @@ def find_repeat(command: str, header: dict[str, Any], lines: list[bytes]) -> Mat
             live.append(failure)
     if not live:
         return Match("superseded", None, None)
-    failure = max(live, key=lambda item: _instant(item.get("at")) or 0.0)
-    return Match(verdict, failure, _next_success(failure, header, lines, root))
+    failure, parsed = max(live, key=lambda entry: _instant(entry[0].get("at")) or 0.0)
+    return Match(verdict, failure, _next_success(failure, parsed, reader))
 
 
 def _next_success(
-    failure: dict[str, Any], header: dict[str, Any], lines: list[bytes], root: str | None
+    failure: dict[str, Any], failed_parsed: ParsedSnippet, reader: _Reader
 ) -> dict[str, Any] | None:
     """The failing session's first later step on the same surface (a near route: same
     program and targets) that succeeded; a later step that failed is never offered."""
-    failed = parse_snippet(failure["snippet"], root).route
+    failed = failed_parsed.route
     failed_at = _instant(failure.get("at"))
     if failed is None or failed_at is None:
         return None
     best: tuple[float, dict[str, Any]] | None = None
-    for item in _candidates(header, lines, programs_of(failed)):
+    for item, parsed in reader.items(programs_of(failed)):
         at = _instant(item.get("at"))
         if item.get("session") != failure.get("session") or at is None or at <= failed_at:
             continue
-        parsed = parse_snippet(item["snippet"], root)
         if item.get("type") == "prior_failure" or parsed.failed is not False:
             continue
         near = parsed.route is not None and near_route(failed, parsed.route)

@@ -176,6 +176,12 @@ def decide_payload(
     stale = header.get("freshness") == "stale" and age > _PENDING_S
     if refresh and event not in _AFTER and (age > float(header.get("ttl_s", 0)) or stale):
         _start_prefetch(root, runtime, session, agent_id, project_id, now)
+    folder = where.folder_in(payload["cwd"], where.repository_roots(enablement.get("binding")))
+    if folder not in (None, "."):
+        # the folder it runs in is part of the route, as a "cd" in the command is
+        import shlex
+
+        command = f"cd {shlex.quote(folder)} && {command}"
     match = find_repeat(command, header, lines)
     record = store.read_session(root, runtime, session)
     route_key = store.key_of(str(match.failure.get("ref"))) if match.failure else None
@@ -326,6 +332,10 @@ def main(runtime: str, argv: list[str]) -> None:
             if previous is not None:
                 signal.signal(signal.SIGALRM, previous)
     if output is not None:  # decided and recorded within the deadline (decide_payload)
+        # straight to the descriptor, not through sys.stdout's buffer: a reader that is
+        # gone (EPIPE) or a full device fails here, where it is suppressed, instead of in
+        # the interpreter's last flush, which would exit 120
+        data = (json.dumps(output) + "\n").encode("utf-8")
         with contextlib.suppress(Exception):
-            sys.stdout.write(json.dumps(output) + "\n")
-            sys.stdout.flush()
+            while data:
+                data = data[os.write(1, data) :]

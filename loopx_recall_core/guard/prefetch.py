@@ -27,7 +27,6 @@ import os
 import subprocess
 import sys
 import time
-import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -99,26 +98,18 @@ def start_detached(
 
 
 def _request(enablement: Any) -> Any:
-    from loopx_recall_core.contracts import HistoricalEvidenceRequestV0, structure, unstructure
+    from loopx_recall_core.contracts import unstructure
+    from loopx_recall_core.recall.requests import history_request
 
-    return structure(
-        {
-            "schema_version": "historical_evidence_request_v0",
-            "request_id": "rq-guard-" + uuid.uuid4().hex,
-            "situation_id": "guard-" + uuid.uuid4().hex,
-            "trigger": "resume_or_handoff_gap",
-            "scope": {
-                "agent_id": enablement.agent_id,
-                "project_id": enablement.project_id,
-                "repository_id": enablement.repository_id,
-                "allow_cross_agent": False,
-                "allow_cross_project": False,
-            },
-            "evidence_types": ["prior_failure", "tool_outcome"],
-            "query_terms": list(GUARD_TERMS),
-            "limits": unstructure(enablement.limits),
-        },
-        HistoricalEvidenceRequestV0,
+    return history_request(
+        trigger="resume_or_handoff_gap",
+        agent_id=enablement.agent_id,
+        project_id=enablement.project_id,
+        repository_id=enablement.repository_id,
+        evidence_types=("prior_failure", "tool_outcome"),
+        query_terms=GUARD_TERMS,
+        limits=unstructure(enablement.limits),
+        id_prefix="rq-guard-",
     )
 
 
