@@ -72,7 +72,7 @@ def main() -> None:
         items = _items(args.items)
         header = {
             "schema_version": store.SET_VERSION, "agent_id": "agent-a", "project_id": "proj-j",
-            "runtime": "claude", "session_id": "S", "created_at": time.time(),
+            "runtime": "claude", "session_id": "S", "created_at": time.time(), "as_of": time.time(),
             "ttl_s": 3600, "freshness": "fresh", "truncated": False, "status": "succeeded",
             "receipt_digest": "sha256:" + "0" * 64, "repository_root": "/r",
             "count": len(items), "index": index_items(items, "/r"),

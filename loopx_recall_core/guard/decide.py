@@ -111,25 +111,32 @@ def _candidates(
 class _Reader:
     """Each candidate line loaded and its snippet parsed once per decision."""
 
-    def __init__(self, header: dict[str, Any], lines: Any, root: str | None) -> None:
-        self.header, self.lines, self.root = header, lines, root
+    def __init__(
+        self, header: dict[str, Any], lines: Any, root: str | None, skip: str | None = None
+    ) -> None:
+        self.header, self.lines, self.root, self.skip = header, lines, root, skip
         self._parsed: dict[int, tuple[dict, ParsedSnippet]] = {}
 
     def items(self, programs: list[str]) -> list[tuple[dict, ParsedSnippet]]:
         found = []
         for number, item in _candidates(self.header, self.lines, programs):
+            if self.skip is not None and item.get("session") == self.skip:
+                continue
             if number not in self._parsed:
                 self._parsed[number] = (item, parse_snippet(item["snippet"], self.root))
             found.append(self._parsed[number])
         return found
 
 
-def find_repeat(command: str, header: dict[str, Any], lines: Any) -> Match:
+def find_repeat(
+    command: str, header: dict[str, Any], lines: Any, *, current_session: str | None = None
+) -> Match:
     """Replan's verdict for ``command`` against the set, and the unsuperseded failure it
-    repeats (the most recent one), if any."""
+    repeats (the most recent one), if any. Items of ``current_session`` are skipped (the
+    agent's set holds every session; the session's own set never holds its own)."""
     root = header.get("repository_root") if isinstance(header.get("repository_root"), str) else None
     route = proposed_route(command, root)
-    reader = _Reader(header, lines, root)
+    reader = _Reader(header, lines, root, current_session)
     related = [
         (item, parsed, relate_parsed(route, parsed, item["snippet"], str(item.get("type"))))
         for item, parsed in reader.items(programs_of(route))

@@ -161,28 +161,27 @@ def decide_payload(
         with contextlib.suppress(Exception):
             hook_log.write(root, f"guard {runtime}: {outside}")
         return None
-    lines = store.read_set_lines(store.set_path(root, runtime, session))
-    header = store.read_header(lines) if lines else None
-    if (
-        header is None
-        or header.get("agent_id") != agent_id
-        or (header.get("project_id") != project_id or header.get("session_id") != session)
-    ):
+    header, lines = _usable_set(root, runtime, session, agent_id, project_id)
+    if header is None or header.get("scope") == "agent":
+        # no set of its own yet (the first call of a session), or one made before the
+        # owner's last decision: made now, detached; the agent's set answers meanwhile
         if refresh and event not in _AFTER:
             _start_prefetch(root, runtime, session, agent_id, project_id, now)
-        return None
-    age = now - float(header.get("created_at", 0))
-    # a set the index answered stale is refreshed once per window, not at every call
-    stale = header.get("freshness") == "stale" and age > _PENDING_S
-    if refresh and event not in _AFTER and (age > float(header.get("ttl_s", 0)) or stale):
-        _start_prefetch(root, runtime, session, agent_id, project_id, now)
+        if header is None:
+            return None
+    else:
+        age = now - float(header.get("created_at", 0))
+        # a set the index answered stale is refreshed once per window, not at every call
+        stale = header.get("freshness") == "stale" and age > _PENDING_S
+        if refresh and event not in _AFTER and (age > float(header.get("ttl_s", 0)) or stale):
+            _start_prefetch(root, runtime, session, agent_id, project_id, now)
     folder = where.folder_in(payload["cwd"], where.repository_roots(enablement.get("binding")))
     if folder not in (None, "."):
         # the folder it runs in is part of the route, as a "cd" in the command is
         import shlex
 
         command = f"cd {shlex.quote(folder)} && {command}"
-    match = find_repeat(command, header, lines)
+    match = find_repeat(command, header, lines, current_session=session)
     record = store.read_session(root, runtime, session)
     route_key = store.key_of(str(match.failure.get("ref"))) if match.failure else None
     call = payload.get("tool_use_id")
@@ -220,6 +219,29 @@ def decide_payload(
     # warning is printed (main prints what returns), never lost to a late deadline
     store.write_session(root, runtime, session, record)
     return output
+
+
+def _usable_set(
+    root: Path, runtime: str, session: str, agent_id: str, project_id: str
+) -> tuple[dict[str, Any] | None, Any]:
+    """The session's own set, else the agent's set for the runtime (its items of this
+    session are skipped by the decision); either only when made for this agent and
+    project and not before the owner's last decision (:func:`store.outdated`)."""
+    for path, session_id in (
+        (store.set_path(root, runtime, session), session),
+        (store.agent_set_path(root, runtime, agent_id, project_id), ""),
+    ):
+        lines = store.read_set_lines(path)
+        header = store.read_header(lines) if lines else None
+        if (
+            header is not None
+            and header.get("agent_id") == agent_id
+            and header.get("project_id") == project_id
+            and header.get("session_id") == session_id
+            and not store.outdated(root, header)
+        ):
+            return header, lines
+    return None, None
 
 
 def _ran(

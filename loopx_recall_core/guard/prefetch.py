@@ -48,9 +48,12 @@ _LOCK_TIMEOUT_S = 60.0
 _RECALL_TIMEOUT_S = 30.0
 
 
-def _pending(root: Path, runtime: str, session_id: str) -> Path:
-    path = store.set_path(root, runtime, session_id, create=True)
-    return path.with_suffix(".pending")
+def _set_file(root: Path, facts: dict[str, Any]) -> Path:
+    """Where the set these facts ask for is kept (the agent's or the session's)."""
+    if facts.get("scope") == "agent":
+        return store.agent_set_path(root, str(facts["runtime"]), str(facts["agent_id"]),
+                                    str(facts["project_id"]), create=True)  # fmt: skip
+    return store.set_path(root, str(facts["runtime"]), str(facts["session_id"]), create=True)
 
 
 def start_detached(
@@ -62,9 +65,19 @@ def start_detached(
     project_id: str,
     requested_at: float,
     pending_s: float = 120.0,
+    scope: str = "session",
 ) -> bool:
-    """Start the prefetch in a detached process; False when one is already pending."""
-    marker = _pending(root, runtime, session_id)
+    """Start the prefetch in a detached process; False when one is already pending.
+    ``scope="agent"``: the agent's set for the runtime (``session_id`` unused)."""
+    facts = {
+        "runtime": runtime,
+        "session_id": session_id,
+        "agent_id": agent_id,
+        "project_id": project_id,
+        "requested_at": requested_at,
+        "scope": scope,
+    }
+    marker = _set_file(root, facts).with_suffix(".pending")
     with contextlib.suppress(FileNotFoundError):
         if time.time() - os.lstat(marker).st_mtime < pending_s:
             return False
@@ -74,13 +87,6 @@ def start_detached(
     except FileExistsError:
         return False
     os.close(descriptor)
-    facts = {
-        "runtime": runtime,
-        "session_id": session_id,
-        "agent_id": agent_id,
-        "project_id": project_id,
-        "requested_at": requested_at,
-    }
     process = subprocess.Popen(
         [sys.executable, "-m", "loopx_recall_core", "guard", "prefetch"],
         stdin=subprocess.PIPE,
@@ -132,11 +138,21 @@ class FetchedSet:
 
 
 def fetch_set(
-    recall: Callable[[Any], Any], enablement: Any, *, runtime: str, session_id: str
+    recall: Callable[[Any], Any],
+    enablement: Any,
+    *,
+    runtime: str,
+    session_id: str,
+    scope: str = "session",
+    as_of: float | None = None,
+    failures: int = 0,
 ) -> FetchedSet:
     """ONE admitted request in the session's scope through ``recall`` (a
     :class:`~loopx_recall_core.recall.service.RecallService`) and the set made from the
-    provider's answer. The prefetch and ``recall qualify``'s guard families both call it."""
+    provider's answer. The prefetch and ``recall qualify``'s guard families both call it.
+    ``failures``: failed makings in a row before this one (a failed set is retried soon,
+    :func:`~loopx_recall_core.guard.store.retry_after`)."""
+    as_of = time.time() if as_of is None else as_of
     from loopx_recall_core.canonical import digest
     from loopx_recall_core.contracts import unstructure
     from loopx_recall_core.guard.decide import index_items
@@ -155,14 +171,20 @@ def fetch_set(
         }
         for item in (result.items if result is not None else ())
     ]
+    failed = outcome.status != "succeeded"
+    failures = failures + 1 if failed else 0
     header = {
         "schema_version": store.SET_VERSION,
+        "scope": scope,
         "agent_id": enablement.agent_id,
         "project_id": enablement.project_id,
         "runtime": runtime,
         "session_id": session_id,
+        "as_of": as_of,
         "created_at": time.time(),
-        "ttl_s": store.DEFAULT_TTL_S,
+        "ttl_s": store.retry_after(failures) if failed else store.DEFAULT_TTL_S,
+        "failures": failures,
+        "sessions": " ".join(sorted({store.key_of(str(i["session"]))[:16] for i in items})),
         "status": outcome.status,
         "reason": outcome.reason,
         "freshness": result.freshness if result is not None else None,
@@ -176,17 +198,14 @@ def fetch_set(
 
 
 def run_prefetch(root: Path, facts: dict[str, Any], host: Any = None) -> str:
-    """Make the session's set (the detached process); returns an outcome code."""
-    runtime, session = str(facts["runtime"]), str(facts["session_id"])
-    agent_id, project_id = str(facts["agent_id"]), str(facts["project_id"])
+    """Make the session's set, or the agent's (``facts["scope"] == "agent"``), in the
+    detached process; returns an outcome code."""
     requested_at = float(facts.get("requested_at") or time.time())
-    path = store.set_path(root, runtime, session, create=True)
+    path = _set_file(root, facts)
     outcome = "failed"
     try:
         with locked(path.with_suffix(".lock"), _LOCK_TIMEOUT_S, "a guard set lock"):
-            outcome = _prefetch_locked(
-                root, path, runtime, session, agent_id, project_id, requested_at, host
-            )
+            outcome = _prefetch_locked(root, path, facts, requested_at, host)
             return outcome
     finally:
         # no set made (not claimed, guard off, a failure): the marker stays, so the next
@@ -197,24 +216,22 @@ def run_prefetch(root: Path, facts: dict[str, Any], host: Any = None) -> str:
 
 
 def _prefetch_locked(
-    root: Path,
-    path: Path,
-    runtime: str,
-    session: str,
-    agent_id: str,
-    project_id: str,
-    requested_at: float,
-    host: Any,
+    root: Path, path: Path, facts: dict[str, Any], requested_at: float, host: Any
 ) -> str:
     from loopx_recall_core.recall.service import RecallService
     from loopx_recall_core.recall.sessions.ledger import SessionLedger
     from loopx_recall_core.recall.store import PrivateStore
     from loopx_recall_core.state import StateStore
 
+    runtime, session = str(facts["runtime"]), str(facts["session_id"])
+    agent_id, project_id = str(facts["agent_id"]), str(facts["project_id"])
+    scope = "agent" if facts.get("scope") == "agent" else "session"
+    as_of = time.time()  # before the state and the ledger are read (store.outdated)
     lines = store.read_set_lines(path)
     header = store.read_header(lines) if lines else None
     if header is not None and float(header.get("created_at", 0)) >= requested_at:
         return "already_made"  # a concurrent start made it after this one was asked for
+    failures = int(header.get("failures", 0)) if header is not None else 0
     state = StateStore(root).read()
     enablement = next(
         (e for e in state.find(agent_id=agent_id, project_id=project_id) if e.guard), None
@@ -222,7 +239,10 @@ def _prefetch_locked(
     if enablement is None or enablement.stage != 2:
         return "guard_off"
     claims = SessionLedger(root).claims(agent_id=agent_id, project_id=project_id)
-    if not any(c.runtime == runtime and c.session_id == session for c in claims):
+    if scope == "agent":
+        if not any(c.runtime == runtime for c in claims):
+            return "not_claimed"
+    elif not any(c.runtime == runtime and c.session_id == session for c in claims):
         return "not_claimed"
     store.prune_expired(root)
     if host is None:
@@ -235,9 +255,10 @@ def _prefetch_locked(
         enablements=state.enablements,
         store=PrivateStore(root),
         timeout=_RECALL_TIMEOUT_S,
-        current_sessions=(session,),
+        current_sessions=() if scope == "agent" else (session,),
     )
-    fetched = fetch_set(service, enablement, runtime=runtime, session_id=session)
+    fetched = fetch_set(service, enablement, runtime=runtime, session_id=session, scope=scope,
+                        as_of=as_of, failures=failures)  # fmt: skip
     try:
         store.write_set(root, fetched.header, fetched.items)
     except StateError:
@@ -245,20 +266,50 @@ def _prefetch_locked(
     return "made"
 
 
-def start_for_hook(root: Path, runtime: str, session: str, agent_id: str, project_id: str) -> bool:
-    """From the claiming hook (``SessionStart``, ``Stop``): start a prefetch when the guard
-    is on for this agent and project (``state.json`` read as the hot path reads it)."""
+def start_for_hook(
+    root: Path, runtime: str, session: str, agent_id: str, project_id: str, event: str | None = None
+) -> bool:
+    """From the claiming hook, when the guard is on for this agent and project
+    (``state.json`` read as the hot path reads it): at ``SessionStart`` the session's own
+    set; when a turn or session ends (``Stop``, ``SessionEnd``) the agent's set (so the
+    next session's first call is guarded) and every other session's set that holds this
+    session's items (its history just grew, or its user marked it private)."""
     from loopx_recall_core.guard.hotpath import guard_policy
     from loopx_recall_core.recall.sessions.ledger import native_session_id
 
     if guard_policy(root, agent_id, project_id) is None:
         return False
-    return start_detached(
-        root,
-        runtime=runtime,
-        session_id=native_session_id(runtime, session),
-        agent_id=agent_id,
-        project_id=project_id,
-        requested_at=time.time(),
-        pending_s=5.0,
-    )
+    native = native_session_id(runtime, session)
+    now = time.time()
+    ids = {"agent_id": agent_id, "project_id": project_id, "requested_at": now, "pending_s": 5.0}
+    if event not in ("Stop", "SessionEnd"):
+        return start_detached(root, runtime=runtime, session_id=native, **ids)
+    started = start_detached(root, runtime=runtime, session_id="", scope="agent", **ids)
+    for other_runtime, other in _sets_holding(root, native, agent_id, project_id):
+        started = start_detached(root, runtime=other_runtime, session_id=other, **ids) or started
+    return started
+
+
+def _sets_holding(
+    root: Path, session: str, agent_id: str, project_id: str
+) -> list[tuple[str, str]]:
+    """(runtime, session) of the agent's session sets whose items include ``session``."""
+    key = store.key_of(session)[:16]
+    found = []
+    folder = root / "private" / "guard" / "sets"
+    with contextlib.suppress(FileNotFoundError):
+        for entry in os.scandir(folder):
+            if not (len(entry.name) == 37 and entry.name.endswith(".json")):
+                continue
+            with contextlib.suppress(OSError, StateError):
+                lines = store.read_set_lines(Path(entry.path))
+                header = store.read_header(lines) if lines else None
+                if (
+                    header is not None
+                    and header.get("scope") != "agent"
+                    and header.get("agent_id") == agent_id
+                    and header.get("project_id") == project_id
+                    and key in str(header.get("sessions", "")).split(" ")
+                ):
+                    found.append((str(header["runtime"]), str(header["session_id"])))
+    return found

@@ -33,6 +33,7 @@ def header(items: list[dict[str, Any]], *, session: str = "S-current", **extra: 
         "project_id": "proj-j",
         "runtime": "claude",
         "session_id": session,
+        "as_of": time.time(),  # made after the state it was made from (store.outdated)
         "created_at": time.time(),
         "ttl_s": store.DEFAULT_TTL_S,
         "status": "succeeded",
