@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from loopx_recall_core.hookspecs import (
         ENTRY_POINT_GROUP,
         ExternalEvidenceProvider,
+        PagedRecallProvider,
         QualifiableRecallProvider,
         QualificationRuntime,
         RecallProvider,
@@ -78,6 +79,7 @@ _SOURCES = {
     "ScopeApplied": "loopx_recall_core.contracts",
     "ENTRY_POINT_GROUP": "loopx_recall_core.hookspecs",
     "ExternalEvidenceProvider": "loopx_recall_core.hookspecs",
+    "PagedRecallProvider": "loopx_recall_core.hookspecs",
     "QualifiableRecallProvider": "loopx_recall_core.hookspecs",
     "QualificationRuntime": "loopx_recall_core.hookspecs",
     "RecallProvider": "loopx_recall_core.hookspecs",
@@ -131,6 +133,7 @@ __all__ = [
     "HistoricalEvidenceRequestV0",
     "HistoricalEvidenceResultV0",
     "JsonInputError",
+    "PagedRecallProvider",
     "ProviderCache",
     "ProviderFailure",
     "ProviderReadback",

@@ -36,6 +36,7 @@ from loopx_recall_core.private_files import StateError, locked
 
 __all__ = [
     "GUARD_TERMS",
+    "MAX_PAGES",
     "FetchedSet",
     "fetch_set",
     "run_prefetch",
@@ -44,6 +45,11 @@ __all__ = [
 ]
 
 GUARD_TERMS = ("command", "cmd")
+#: The bound of a set made in pages (PagedRecallProvider): at most this many pages, each
+#: within the enablement's limits (by default 16 items: 10,240 entries), and each entry's
+#: snippet at most INDEX_SNIPPET_CHARS (the header, the outcome, the first error lines).
+MAX_PAGES = 640
+INDEX_SNIPPET_CHARS = 400
 _LOCK_TIMEOUT_S = 60.0
 _RECALL_TIMEOUT_S = 30.0
 
@@ -103,10 +109,13 @@ def start_detached(
     return True
 
 
-def _request(enablement: Any) -> Any:
+def _request(enablement: Any, *, compact: bool = False) -> Any:
     from loopx_recall_core.contracts import unstructure
     from loopx_recall_core.recall.requests import history_request
 
+    limits = unstructure(enablement.limits)
+    if compact:
+        limits["max_snippet_chars"] = min(limits["max_snippet_chars"], INDEX_SNIPPET_CHARS)
     return history_request(
         trigger="resume_or_handoff_gap",
         agent_id=enablement.agent_id,
@@ -114,7 +123,7 @@ def _request(enablement: Any) -> Any:
         repository_id=enablement.repository_id,
         evidence_types=("prior_failure", "tool_outcome"),
         query_terms=GUARD_TERMS,
-        limits=unstructure(enablement.limits),
+        limits=limits,
         id_prefix="rq-guard-",
     )
 
@@ -146,21 +155,31 @@ def fetch_set(
     scope: str = "session",
     as_of: float | None = None,
     failures: int = 0,
+    pages: Callable[[list[Any]], list[Any]] | None = None,
 ) -> FetchedSet:
     """ONE admitted request in the session's scope through ``recall`` (a
     :class:`~loopx_recall_core.recall.service.RecallService`) and the set made from the
     provider's answer. The prefetch and ``recall qualify``'s guard families both call it.
     ``failures``: failed makings in a row before this one (a failed set is retried soon,
-    :func:`~loopx_recall_core.guard.store.retry_after`)."""
+    :func:`~loopx_recall_core.guard.store.retry_after`). With ``pages`` (the service's
+    :meth:`~loopx_recall_core.recall.service.RecallService.pages`) the set covers the
+    whole window: up to :data:`MAX_PAGES` compact pages from one provider call, each
+    verified and recorded with its receipt; the header's digest is over all receipts."""
     as_of = time.time() if as_of is None else as_of
     from loopx_recall_core.canonical import digest
     from loopx_recall_core.contracts import unstructure
     from loopx_recall_core.guard.decide import index_items
 
-    request = _request(enablement)
-    outcome = recall(request)
+    if pages is not None:  # the whole window, in pages made by one provider process
+        requests = [_request(enablement, compact=True) for _ in range(MAX_PAGES)]
+        outcomes = pages(requests) or [recall(requests[0])]
+        request = requests[0]
+    else:
+        request = _request(enablement)
+        outcomes = [recall(request)]
+    outcome = outcomes[0]
     repository_root = _repository_root(enablement)
-    result = outcome.result
+    result = outcomes[-1].result
     items = [
         {
             "ref": f"{item.session_ref}#{item.message_ref or ''}",
@@ -169,7 +188,8 @@ def fetch_set(
             "at": item.observed_at,
             "snippet": item.snippet,
         }
-        for item in (result.items if result is not None else ())
+        for page in outcomes
+        for item in (page.result.items if page.result is not None else ())
     ]
     failed = outcome.status != "succeeded"
     failures = failures + 1 if failed else 0
@@ -189,7 +209,10 @@ def fetch_set(
         "reason": outcome.reason,
         "freshness": result.freshness if result is not None else None,
         "truncated": bool(result.truncated) if result is not None else False,
-        "receipt_digest": digest(unstructure(outcome.receipt)),
+        "receipt_digest": digest([unstructure(page.receipt) for page in outcomes])
+        if pages is not None
+        else digest(unstructure(outcome.receipt)),
+        "pages": len(outcomes),
         "repository_root": repository_root,
         "count": len(items),
         "index": index_items(items, repository_root),
@@ -258,7 +281,7 @@ def _prefetch_locked(
         current_sessions=() if scope == "agent" else (session,),
     )
     fetched = fetch_set(service, enablement, runtime=runtime, session_id=session, scope=scope,
-                        as_of=as_of, failures=failures)  # fmt: skip
+                        as_of=as_of, failures=failures, pages=service.pages)  # fmt: skip
     try:
         store.write_set(root, fetched.header, fetched.items)
     except StateError:

@@ -163,3 +163,53 @@ def test_a_new_sessions_first_call_is_guarded_by_the_agents_set(world, archive_h
     answer = propose("S-new-5", REPEATED)
     assert answer is not None
     assert f"Failed: {REPEATED}" in answer["hookSpecificOutput"]["additionalContext"]
+
+
+def _busy_session(home: Path, session: str, cwd: str, calls: int) -> None:
+    """One Claude Code session with ``calls`` newer Bash calls (every other one failed),
+    in Claude's transcript lines as the index reads them (test_guard_end_to_end)."""
+    from datetime import timedelta
+
+    from .adversarial.hostile import now_iso
+
+    folder = home / ".claude" / "projects" / "-guard"
+    lines, parent = [], None
+    for n in range(calls):
+        stamp = now_iso(-timedelta(minutes=60 - n * 0.5))
+        failed = n % 2 == 0
+        tool = f"toolu_{session}_{n}"
+        command = f"make target-{n}"
+        output = f"Exit code 2\nmake: *** [target-{n}] Error 2" if failed else "done"
+        for uuid, role, content in (
+            (f"{session}-a{n}", "assistant",
+             [{"type": "tool_use", "id": tool, "name": "Bash", "input": {"command": command}}]),
+            (f"{session}-u{n}", "user",
+             [{"type": "tool_result", "tool_use_id": tool, "content": output,
+               "is_error": failed}]),
+        ):  # fmt: skip
+            lines.append(json.dumps({"type": role, "uuid": uuid, "parentUuid": parent,
+                                     "sessionId": session, "timestamp": stamp, "cwd": cwd,
+                                     "version": "2.0.0",
+                                     "message": {"role": role, "content": content}}))  # fmt: skip
+            parent = uuid
+    (folder / f"{session}.jsonl").write_text("\n".join(lines) + "\n")
+
+
+def test_the_set_covers_the_whole_window_not_the_newest_16(world, archive_home, cli):  # noqa: F811
+    # issue 28: 40+ newer calls hid every older failure (the set was the newest 16 items)
+    guard_on, start, propose, counter, state, _ran = world
+    _busy_session(archive_home.home, "S-busy", _root(state), 60)
+    claimed = cli("session", "claim", "--agent-id", "agent-a", "--project-id", "proj-j",
+                  "--runtime", "claude", "--session", "S-busy", "--force")  # fmt: skip
+    assert claimed.returncode == 0, claimed.stderr
+    guard_on("warn")
+    path = start("S-now-6")
+    assert _queries(counter) == 1  # one provider process for the whole set
+    header = json.loads(path.read_bytes().split(b"\n", 1)[0])
+    assert (header["status"], header["reason"]) == ("succeeded", None)
+    assert header["count"] >= 61
+    assert header["pages"] >= 4
+    answer = propose("S-now-6", REPEATED)  # the oldest failure, behind 60 newer calls
+    assert answer is not None
+    assert f"Failed: {REPEATED}" in answer["hookSpecificOutput"]["additionalContext"]
+    assert propose("S-now-6", "make target-0") is not None  # and the newest ones too
