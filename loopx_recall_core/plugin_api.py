@@ -53,6 +53,7 @@ if TYPE_CHECKING:
         RuntimeIdentity,
         SessionCandidate,
     )
+    from loopx_recall_core.runtimes import HISTORY_SOURCES, index_session_name
     from loopx_recall_core.snippet_rules import (
         SHELL_TOOLS,
         format_tool_snippet,
@@ -95,6 +96,8 @@ _SOURCES = {
     "RuntimeIdentity": "loopx_recall_core.provider_records",
     "SessionCandidate": "loopx_recall_core.provider_records",
     "enabled_bindings": "loopx_recall_core.provider_cache",
+    "HISTORY_SOURCES": "loopx_recall_core.runtimes",
+    "index_session_name": "loopx_recall_core.runtimes",
     "SHELL_TOOLS": "loopx_recall_core.snippet_rules",
     "format_tool_snippet": "loopx_recall_core.snippet_rules",
     "one_line_command": "loopx_recall_core.snippet_rules",
@@ -125,6 +128,7 @@ def __dir__() -> list[str]:
 __all__ = [
     "ENTRY_POINT_GROUP",
     "FAULT_KINDS",
+    "HISTORY_SOURCES",
     "SHELL_TOOLS",
     "BindingOption",
     "CorpusScope",
@@ -151,6 +155,7 @@ __all__ = [
     "exit_code",
     "format_tool_snippet",
     "hookimpl",
+    "index_session_name",
     "loads_json",
     "one_line_command",
     "shell_command",

@@ -46,12 +46,13 @@ from __future__ import annotations
 import re
 import shlex
 
+from loopx_recall_core.runtimes import SHELL_TOOLS as _RUNTIME_SHELL_TOOLS
+
 __all__ = ["CUT", "SHELL_TOOLS", "format_tool_snippet", "one_line_command", "shell_command"]
 
-#: Tool names (case-folded) whose input is a shell command.
-SHELL_TOOLS = frozenset(
-    {"bash", "shell", "exec_command", "local_shell", "run_shell_command", "terminal"}
-)
+#: Tool names (case-folded) whose input is a shell command: the one list, each name with
+#: its source in the runtime records (:data:`loopx_recall_core.runtimes.SHELL_TOOLS`).
+SHELL_TOOLS = _RUNTIME_SHELL_TOOLS
 
 #: Ends a header cut at the snippet limit (its input is then incomplete).
 CUT = "…"

@@ -7,8 +7,8 @@ identically, so each has one owner here (providers get them through ``plugin_api
 * :func:`window_start_ms` / :func:`window_start`: where a ``window_days`` window begins,
   exact to the millisecond (one computation, as epoch milliseconds or as the transcripts'
   own ISO text, which compares as text);
-* :data:`EXIT_CODE` / :func:`exit_code`: the ``Exit code: N`` head of a shell tool's
-  output;
+* :func:`exit_code`: the exit status a shell tool's output carries, in any form a
+  supported runtime writes (the forms live in :mod:`loopx_recall_core.runtimes`);
 * :func:`claude_project_folder`: the folder Claude Code keeps a cwd's sessions in,
   ``~/.claude/projects/<name>``.
 
@@ -22,7 +22,6 @@ from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 
 __all__ = [
-    "EXIT_CODE",
     "claude_project_folder",
     "epoch_ms",
     "exit_code",
@@ -30,9 +29,6 @@ __all__ = [
     "window_start",
     "window_start_ms",
 ]
-
-#: ``Exit code: N`` (or ``Exit code N``) at the very start of a shell tool's output.
-EXIT_CODE = re.compile(r"\AExit code:? (-?\d+)")
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _ONE_MS = timedelta(milliseconds=1)
@@ -63,9 +59,12 @@ def window_start(days: int, now: datetime | None = None) -> str:
 
 
 def exit_code(output: str) -> int | None:
-    """The exit status a shell tool's output starts with (``Exit code: N``), if any."""
-    match = EXIT_CODE.match(output)
-    return int(match.group(1)) if match else None
+    """The exit status a shell tool's output carries (``Exit code N``, ``Exit code: N``,
+    Codex 0.169's ``Process exited with code N`` header), if any: one rule,
+    :func:`loopx_recall_core.runtimes.exit_status`."""
+    from loopx_recall_core.runtimes import exit_status
+
+    return exit_status(output)
 
 
 def claude_project_folder(cwd: str) -> str:

@@ -155,10 +155,11 @@ def test_codex_writes_hooks_json_in_codex_home_unless_config_toml_keeps_hooks(tm
                           timeout=30, check=False)  # fmt: skip
     assert done.returncode == 0, done.stderr
     hooks = codex_home / "hooks.json"
-    assert done.stdout.splitlines() == [
-        f"hooks installed in {hooks}",
-        "Codex runs a new or changed hook only after you review and trust it",
-    ]
+    installed, trust = done.stdout.splitlines()
+    assert installed == f"hooks installed in {hooks}"
+    # how to trust them, both ways (issue 27 item 5; facts in runtimes/codex.py)
+    assert "/hooks" in trust
+    assert "`codex exec --dangerously-bypass-hook-trust ...`" in trust
     (start,) = _commands(json.loads(hooks.read_text()), "SessionStart")
     assert _ours(start) == ["hook", "codex", "--agent-id", "a", "--project-id", "j"]
     # no notify; [hooks.state] (Codex's trust records) is no event: hooks.json was used
@@ -420,3 +421,91 @@ def test_status_says_when_a_hook_command_points_nowhere(guard_world, loopx_home)
     assert "hook install claude" in shown
     for text in (out, shown):
         assert "CANARY" not in text
+
+
+# -- CLAUDE_CONFIG_DIR (issue 27 item 4) ----------------------------------------------------
+# Fact (Claude Code 2.1.328, /work/shared/AGENT_RUNTIMES.md): with CLAUDE_CONFIG_DIR set,
+# Claude Code reads user settings only from $CLAUDE_CONFIG_DIR/settings.json.
+
+
+def test_claude_user_scope_follows_claude_config_dir(tmp_path):
+    config = tmp_path / "claude-config"
+    env_home = tmp_path / "home"
+    env_home.mkdir()
+    args = ("claude", "--agent-id", "a", "--project-id", "j", "--yes")
+    env = {**os.environ, "HOME": str(env_home), "CLAUDE_CONFIG_DIR": str(config)}
+
+    def hook(*more):
+        result = subprocess.run([LOOPX, "hook", *more], capture_output=True, text=True,
+                                cwd=tmp_path, env=env, timeout=30, check=False)  # fmt: skip
+        assert "Traceback" not in result.stderr
+        return result
+
+    done = hook("install", *args)
+    assert done.returncode == 0, done.stderr
+    assert f"hooks installed in {config / 'settings.json'}" in done.stdout
+    written = json.loads((config / "settings.json").read_text())
+    assert _ours(_commands(written, "SessionStart")[0])[:2] == ["hook", "claude"]
+    assert not (env_home / ".claude").exists()  # the file Claude Code would not read
+    removed = hook("uninstall", "claude", "--yes")
+    assert removed.returncode == 0, removed.stderr
+    assert "loopx-recall" not in (config / "settings.json").read_text()
+
+
+def test_status_reads_the_claude_settings_in_claude_config_dir(guard_world, monkeypatch, tmp_path):
+    run, settings, verdict = guard_world
+    config = tmp_path / "claude-config"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    seed(enablement("obelisk-session-evidence", stage=2))
+    verdict(True)
+    assert run(*GUARD).exit_code == 0
+    assert (config / "settings.json").is_file()
+    assert not settings.exists()  # ~/.claude/settings.json, which Claude Code skips now
+    out = run(*STATUS, "--format", "json").output
+    assert json.loads(out)["enablements"][0]["guard"]["hooks"] == {"claude": "ok"}
+
+
+# -- Codex trust in status (issue 27 item 5) ------------------------------------------------
+# Facts (runtimes/codex.py, with sources): Codex runs a non-managed hook only once trusted,
+# skipping it silently otherwise, and records trust in $CODEX_HOME/config.toml as
+# [hooks.state."<hooks file>:<event in snake case>:<group>:<handler>"] trusted_hash = ...
+
+
+CODEX_GUARD = ("install", "codex", "--agent-id", "agent-a", "--project-id", "proj-j",
+               "--guard", "--yes")  # fmt: skip
+
+
+def _trust(codex_home: Path, events: list[str]) -> None:
+    hooks_file = codex_home / "hooks.json"
+    lines = [f'[hooks.state."{hooks_file}:{event}:0:0"]\ntrusted_hash = "sha256:{"1" * 64}"'
+             for event in events]  # fmt: skip
+    (codex_home / "config.toml").write_text('model = "m"\n' + "\n".join(lines) + "\n")
+
+
+def test_status_says_whether_codex_recorded_trust_for_our_hooks(guard_world, monkeypatch,
+                                                                 tmp_path):  # fmt: skip
+    run, _settings, verdict = guard_world
+    codex_home = tmp_path / "codex-home"
+    codex_home.mkdir()
+    monkeypatch.setenv("CODEX_HOME", str(codex_home))
+    seed(enablement("obelisk-session-evidence", stage=2))
+    verdict(True)
+    assert run(*CODEX_GUARD).exit_code == 0
+
+    def hooks_state():
+        out = run(*STATUS, "--format", "json").output
+        return json.loads(out)["enablements"][0]["guard"]["hooks"], run(*STATUS).output
+
+    state, text = hooks_state()  # no trust record at all: Codex will skip them
+    assert state == {"codex": "not_trusted"}
+    assert "hooks (codex): installed, not trusted yet" in text
+    assert "--dangerously-bypass-hook-trust" in text
+    _trust(codex_home, ["session_start", "pre_tool_use"])  # one of ours still untrusted
+    assert hooks_state()[0] == {"codex": "not_trusted"}
+    _trust(codex_home, ["session_start", "pre_tool_use", "post_tool_use"])
+    state, text = hooks_state()
+    assert state == {"codex": "trust_recorded"}
+    assert "trusted once (whether that trust still covers them as written: unknown" in text
+    (codex_home / "config.toml").write_text("[hooks.state\n")  # Codex's file unreadable
+    assert hooks_state()[0] == {"codex": "trust_unknown"}
+    assert str(codex_home) not in hooks_state()[1]

@@ -45,6 +45,7 @@ SURFACE = (
     "state",
     "snippet_rules",
     "transcript_rules",
+    "runtimes",
 )
 #: ... never import the library built on them.
 ABOVE_SURFACE = ("recall", "qualification", "external_evidence", "extensions", "cli", "testing")

@@ -105,7 +105,9 @@ def __getattr__(name: str) -> Any:
 
 
 def main(prog_name: str = "loopx-recall") -> None:
-    if sys.argv[1:2] == ["guard"] and sys.argv[2:3] in (["claude"], ["codex"]):
+    from loopx_recall_core.runtimes import HOOK_RUNTIMES
+
+    if sys.argv[1:2] == ["guard"] and sys.argv[2:3] and sys.argv[2] in HOOK_RUNTIMES:
         # the PreToolUse hot path: no click, no signal handlers, always exit 0
         from loopx_recall_core.guard import hotpath
 

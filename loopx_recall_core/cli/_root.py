@@ -15,6 +15,7 @@ import click
 
 from loopx_recall_core.cli import _GROUPS, GROUP_HELP
 from loopx_recall_core.cli._argv import check_arguments
+from loopx_recall_core.runtimes import HOOK_RUNTIMES
 
 __all__ = ["cli"]
 
@@ -30,7 +31,7 @@ class _LazyGroup(click.Group):
         # The root sees the whole command line: one check covers every option and argument.
         # A runtime hook is the exception: it must never fail the agent's turn, so it
         # takes whatever it is given and logs a problem instead (cli/hook.py).
-        if args[:2] not in (["hook", "claude"], ["hook", "codex"]):
+        if not (args[:1] == ["hook"] and args[1:2] and args[1] in HOOK_RUNTIMES):
             check_arguments(list(args))
         return super().make_context(info_name, args, parent=parent, **extra)
 

@@ -17,6 +17,7 @@ import click
 
 from loopx_recall_core.cli import group_help
 from loopx_recall_core.cli._common import Group, emit, format_option
+from loopx_recall_core.runtimes import HOOK_RUNTIMES, record
 
 
 @click.group(cls=Group, help=group_help("guard"))
@@ -33,18 +34,21 @@ def _hook(runtime: str) -> None:
 _SETTINGS = {"context_settings": {"ignore_unknown_options": True, "allow_extra_args": True}}
 
 
-@guard.command("claude", **_SETTINGS)
-def claude() -> None:
-    """Claude Code PreToolUse hook: JSON on stdin; prints the hook's answer or nothing.
-    Always exits 0."""
-    _hook("claude")
+def _hook_command(runtime: str) -> click.Command:
+    title = record(runtime).title
+
+    def command() -> None:
+        _hook(runtime)
+
+    command.__doc__ = (
+        f"{title} PreToolUse/PostToolUse hook: JSON on stdin; prints the hook's answer or "
+        "nothing. Always exits 0."
+    )
+    return guard.command(runtime, **_SETTINGS)(command)
 
 
-@guard.command("codex", **_SETTINGS)
-def codex() -> None:
-    """Codex PreToolUse hook: JSON on stdin; prints the hook's answer or nothing. Always
-    exits 0."""
-    _hook("codex")
+for _runtime in HOOK_RUNTIMES:  # one per runtime record with hooks
+    _hook_command(_runtime)
 
 
 @guard.command("prefetch", hidden=True)

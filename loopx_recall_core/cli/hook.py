@@ -17,6 +17,7 @@ from typing import Any
 
 import click
 
+from loopx_recall_core import runtimes
 from loopx_recall_core.cli import group_help
 from loopx_recall_core.cli._common import Group, Rejected
 from loopx_recall_core.private_files import StateError, read_file
@@ -55,47 +56,43 @@ def hook() -> None:
     pass
 
 
-@hook.command("claude", **_HOOK_SETTINGS)
-@agent_option
-@project_option
-@click.pass_context
-def claude(ctx: click.Context, agent_id: str | None, project_id: str | None) -> None:
-    """Claude Code command hook: reads the hook's JSON from stdin (session_id, cwd,
-    hook_event_name) and claims the session. Always exits 0."""
-    # run_hook reads stdin itself, so that a stdin left open is logged as stdin_timeout
-    runtime_hooks.run_hook(
-        "claude", agent_id=agent_id, project_id=project_id, stdin=runtime_hooks.read_stdin
-    )
+def _runtime_hook(runtime: str) -> click.Command:
+    """``hook <runtime>``, from the runtime's record: a lifecycle hook sends session_id,
+    cwd and hook_event_name on stdin; a runtime with a legacy ``notify`` program (Codex)
+    may append one JSON argument instead ({"type": "agent-turn-complete", "thread-id",
+    "cwd", ...}), read first when present."""
+    rec = runtimes.record(runtime)
+    notify = "agent-turn-complete" in rec.payload_keys
+
+    def command(ctx: click.Context, agent_id: str | None, project_id: str | None) -> None:
+        payload = ctx.args[-1] if notify and ctx.args else None
+        # run_hook reads stdin itself (only without a notify payload), so that a stdin
+        # left open is logged as stdin_timeout
+        runtime_hooks.run_hook(runtime, agent_id=agent_id, project_id=project_id,
+                               argv_payload=payload, stdin=runtime_hooks.read_stdin)  # fmt: skip
+
+    command.__doc__ = (
+        f"{rec.title} command hook: reads the hook's JSON from stdin (session_id, cwd, "
+        "hook_event_name)" + (" or its `notify` JSON argument" if notify else "")
+        + " and claims the session. Always exits 0."
+    )  # fmt: skip
+    decorated = click.pass_context(agent_option(project_option(command)))
+    return hook.command(runtime, **_HOOK_SETTINGS)(decorated)
 
 
-@hook.command("codex", **_HOOK_SETTINGS)
-@agent_option
-@project_option
-@click.pass_context
-def codex(ctx: click.Context, agent_id: str | None, project_id: str | None) -> None:
-    """Codex: `notify` appends one JSON argument ({"type": "agent-turn-complete",
-    "thread-id", "cwd", ...}); a lifecycle hook sends session_id/cwd on stdin. Both
-    claim the session. Always exits 0."""
-    payload = ctx.args[-1] if ctx.args else None
-    # stdin is read only without a notify payload (run_hook reads it, as for claude)
-    runtime_hooks.run_hook(
-        "codex",
-        agent_id=agent_id,
-        project_id=project_id,
-        argv_payload=payload,
-        stdin=runtime_hooks.read_stdin,
-    )
+for _runtime in runtimes.HOOK_RUNTIMES:  # one per runtime record with hooks
+    _runtime_hook(_runtime)
 
 
-_what = {"claude": "the Claude Code settings file", "codex": "the Codex hooks file"}
+runtime_argument = click.argument("runtime", type=click.Choice(runtimes.HOOK_RUNTIMES))
 scope_option = click.option(
     "--scope",
     type=click.Choice(["user", "project-local"]),
     default="user",
     show_default=True,
-    help="claude: ~/.claude/settings.json (user) or the repository's git-ignored "
-    ".claude/settings.local.json (project-local); codex: $CODEX_HOME/hooks.json else "
-    "~/.codex/hooks.json (user only).",
+    help="claude: $CLAUDE_CONFIG_DIR/settings.json else ~/.claude/settings.json (user) or "
+    "the repository's git-ignored .claude/settings.local.json (project-local); codex: "
+    "$CODEX_HOME/hooks.json else ~/.codex/hooks.json (user only).",
 )
 settings_option = click.option(
     "--settings",
@@ -113,9 +110,10 @@ def _target(runtime: str, scope: str, settings_path: str | None) -> tuple[Path, 
         path = Path(settings_path) if settings_path else hook_install.default_path(runtime, scope)
     except hook_install.InstallRefused as exc:
         raise Rejected(str(exc)) from None
-    if runtime == "codex" and not settings_path and hook_install.codex_config_has_hooks(path):
+    toml = any(f.form == "toml" for f in runtimes.record(runtime).hook_files)
+    if toml and not settings_path and hook_install.codex_config_has_hooks(path):
         path = path.parent / "config.toml"  # the user keeps hooks inline there: ours too
-    what = "the Codex config file" if path.suffix == ".toml" else _what[runtime]
+    what = hook_install.what_file(runtime, "toml" if path.suffix == ".toml" else "json")
     try:
         return path, read_file(path, 4_000_000, what)
     except StateError as exc:
@@ -128,11 +126,11 @@ def _stale_codex_entries(runtime: str, path: Path, yes: bool) -> list[tuple[str,
     (Codex would run both). Returns the (agent, project) pairs removed."""
     from loopx_recall_core.recall import hook_install
 
-    if runtime != "codex" or path.name != "config.toml":
+    if path.suffix != ".toml" or runtimes.hook_file(runtime, "user", "toml") != path:
         return []
-    other = path.with_name("hooks.json")
+    other = runtimes.hook_file(runtime, "user", "json")
     try:
-        existing = read_file(other, 4_000_000, _what[runtime])
+        existing = read_file(other, 4_000_000, hook_install.what_file(runtime))
         new, pairs = hook_install.unmerge(existing, runtime)
     except (StateError, hook_install.InstallRefused) as exc:
         raise Rejected(str(exc)) from None
@@ -157,7 +155,7 @@ def _write(path: Path, new: bytes, existing: bytes | None, question: str, yes: b
 
 
 @hook.command("install")
-@click.argument("runtime", type=click.Choice(["claude", "codex"]))
+@runtime_argument
 @click.option("--agent-id", required=True)
 @click.option("--project-id", required=True)
 @click.option("--guard", is_flag=True, help="Also turn the repetition guard on (PreToolUse).")
@@ -200,7 +198,7 @@ def install(
         raise Rejected(str(exc)) from None
     if print_only:
         snippet = hook_install.settings_snippet(runtime, agent_id, project_id, guard)
-        click.echo(f"# {_what[runtime]} (merge into the existing object)")
+        click.echo(f"# {hook_install.what_file(runtime)} (merge into the existing object)")
         click.echo(json.dumps(snippet, indent=2, ensure_ascii=False))
         return
     path, existing = _target(runtime, scope, settings_path)
@@ -224,12 +222,13 @@ def install(
         click.echo(f"hooks installed in {path}{backup}")
         if not settings_path:
             _stale_codex_entries(runtime, path, yes)
-        local = runtime == "claude" and scope == "project-local" and not settings_path
+        local = scope == "project-local" and not settings_path
         if local and hook_install.keep_out_of_git(path):
             click.echo("kept out of git: .claude/settings.local.json added to this "
                            "clone's .git/info/exclude")  # fmt: skip
-        if runtime == "codex":  # Codex runs a non-managed hook only once it is trusted
-            click.echo("Codex runs a new or changed hook only after you review and trust it")
+        trust = runtimes.record(runtime).trust
+        if trust:  # Codex runs a non-managed hook only once it is trusted
+            click.echo(trust)
     else:
         return
     if guard:
@@ -238,7 +237,7 @@ def install(
 
 
 @hook.command("uninstall")
-@click.argument("runtime", type=click.Choice(["claude", "codex"]))
+@runtime_argument
 @scope_option
 @settings_option
 @click.option("--yes", is_flag=True, help="Change the file without asking.")

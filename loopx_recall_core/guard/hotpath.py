@@ -31,18 +31,19 @@ from loopx_recall_core import hook_log
 from loopx_recall_core.guard import store, where
 from loopx_recall_core.jsonio import loads
 from loopx_recall_core.private_files import read_file
+from loopx_recall_core.runtimes import RECORDS, SHELL_TOOLS, failed
 
 __all__ = ["DEADLINE_S", "RETRY_WINDOW_S", "SHELL_TOOLS", "decide_payload", "guard_policy", "main"]
 
 DEADLINE_S = 0.3
 #: A warned route proposed again within this window is the agent's deliberate retry.
 RETRY_WINDOW_S = 600.0
-SHELL_TOOLS = frozenset({"bash", "shell", "exec_command", "local_shell", "unified_exec"})
 _MAX_PAYLOAD = 1_000_000
 _PENDING_S = 120.0
 #: The events after a call ran (Claude Code: PostToolUse on success, PostToolUseFailure
-#: on failure; Codex: PostToolUse).
-_AFTER = ("PostToolUse", "PostToolUseFailure")
+#: on failure; Codex: PostToolUse), from the runtime records.
+_FAILURE = frozenset(r.failure_event for r in RECORDS.values() if r.failure_event)
+_AFTER = ("PostToolUse", *sorted(_FAILURE))
 
 
 class _Deadline(Exception):
@@ -187,7 +188,7 @@ def decide_payload(
     call = payload.get("tool_use_id")
     call_key = store.key_of(call) if isinstance(call, str) and call else None
     if event in _AFTER:
-        facts = {"verdict": match.verdict, "failed": event == "PostToolUseFailure"}
+        facts = {"verdict": match.verdict, "failed": _failed(runtime, event, payload)}
         return _ran(root, runtime, session, project_id, record, facts, route_key, call_key,
                     header, now, started, deadline)  # fmt: skip
     warned = record.setdefault("warned", {})
@@ -242,6 +243,25 @@ def _usable_set(
         ):
             return header, lines
     return None, None
+
+
+def _failed(runtime: str, event: str, payload: dict[str, Any]) -> bool:
+    """Whether the call that ran failed: the runtime's failure event (Claude Code), else
+    what the runtime wrote about the call before the hook ran (Codex, whose
+    ``tool_response`` is the output alone: its rollout, the record's
+    ``post_tool_status``), else an exit status its ``tool_response`` carries in any output
+    form (the one rule, :func:`loopx_recall_core.runtimes.failed`). Unknown counts as not
+    failed, as before."""
+    if event in _FAILURE:
+        return True
+    response = payload.get("tool_response")
+    if isinstance(response, dict):  # Claude Code's {stdout, stderr, ...} after a success
+        return False
+    read = RECORDS[runtime].post_tool_status if runtime in RECORDS else None
+    status = read(payload.get("transcript_path"), payload.get("tool_use_id")) if read else None
+    if status is not None:
+        return status != 0
+    return failed(response) is True
 
 
 def _ran(

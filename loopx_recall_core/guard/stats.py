@@ -142,8 +142,16 @@ def render_status_line(guard: dict) -> str:
 
 
 def _hook_line(runtime: str, state: str) -> str:
+    from loopx_recall_core.runtimes import record
+
     if state == "ok":
         return f"\n    hooks ({runtime}): installed"
+    if state == "trust_recorded":
+        return (f"\n    hooks ({runtime}): installed and trusted once (whether that trust "
+                "still covers them as written: unknown; it re-asks after a change)")  # fmt: skip
+    if state in ("not_trusted", "trust_unknown"):
+        said = "not trusted yet" if state == "not_trusted" else "trust unknown"
+        return f"\n    hooks ({runtime}): installed, {said}: {record(runtime).trust}"
     return (
         f"\n    hooks ({runtime}): the hook command points nowhere (the loopx-recall that "
         f"installed it is gone): run `loopx-recall hook install {runtime} ...` again "

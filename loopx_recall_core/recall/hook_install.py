@@ -26,6 +26,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from loopx_recall_core import runtimes
 from loopx_recall_core.jsonio import JsonInputError, loads
 
 __all__ = [
@@ -62,18 +63,18 @@ def hook_command(kind: str, runtime: str, agent_id: str, project_id: str) -> str
 def settings_snippet(runtime: str, agent_id: str, project_id: str, guard: bool) -> dict:
     """The fragment we add: SessionStart (claim; the guard's prefetch) and, with the guard,
     PreToolUse (warn or deny) and PostToolUse (record what ran; Claude Code also
-    PostToolUseFailure) on the shell tool (``Bash`` in both runtimes)."""
+    PostToolUseFailure) on the shell tool (``Bash`` in both runtimes): the events and the
+    matcher are the runtime record's (:mod:`loopx_recall_core.runtimes`)."""
+    rec = runtimes.record(runtime)
     start = {"hooks": [{"type": "command", "command": hook_command("hook", runtime, agent_id,
                                                                    project_id)}]}  # fmt: skip
     hooks: dict[str, list] = {"SessionStart": [start]}
-    if guard:  # one command for both events: it reads hook_event_name from the payload
+    if guard:  # one command for every tool event: it reads hook_event_name from the payload
         command = hook_command("guard", runtime, agent_id, project_id)
-        # Claude Code fires PostToolUse only after a call that succeeded and
-        # PostToolUseFailure after one that failed; Codex has PostToolUse alone
-        failure = ("PostToolUseFailure",) if runtime == "claude" else ()
-        for event in ("PreToolUse", "PostToolUse", *failure):
-            hooks[event] = [{"matcher": "Bash", "hooks": [{"type": "command",
-                                                           "command": command}]}]  # fmt: skip
+        for event in rec.hook_events:
+            if event != "SessionStart":
+                hooks[event] = [{"matcher": rec.hook_matcher,
+                                 "hooks": [{"type": "command", "command": command}]}]  # fmt: skip
     return {"hooks": hooks}
 
 
@@ -114,12 +115,14 @@ def _option(argv: list[str], name: str) -> str | None:
     return None
 
 
-#: What each runtime calls the file its hooks live in (for messages).
-_FILE = {"claude": "the Claude Code settings file", "codex": "the Codex hooks file"}
+def what_file(runtime: str, form: str = "json") -> str:
+    """What messages call the file (``json`` or ``toml``) a runtime's hooks live in."""
+    files = [f for f in runtimes.record(runtime).hook_files if f.form == form]
+    return files[0].what if files else "the hooks file"
 
 
 def _parse(existing: bytes | None, runtime: str) -> dict[str, Any]:
-    what = _FILE.get(runtime, "the hooks file")
+    what = what_file(runtime)
     try:
         settings = loads(existing) if existing and existing.strip() else {}
     except JsonInputError as exc:  # its text already says "not valid JSON (line ...)"
@@ -287,22 +290,23 @@ def keep_out_of_git(settings: Path) -> bool:
 
 
 def default_path(runtime: str, scope: str) -> Path:
-    """Claude Code: ``~/.claude/settings.json`` (user) or ``<repository
-    root>/.claude/settings.local.json`` (project-local, not committed); Codex:
-    ``$CODEX_HOME/hooks.json`` else ``~/.codex/hooks.json`` (user only)."""
-    if runtime == "claude":
-        if scope == "user":
-            return Path.home() / ".claude" / "settings.json"
+    """The runtime record's hooks file for ``scope`` (:func:`runtimes.hook_file`): Claude
+    Code ``$CLAUDE_CONFIG_DIR/settings.json`` else ``~/.claude/settings.json`` (user) or
+    ``<repository root>/.claude/settings.local.json`` (project-local, not committed);
+    Codex ``$CODEX_HOME/hooks.json`` else ``~/.codex/hooks.json`` (user only)."""
+    rec = runtimes.record(runtime)
+    if not any(f.scope == scope for f in rec.hook_files):
+        raise InstallRefused(
+            f"{rec.title} hooks are installed with --scope user (or name --settings)"
+        )
+    root = None
+    if scope != "user":
         root = _repository_root(Path.cwd())
         if root is None:
             raise InstallRefused(
-                "--scope project-local needs a git repository here (or use --scope user)"
+                f"--scope {scope} needs a git repository here (or use --scope user)"
             )
-        return root / ".claude" / "settings.local.json"
-    if scope != "user":
-        raise InstallRefused("Codex hooks are installed with --scope user (or name --settings)")
-    codex_home = os.environ.get("CODEX_HOME")
-    return (Path(codex_home) if codex_home else Path.home() / ".codex") / "hooks.json"
+    return runtimes.hook_file(runtime, scope, "json", root)
 
 
 def codex_config_has_hooks(hooks_file: Path) -> bool:

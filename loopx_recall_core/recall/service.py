@@ -42,6 +42,7 @@ from loopx_recall_core.recall.sessions.ledger import Claim, SessionLedger, Tombs
 from loopx_recall_core.recall.stage_gate import stage_two_verdict
 from loopx_recall_core.recall.store import PrivateStore
 from loopx_recall_core.redaction import redact_snippet
+from loopx_recall_core.runtimes import index_session_name
 from loopx_recall_core.state import Enablement, StateStore
 
 __all__ = ["DEFAULT_TIMEOUT_S", "RecallService", "recall"]
@@ -57,9 +58,7 @@ def _claimed_refs(claims: Sequence[Claim | Tombstone]) -> frozenset[str]:
     session by its own id, the others by the runtime-prefixed id session indexes use
     (``codex:<thread id>``). A bare id is never accepted for a prefixed runtime, so a claim
     for one runtime cannot admit another runtime's session of the same name."""
-    return frozenset(
-        c.session_id if c.runtime == "claude" else f"{c.runtime}:{c.session_id}" for c in claims
-    )
+    return frozenset(index_session_name(c.runtime, c.session_id) for c in claims)
 
 
 def _still_qualified(

@@ -145,3 +145,59 @@ def test_claudes_post_tool_use_failure_records_a_failed_run_of_the_warned_route(
         1,
     )
     assert "1 on a warned route, 1 failed" in render_text(stats)
+
+
+# -- Codex: no exit status in PostToolUse (issue 27 item 5) ------------------------------
+# Fact (Codex 0.169.0, observed with a PostToolUse hook reading the rollout as it ran; see
+# loopx_recall_core/runtimes/codex.py): tool_response is the command's output alone, and
+# the rollout's last line is the call's item_completed event with its exit_code.
+
+
+def _rollout(home, call: str, exit_code: int, *, where: str = ".codex/sessions") -> str:
+    """A rollout ending as Codex 0.169.0 leaves it when PostToolUse runs (shape observed;
+    ids and output synthetic)."""
+    folder = home.parent / where / "2026" / "12" / "05"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "rollout-2026-12-05T07-22-20-01a24515-183f-78c2-83da-d65fc4eb5e8c.jsonl"
+    item = {"type": "CommandExecution", "id": call, "process_id": "5202",
+            "command": ["/bin/bash", "-c", REPEATED], "source": "unified_exec_startup",
+            "status": "failed" if exit_code else "completed",
+            "aggregated_output": "E   AssertionError: 500\n", "exit_code": exit_code}  # fmt: skip
+    lines = [
+        {"timestamp": "2026-12-05T07:22:20.181Z", "type": "response_item",
+         "payload": {"type": "function_call", "name": "exec_command", "call_id": call,
+                     "arguments": json.dumps({"cmd": REPEATED, "login": False})}},
+        {"timestamp": "2026-12-05T07:22:20.264Z", "type": "event_msg",
+         "payload": {"type": "item_completed", "thread_id": "t", "turn_id": "u", "item": item}},
+    ]  # fmt: skip
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return str(path)
+
+
+@pytest.mark.parametrize(("exit_code", "counted"), [(1, 1), (0, 0)])
+def test_codex_post_tool_use_reads_the_exit_status_its_rollout_holds(home, exit_code, counted):
+    assert _pre(home, "codex", REPEATED, "call-1") is not None
+    post = {**helpers.codex_post_tool_use(REPEATED, "call-2"),
+            "tool_response": "E   AssertionError: 500\n",
+            "transcript_path": _rollout(home, "call-2", exit_code)}  # fmt: skip
+    _silent(home, "codex", post)
+    stats = guard_stats(home, "proj-j")
+    assert (stats["warned_then_repeated"], stats["ran_failed"]) == (1, counted)
+
+
+def test_codex_rollout_elsewhere_or_for_another_call_is_not_read(home):
+    outside = _rollout(home, "call-2", 1, where="elsewhere/sessions")
+    other = _rollout(home, "call-9", 1)
+    for path in (outside, other):
+        post = {**helpers.codex_post_tool_use("git status", "call-2"),
+                "tool_response": "boom\n", "transcript_path": path}  # fmt: skip
+        _silent(home, "codex", post)
+    assert guard_stats(home, "proj-j")["ran_failed"] == 0
+
+
+def test_codex_post_tool_use_text_in_an_output_form_is_read_by_the_one_rule(home):
+    text = ("Chunk ID: 1a2b3c\nWall time: 0.0000 seconds\nProcess exited with code 2\n"
+            "Original token count: 3\nOutput:\nboom\n")  # fmt: skip
+    post = {**helpers.codex_post_tool_use("git status", "call-2"), "tool_response": text}
+    _silent(home, "codex", post)
+    assert guard_stats(home, "proj-j")["ran_failed"] == 1

@@ -15,7 +15,7 @@ from loopx_recall_core.qualification.corpus import build_corpus
 from loopx_recall_core.qualification.materialize import write_family
 from loopx_recall_core.qualification.native_transcripts import read_transcripts
 from loopx_recall_core.qualification.templates import ROOT
-from loopx_recall_core.transcript_rules import under
+from loopx_recall_core.transcript_rules import exit_code, under
 
 CORPUS = build_corpus(cases=40)
 NOW = datetime.now(UTC).replace(microsecond=0)
@@ -62,7 +62,7 @@ def test_a_story_fixes_what_a_session_runs(tmp_path):
     outcome = next(e for e in added if e.kind == "tool_outcome")
     assert failure.command == "tox -e café"
     assert "boom café" in failure.text
-    assert failure.text.startswith("Exit code: 3")
+    assert exit_code(failure.text) == 3  # in whichever of Codex's forms the session writes
     assert outcome.command == "ls"
     assert "a b" in outcome.text
 

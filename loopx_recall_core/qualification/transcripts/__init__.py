@@ -50,8 +50,11 @@ output line and exit code, and the passing command, instead of drawing them from
 seed (everything else still comes from the seed). The qualification corpus
 (:mod:`loopx_recall_core.qualification.corpus`) plants its cases this way.
 
-Codex failures say ``is_error: true`` only in odd-numbered sessions; the others only
-start with ``Exit code: N`` (upstream indexes is_error only when the transcript says so).
+Codex sessions alternate between the two shell tools and their output forms: even-numbered
+ones call ``shell`` and write the older ``Exit code: N`` head (and, in every other one of
+them, ``is_error: true``: upstream indexes is_error only when the transcript says so);
+odd-numbered ones call ``exec_command`` and write Codex 0.169's ``Chunk ID .. Process
+exited with code N .. Output:`` header, the status in the text alone.
 Each transcript's mtime is set to its last event time.
 
 Each runtime's file format has its own writer (:mod:`.claude`, :mod:`.codex`); the records

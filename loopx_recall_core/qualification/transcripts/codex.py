@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import json
+import zlib
 from datetime import UTC
 from pathlib import Path
 
@@ -66,11 +67,28 @@ class _Lines:
         return {"command": ["bash", "-lc", script], "workdir": self.cwd, "timeout_ms": 120000}
 
 
+def exec_output(shell_name: str, code: int, wall: float, output: str) -> str:
+    """A shell call's output as Codex stores it in the rollout's ``function_call_output``
+    (the forms in :mod:`loopx_recall_core.runtimes.codex`): ``exec_command``, the tool of
+    Codex 0.169.0, as that version writes it (``Chunk ID``, ``Wall time``, ``Process
+    exited with code N``, ``Original token count``, ``Output:``); ``shell``, the older
+    tool, in the older form (``Exit code: N`` first)."""
+    if shell_name == "exec_command":
+        return (
+            f"Chunk ID: {zlib.crc32(output.encode()) & 0xFFFFFF:06x}\n"
+            f"Wall time: {wall:.4f} seconds\n"
+            f"Process exited with code {code}\nOriginal token count: {len(output) // 4}\n"
+            f"Output:\n{output}"
+        )
+    return f"Exit code: {code}\nWall time: {wall:.1f} seconds\nOutput:\n{output}"
+
+
 def _failure_and_decisions(w: _Lines, c: dict, shell_name: str) -> None:
     s, rng, index = w.s, w.rng, w.s.plan.index
-    wall = f"Wall time: {rng.uniform(0.2, 9):.1f} seconds"
-    failure = f"Exit code: {c['code']}\n{wall}\nOutput:\n{c['failure_output']}"
-    ts = w.call(shell_name, w.shell(c["command"]), failure, index % 2 == 1)
+    failure = exec_output(shell_name, c["code"], rng.uniform(0.2, 9), c["failure_output"])
+    # the flag only in half the older-form sessions: 0.169's exec_command output carries
+    # its status in the text alone, which is what the index must read
+    ts = w.call(shell_name, w.shell(c["command"]), failure, index % 4 == 2)
     s.plant("prior_failure", failure, ts, command=c["command"])
     usage = {"total_token_usage": {"input_tokens": rng.randint(1000, 9000)}}
     w.add("event_msg", {"type": "token_count", "info": usage})
@@ -97,7 +115,7 @@ def write_codex(s: Session, home: Path, codex_id: str) -> Path:
     patch_result = f"Success. Updated the following files:\nM {c['rel_file']}\n"
     ts = w.call("apply_patch", {"input": patch}, patch_result, False)
     s.plant("file_history", patch_result, ts, file_path=c["rel_file"])
-    ok = f"Exit code: 0\nWall time: {rng.uniform(0.1, 3):.1f} seconds\nOutput:\n{c['ok_output']}\n"
+    ok = exec_output(shell_name, 0, rng.uniform(0.1, 3), f"{c['ok_output']}\n")
     ts = w.call(shell_name, w.shell(c["ok_command"]), ok, False)
     s.plant("tool_outcome", ok, ts, command=c["ok_command"])
     w.say("assistant", "The check passes now.")

@@ -40,6 +40,7 @@ from loopx_recall_core.private_files import (
     read_file,
     write_atomic,
 )
+from loopx_recall_core.runtimes import HISTORY_SOURCES, RECORDS
 from loopx_recall_core.state import dump_private_json, state_root
 
 __all__ = [
@@ -52,7 +53,8 @@ __all__ = [
 ]
 
 LEDGER_VERSION = "loopx_session_ledger_v0"
-RUNTIMES = ("claude", "codex", "kimi", "pi")
+#: The runtimes a session may belong to: every runtime record (:mod:`loopx_recall_core.runtimes`).
+RUNTIMES = HISTORY_SOURCES
 MAX_CLAIMS = 200_000
 _MAX_BYTES = 64_000_000
 _LOCK_TIMEOUT_S = 30.0
@@ -141,8 +143,9 @@ def native_session_id(runtime: str, session_id: object) -> str:
         raise ClaimRefused(
             "--session: must be 1..256 printable characters without spaces or control characters"
         )
-    if runtime != "claude":
-        session_id = session_id.removeprefix(f"{runtime}:")
+    prefix = RECORDS[runtime].index_prefix
+    if prefix:
+        session_id = session_id.removeprefix(prefix)
         if not session_id:
             raise ClaimRefused("--session: empty after the runtime prefix")
     if session_id.split(":", 1)[0] in RUNTIMES:

@@ -55,6 +55,7 @@ from loopx_recall_core import hook_log
 from loopx_recall_core.jsonio import JsonInputError, loads
 from loopx_recall_core.private_files import StateError
 from loopx_recall_core.recall.sessions.ledger import ClaimRefused, SessionLedger
+from loopx_recall_core.runtimes import RECORDS
 from loopx_recall_core.state import state_root
 
 __all__ = [
@@ -149,7 +150,8 @@ def _session_of(
 ) -> tuple[str, str | None, str | None]:
     """``(session id, cwd, hook event)`` from what the runtime sent; ``stdin`` is read
     (when it is a reader) only if the runtime sent nothing on the command line."""
-    if runtime == "codex" and argv_payload is not None:
+    notify = RECORDS.get(runtime)  # a runtime with a legacy `notify` program (Codex)
+    if notify and "agent-turn-complete" in notify.payload_keys and argv_payload is not None:
         payload = _payload(argv_payload)
         if payload.get("type") != "agent-turn-complete":
             raise _Skip("not_a_turn_event")

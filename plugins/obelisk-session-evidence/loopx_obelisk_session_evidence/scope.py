@@ -42,7 +42,13 @@ from typing import Any
 
 import attrs
 
-from loopx_recall_core.plugin_api import epoch_ms, under, window_start_ms
+from loopx_recall_core.plugin_api import (
+    HISTORY_SOURCES,
+    epoch_ms,
+    index_session_name,
+    under,
+    window_start_ms,
+)
 
 __all__ = [
     "FUTURE_SKEW",
@@ -76,10 +82,12 @@ _INSTANT = re.compile(
     r"(?:\.([0-9]+))?(Z|[+-][0-2][0-9]:[0-5][0-9])\Z"
 )
 
-#: How the index names a session of each runtime, given the runtime's own id. Claude's
-#: index id is the transcript's ``sessionId`` unchanged; the others are prefixed with the
-#: runtime (``codex:<session_meta.payload.id>``; see tests/obelisk_double/README.md).
-_INDEX_PREFIX = {"claude": "", "codex": "codex:", "kimi": "kimi:", "pi": "pi:"}
+
+def _index_prefix(source: str) -> str:
+    """How the index prefixes a runtime's own session id: the host's runtime records say
+    (Claude's ``sessionId`` unchanged, ``codex:<session_meta.payload.id>``; see
+    tests/obelisk_double/README.md); a runtime without a record, ``<source>:``."""
+    return index_session_name(source, "") if source in HISTORY_SOURCES else f"{source}:"
 
 
 def instant_ms(text: object) -> int | None:
@@ -151,7 +159,7 @@ def path_in_scope(path: object, roots: Sequence[str], resolved: Sequence[str] = 
 def session_aliases(session_ids: Iterable[str], sources: Iterable[str]) -> list[str]:
     """Every name the index may use for these sessions (runtime ids and index ids alike)."""
     names: set[str] = set()
-    prefixes = {_INDEX_PREFIX.get(source, f"{source}:") for source in sources}
+    prefixes = {_index_prefix(source) for source in sources}
     for session_id in session_ids:
         names.add(session_id)
         for prefix in prefixes - {""}:
@@ -176,7 +184,7 @@ def claimed_index_ids(binding: Mapping[str, Any]) -> list[str] | None:
             continue
         runtime, session = claim.get("runtime"), claim.get("session_id")
         if runtime in sources and isinstance(session, str) and session:
-            ids.add(_INDEX_PREFIX[runtime] + session)
+            ids.add(_index_prefix(runtime) + session)
     return sorted(ids)
 
 

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from loopx_obelisk_session_evidence import evidence, scope
+from loopx_obelisk_session_evidence import binding, evidence, scope
 from loopx_obelisk_session_evidence.scope import FUTURE_SKEW, Window, instant_ms, path_in_scope
 
+from loopx_recall_core import plugin_api
 from loopx_recall_core.testing import transcript_rules
 
 NOW = datetime(2026, 3, 31, 12, 0, 7, 123999, tzinfo=UTC)
@@ -41,6 +42,13 @@ def test_no_private_copies_of_the_shared_rules_remain():
     for module in (scope, evidence):
         for name in ("_under", "_EXIT_CODE", "_claude_dir_name"):
             assert not hasattr(module, name)
+
+
+def test_every_source_the_index_holds_has_a_host_runtime_record():
+    """The index's session names come from the host's runtime records (issue 32 move 1)."""
+    assert set(binding.HISTORY_SOURCES) <= set(plugin_api.HISTORY_SOURCES)
+    assert scope.session_aliases(["t1"], ["codex"]) == ["codex:t1", "t1"]
+    assert plugin_api.index_session_name("claude", "s1") == "s1"
 
 
 def test_path_scope_still_uses_a_separator_boundary(tmp_path):

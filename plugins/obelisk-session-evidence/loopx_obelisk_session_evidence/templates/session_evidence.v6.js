@@ -120,10 +120,25 @@ const ROW_COLUMNS =
   " m.cwd AS cwd, m.timestamp AS timestamp, m.uuid AS message_uuid," +
   " m.session_id AS message_session_id, m.agent_id AS agent_id";
 
+// A failed shell call: the runtime's error flag, or a non-zero status in any output form
+// the host's runtime records list (loopx_recall_core/runtimes; a host test runs this text
+// against each form's sample): Claude `Exit code N`, Codex `Exit code: N`, and Codex
+// 0.169's header (`Chunk ID: ..`/`Wall time: ..` lines, then `Process exited with code N`
+// before the `Output:` line). String literals only: the test reads them.
 const FAILED =
-  "(tr.is_error = 1 OR (substr(tr.content, 1, 10) = 'Exit code ' AND substr(tr.content, 11, 1)" +
-  " BETWEEN '1' AND '9') OR (substr(tr.content, 1, 11) = 'Exit code: ' AND" +
-  " substr(tr.content, 12, 1) BETWEEN '1' AND '9'))";
+  "(tr.is_error = 1" +
+  " OR (substr(tr.content, 1, 10) = 'Exit code ' AND (substr(tr.content, 11, 1) GLOB '[1-9]'" +
+  " OR substr(tr.content, 11, 2) GLOB '-[1-9]'))" +
+  " OR (substr(tr.content, 1, 11) = 'Exit code: ' AND (substr(tr.content, 12, 1) GLOB '[1-9]'" +
+  " OR substr(tr.content, 12, 2) GLOB '-[1-9]'))" +
+  " OR ((substr(tr.content, 1, 10) = 'Chunk ID: ' OR substr(tr.content, 1, 11) = 'Wall time: ')" +
+  " AND instr(tr.content, char(10) || 'Process exited with code ') > 0" +
+  " AND (instr(tr.content, char(10) || 'Output:' || char(10)) = 0" +
+  " OR instr(tr.content, char(10) || 'Process exited with code ')" +
+  " < instr(tr.content, char(10) || 'Output:' || char(10)))" +
+  " AND (substr(tr.content, instr(tr.content, char(10) || 'Process exited with code ') + 26, 1)" +
+  " GLOB '[1-9]' OR substr(tr.content," +
+  " instr(tr.content, char(10) || 'Process exited with code ') + 26, 2) GLOB '-[1-9]')))";
 
 // Ids are unique only within a session (a call id can recur in another session), so every
 // join stays inside the call's session, and each piece reports its session for the check.

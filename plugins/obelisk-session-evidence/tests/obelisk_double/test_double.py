@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pytest
 
+from loopx_recall_core.plugin_api import exit_code
 from loopx_recall_core.testing import Archive, append_session, generate_archive
 
 from .fixtures import (
@@ -457,10 +458,15 @@ def test_prior_failures_map_to_tool_results(obelisk_bin, archive_home):
             assert row["content"].startswith("Exit code ")
             assert row["name"] == "Bash"
             assert json.loads(row["input_json"])["command"] == event.command
-        else:
-            assert row["content"].startswith("Exit code: ")
+        else:  # the older `shell` form, and Codex 0.169's `exec_command` header
+            form = "Exit code: " if row["name"] == "shell" else "Chunk ID: "
+            assert row["content"].startswith(form)
+            assert exit_code(row["content"]) not in (None, 0)
             assert row["name"] in {"shell", "exec_command"}
             assert json.loads(row["input_json"])["command"][-1] == event.command
+    # both of Codex's output forms are in the archive, each read as the failure it is
+    codex_failures = [by_content[e.text]["content"] for e in failures if e.runtime == "codex"]
+    assert {text.split(":", 1)[0] for text in codex_failures} == {"Exit code", "Chunk ID"}
     # Codex is_error only when the transcript said so.
     said_error = sum(
         line.count('"is_error": true')

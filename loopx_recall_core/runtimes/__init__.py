@@ -1,0 +1,128 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""Agent runtimes, one home: one declarative record per runtime (:mod:`.claude`,
+:mod:`.codex`; :mod:`.kimi` and :mod:`.pi` as history sources only), read by everything
+that needs to know a runtime: where its hook files are by scope and in which format, the
+hook events and payload keys, its shell tools and how their output carries the exit
+status, how the index names its sessions, and how its hooks are trusted.
+
+Adding a runtime is one record module here (listed in :data:`RECORDS`) plus its
+transcript fixtures; the hook commands, install, status, the ledger, the guard and the
+provider's scope read the records (docs/runtimes.md).
+
+Standard library only, and only ``os`` and ``pathlib`` (``re`` on first use): the guard's
+hot path and the provider plugins (through ``plugin_api``) import it.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from loopx_recall_core.runtimes import claude, codex, kimi, pi
+from loopx_recall_core.runtimes._record import HookFile, OutputForm, Runtime, ShellTool
+
+__all__ = [
+    "HISTORY_SOURCES",
+    "HOOK_RUNTIMES",
+    "OUTPUT_FORMS",
+    "RECORDS",
+    "SHELL_TOOLS",
+    "HookFile",
+    "OutputForm",
+    "Runtime",
+    "ShellTool",
+    "config_folder",
+    "exit_status",
+    "failed",
+    "hook_file",
+    "index_session_name",
+    "record",
+]
+
+#: Every runtime the host knows, by name (the order is the one messages list them in).
+RECORDS: dict[str, Runtime] = {
+    r.name: r for r in (claude.RECORD, codex.RECORD, kimi.RECORD, pi.RECORD)
+}
+#: The runtimes whose sessions the index may hold (a binding's history sources).
+HISTORY_SOURCES: tuple[str, ...] = tuple(RECORDS)
+#: The runtimes we install hooks for (``hook|guard|hook install <runtime>``).
+HOOK_RUNTIMES: tuple[str, ...] = tuple(n for n, r in RECORDS.items() if r.hook_files)
+
+#: Shell tools of agents we keep no record for yet, kept so snippets written with them
+#: stay shell calls (the snippet convention v0 listed them).
+OTHER_SHELL_TOOLS = (
+    ShellTool("run_shell_command", "Gemini CLI's shell tool (and Qwen Code's, its fork)"),
+    ShellTool("terminal", "snippet convention v0 (404947f); its runtime was not recorded"),
+)
+#: The one list of shell tool names (case-folded): whose input is a shell command.
+SHELL_TOOLS: frozenset[str] = frozenset(
+    t.name.casefold() for r in RECORDS.values() for t in (*r.shell_tools,)
+) | frozenset(t.name.casefold() for t in OTHER_SHELL_TOOLS)
+#: Every form a supported runtime writes a shell call's exit status in.
+OUTPUT_FORMS: tuple[OutputForm, ...] = tuple(f for r in RECORDS.values() for f in r.output_forms)
+_PATTERNS: list = []
+
+
+def record(name: str) -> Runtime:
+    """The record of ``name``; ValueError names the runtimes there are."""
+    try:
+        return RECORDS[name]
+    except KeyError:
+        raise ValueError(f"unknown runtime; one of {', '.join(RECORDS)}") from None
+
+
+def index_session_name(runtime: str, session_id: str) -> str:
+    """How the index names a runtime's session: ``codex:<thread>``, a Claude id as is."""
+    return record(runtime).index_prefix + session_id
+
+
+def exit_status(output: str) -> int | None:
+    """The exit status a shell call's output text carries in any runtime's form
+    (:data:`OUTPUT_FORMS`), or None. The plugin's query template applies the same rule
+    in SQL; a test checks both against every form's sample."""
+    if not _PATTERNS:  # compiled on first use: the hot path's PreToolUse never needs them
+        import re
+
+        _PATTERNS.extend(re.compile(form.pattern) for form in OUTPUT_FORMS)
+    for pattern in _PATTERNS:
+        match = pattern.match(output)
+        if match:
+            return int(match.group(1))
+    return None
+
+
+def failed(output: object, is_error: bool = False) -> bool | None:
+    """Whether a shell call failed: ``is_error`` (Claude's flag) or a non-zero status in
+    its output; None when the output is no text and carries no flag (unknown)."""
+    if is_error:
+        return True
+    if not isinstance(output, str):
+        return None
+    status = exit_status(output)
+    return None if status is None else status != 0
+
+
+def config_folder(runtime: str, environ: dict[str, str] | None = None) -> Path:
+    """The runtime's own config folder: its variable (``CLAUDE_CONFIG_DIR``,
+    ``CODEX_HOME``) when set, else its default under the home folder."""
+    rec = record(runtime)
+    if rec.config_default is None:
+        raise ValueError(f"{rec.title} keeps no hooks we install")
+    env = os.environ if environ is None else environ
+    moved = env.get(rec.config_env) if rec.config_env else None
+    return Path(moved) if moved else Path.home() / rec.config_default
+
+
+def hook_file(runtime: str, scope: str, form: str = "json", root: Path | None = None) -> Path:
+    """The file the runtime reads hooks from for ``scope`` in ``form``: a user file under
+    :func:`config_folder`, a project-local one under ``root`` (the repository root).
+    ValueError when the runtime has no such file."""
+    for entry in record(runtime).hook_files:
+        if entry.scope == scope and entry.form == form:
+            if scope == "user":
+                return config_folder(runtime) / entry.path
+            if root is None:
+                raise ValueError("a project-local hooks file needs the repository root")
+            return root / entry.path
+    raise ValueError(f"{record(runtime).title} has no {scope} hooks file")

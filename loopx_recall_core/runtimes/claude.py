@@ -1,0 +1,80 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""Claude Code. Facts (checked against Claude Code 2.1.328 headless, /work/shared/
+AGENT_RUNTIMES.md, and https://code.claude.com/docs/en/hooks):
+
+* user settings: ``$CLAUDE_CONFIG_DIR/settings.json`` when that variable is set (then
+  ``~/.claude/settings.json`` is NOT read: a probe with hooks in both ran only that one),
+  else ``~/.claude/settings.json``; project-local ``<root>/.claude/settings.local.json``
+  (not committed) is read too;
+* ``SessionStart`` (``session_id``, ``transcript_path``, ``cwd``, ``hook_event_name``,
+  ``source``), ``PreToolUse`` (``tool_name: "Bash"``, ``tool_input {command,
+  description}``, ``tool_use_id``), ``PostToolUse`` after a success (``tool_response``)
+  and ``PostToolUseFailure`` after a failure (``error: "Exit code 3\\n..."``);
+* a failed Bash call's ``tool_result`` has ``is_error: true`` and content starting
+  ``Exit code N``;
+* the index names a Claude session by its own ``sessionId`` (no prefix); Obelisk 0.2.4
+  indexes only ``~/.claude/projects`` (it does not read ``CLAUDE_CONFIG_DIR``).
+"""
+
+from __future__ import annotations
+
+from loopx_recall_core.runtimes._record import HookFile, OutputForm, Runtime, ShellTool
+
+RECORD = Runtime(
+    name="claude",
+    title="Claude Code",
+    index_prefix="",
+    config_env="CLAUDE_CONFIG_DIR",
+    config_default=".claude",
+    hook_files=(
+        HookFile("user", "settings.json", "json", "the Claude Code settings file"),
+        HookFile(
+            "project-local", ".claude/settings.local.json", "json", "the Claude Code settings file"
+        ),
+    ),
+    hook_events=("SessionStart", "PreToolUse", "PostToolUse", "PostToolUseFailure"),
+    failure_event="PostToolUseFailure",
+    hook_matcher="Bash",
+    payload_keys={
+        "SessionStart": ("session_id", "transcript_path", "cwd", "hook_event_name", "source"),
+        "PreToolUse": (
+            "session_id",
+            "cwd",
+            "hook_event_name",
+            "tool_name",
+            "tool_input",
+            "tool_use_id",
+        ),
+        "PostToolUse": (
+            "session_id",
+            "cwd",
+            "hook_event_name",
+            "tool_name",
+            "tool_input",
+            "tool_use_id",
+            "tool_response",
+        ),
+        "PostToolUseFailure": (
+            "session_id",
+            "cwd",
+            "hook_event_name",
+            "tool_name",
+            "tool_input",
+            "tool_use_id",
+            "error",
+            "is_interrupt",
+        ),
+    },
+    shell_tools=(ShellTool("Bash", "Claude Code 2.1.328 transcripts and hook payloads"),),
+    output_forms=(
+        OutputForm(
+            "claude-exit-code",
+            r"\AExit code (-?\d+)",
+            "Exit code 3\nerror: synthetic failure",
+            "Claude Code 2.1.328: a failed Bash tool_result (is_error) starts `Exit code N`",
+        ),
+    ),
+    trust=None,
+    post_tool_status=None,
+)

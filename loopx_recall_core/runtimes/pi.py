@@ -1,0 +1,26 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""Pi (the pi coding agent): a history source only (the index holds its sessions as
+``pi:<id>``; we install no hooks and write no transcripts for it). Its shell tool's name
+is not recorded here: no transcript of it has been checked."""
+
+from __future__ import annotations
+
+from loopx_recall_core.runtimes._record import Runtime
+
+RECORD = Runtime(
+    name="pi",
+    title="Pi",
+    index_prefix="pi:",
+    config_env=None,
+    config_default=None,
+    hook_files=(),
+    hook_events=(),
+    failure_event=None,
+    hook_matcher="",
+    payload_keys={},
+    shell_tools=(),
+    output_forms=(),
+    trust=None,
+    post_tool_status=None,
+)
