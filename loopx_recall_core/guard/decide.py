@@ -13,8 +13,9 @@ and a headerless item can at most be "mentioned", which never warns.
 
 On top of replan's ``repeats_prior_failure`` the guard asks two things replan leaves to
 its caller: a failure that a later success of the same route superseded is no reason to
-warn, and what the failing session ran successfully next on the same program and targets
-(a near route, never a step that itself failed) is offered as the way past.
+warn, and what the failing session did next that succeeded (its next one to three
+successful steps, whatever their program, never a step that itself failed: the
+failure's ``next``, :func:`successors`) is said as what happened.
 """
 
 from __future__ import annotations
@@ -24,8 +25,8 @@ from typing import Any
 
 from loopx_recall_core.jsonio import JsonInputError, loads
 from loopx_recall_core.recall.replan.relation import proposed_route, relate_parsed, verdict_of
-from loopx_recall_core.recall.replan.routes import Route, near_route
-from loopx_recall_core.recall.replan.snippets import ParsedSnippet, parse_snippet
+from loopx_recall_core.recall.replan.routes import Route
+from loopx_recall_core.recall.replan.snippets import ParsedSnippet, outcome_of, parse_snippet
 
 __all__ = [
     "MAX_WARNING_CHARS",
@@ -33,8 +34,13 @@ __all__ = [
     "find_repeat",
     "index_items",
     "programs_of",
+    "successors",
     "warning_text",
+    "with_successors",
 ]
+
+#: How many of the failing session's next successful steps a warning names.
+NEXT_STEPS = 3
 
 MAX_WARNING_CHARS = 600
 
@@ -58,6 +64,41 @@ def index_items(items: list[dict[str, Any]], root: str | None) -> dict[str, str]
     return {program: " ".join(numbers) for program, numbers in index.items()}
 
 
+def successors(items: list[dict[str, Any]], root: str | None) -> dict[str, str]:
+    """Each failure's ``next``, made with the set (off the hot path) and kept in the
+    failure's own line (:func:`with_successors`): by the failure's line number, the line
+    numbers of the next :data:`NEXT_STEPS` steps of its session that succeeded, whatever
+    their program (a step that itself failed is skipped), as one space-separated string.
+    What the failing session did next is what makes a warning useful (issue 28 item 8)."""
+    by_session: dict[object, list[tuple[float, int, bool | None, str]]] = {}
+    for number, item in enumerate(items, start=1):
+        at = _instant(item.get("at"))
+        if at is None:
+            continue
+        tool, failed = outcome_of(item["snippet"])  # no route: 10,000 items in ~0.1 s
+        failed = True if item.get("type") == "prior_failure" else failed
+        by_session.setdefault(item.get("session"), []).append((at, number, failed, tool or ""))
+    table: dict[str, str] = {}
+    for steps in by_session.values():
+        steps.sort()
+        for index, (_at, number, failed, _tool) in enumerate(steps):
+            if failed is not True:
+                continue
+            later = [n for _a, n, f, tool in steps[index + 1 :] if f is False and tool][:NEXT_STEPS]
+            if later:
+                table[str(number)] = " ".join(str(n) for n in later)
+    return table
+
+
+def with_successors(items: list[dict[str, Any]], root: str | None) -> list[dict[str, Any]]:
+    """``items`` with each failure's ``next`` (:func:`successors`) in it."""
+    table = successors(items, root)
+    return [
+        {**item, "next": table[str(n)]} if str(n) in table else item
+        for n, item in enumerate(items, start=1)
+    ]
+
+
 def _numbers(entry: object) -> set[int]:
     if not isinstance(entry, str):
         return set()
@@ -65,16 +106,17 @@ def _numbers(entry: object) -> set[int]:
 
 
 class Match:
-    """A prior failure the proposed command repeats, and what succeeded after it."""
+    """A prior failure the proposed command repeats, and what its session did next that
+    succeeded (up to :data:`NEXT_STEPS` items, in order)."""
 
-    __slots__ = ("failure", "next_success", "verdict")
+    __slots__ = ("failure", "next_steps", "verdict")
 
     def __init__(
-        self, verdict: str, failure: dict[str, Any] | None, next_success: dict[str, Any] | None
+        self, verdict: str, failure: dict[str, Any] | None, next_steps: list[dict[str, Any]]
     ):
         self.verdict = verdict
         self.failure = failure
-        self.next_success = next_success
+        self.next_steps = next_steps
 
 
 def _instant(value: object) -> float | None:
@@ -148,7 +190,7 @@ def find_repeat(
         truncated=bool(header.get("truncated")),
     )
     if verdict != "repeats_prior_failure":
-        return Match(verdict, None, None)
+        return Match(verdict, None, [])
     successes = [
         _instant(item.get("at"))
         for item, parsed, relation in related
@@ -165,31 +207,24 @@ def find_repeat(
         if not superseded:
             live.append(failure)
     if not live:
-        return Match("superseded", None, None)
-    failure, parsed = max(live, key=lambda entry: _instant(entry[0].get("at")) or 0.0)
-    return Match(verdict, failure, _next_success(failure, parsed, reader))
+        return Match("superseded", None, [])
+    failure, _parsed = max(live, key=lambda entry: _instant(entry[0].get("at")) or 0.0)
+    return Match(verdict, failure, _next_steps(failure, lines))
 
 
-def _next_success(
-    failure: dict[str, Any], failed_parsed: ParsedSnippet, reader: _Reader
-) -> dict[str, Any] | None:
-    """The failing session's first later step on the same surface (a near route: same
-    program and targets) that succeeded; a later step that failed is never offered."""
-    failed = failed_parsed.route
-    failed_at = _instant(failure.get("at"))
-    if failed is None or failed_at is None:
-        return None
-    best: tuple[float, dict[str, Any]] | None = None
-    for item, parsed in reader.items(programs_of(failed)):
-        at = _instant(item.get("at"))
-        if item.get("session") != failure.get("session") or at is None or at <= failed_at:
-            continue
-        if item.get("type") == "prior_failure" or parsed.failed is not False:
-            continue
-        near = parsed.route is not None and near_route(failed, parsed.route)
-        if near and (best is None or at < best[0]):
-            best = (at, item)
-    return best[1] if best else None
+def _next_steps(failure: dict[str, Any], lines: Any) -> list[dict]:
+    """The failing session's next successful steps (the failure's ``next`` lines)."""
+    steps = []
+    for later in sorted(_numbers(failure.get("next")))[:NEXT_STEPS]:
+        if 0 < later < len(lines):
+            try:
+                item = loads(lines[later])
+            except JsonInputError:
+                continue
+            if isinstance(item, dict) and isinstance(item.get("snippet"), str):
+                steps.append(item)
+    steps.sort(key=lambda item: _instant(item.get("at")) or 0.0)
+    return steps
 
 
 def _ago(seconds: float) -> str:
@@ -229,9 +264,9 @@ def warning_text(match: Match, now: float) -> str:
     error = _error_lines(snippet)
     if error:
         parts.append("Error: " + _cut(error, 180))
-    if match.next_success is not None:
-        parts.append(
-            "Succeeded next in that session: "
-            + _cut(_command_line(str(match.next_success.get("snippet", ""))), 140)
-        )
+    if match.next_steps:
+        room = MAX_WARNING_CHARS - len("\n".join(parts)) - 1
+        label = "Then in that session, succeeded: "
+        steps = [_command_line(str(step.get("snippet", ""))) for step in match.next_steps]
+        parts.append(_cut(label + " ; ".join(steps), max(room, 0)))
     return _cut("\n".join(parts), MAX_WARNING_CHARS)

@@ -168,7 +168,7 @@ def fetch_set(
     as_of = time.time() if as_of is None else as_of
     from loopx_recall_core.canonical import digest
     from loopx_recall_core.contracts import unstructure
-    from loopx_recall_core.guard.decide import index_items
+    from loopx_recall_core.guard.decide import index_items, with_successors
 
     if pages is not None:  # the whole window, in pages made by one provider process
         requests = [_request(enablement, compact=True) for _ in range(MAX_PAGES)]
@@ -191,6 +191,7 @@ def fetch_set(
         for page in outcomes
         for item in (page.result.items if page.result is not None else ())
     ]
+    items = with_successors(items, repository_root)
     failed = outcome.status != "succeeded"
     failures = failures + 1 if failed else 0
     header = {
