@@ -35,15 +35,19 @@ class PagedFake(FakeProvider):
         return answered
 
 
+LIMITS = {"max_sessions": 5, "max_items": 4, "max_snippet_chars": 200, "max_total_chars": 800}
+
+
+def _request():
+    return history_request(
+        trigger="operator_requested_history", agent_id="agent-a", project_id="proj-j",
+        repository_id="repo-r", evidence_types=("prior_failure",), query_terms=("command",),
+        limits=LIMITS, id_prefix="rq-guard-",
+    )
+
+
 def _requests(count: int):
-    return [
-        history_request(trigger="operator_requested_history", agent_id="agent-a",
-                        project_id="proj-j", repository_id="repo-r",
-                        evidence_types=("prior_failure",), query_terms=("command",),
-                        limits={"max_sessions": 5, "max_items": 4, "max_snippet_chars": 200,
-                                "max_total_chars": 800}, id_prefix="rq-guard-")  # fmt: skip
-        for _ in range(count)
-    ]
+    return [_request() for _ in range(count)]
 
 
 def _service(provider, tmp_path):
