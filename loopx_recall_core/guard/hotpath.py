@@ -226,12 +226,16 @@ def _usable_set(
     root: Path, runtime: str, session: str, agent_id: str, project_id: str
 ) -> tuple[dict[str, Any] | None, Any]:
     """The session's own set, else the agent's set for the runtime (its items of this
-    session are skipped by the decision); either only when made for this agent and
-    project and not before the owner's last decision (:func:`store.outdated`)."""
+    session are skipped by the decision) for a session the agent has claimed (fail closed:
+    another agent's session is never answered from this agent's history); either only
+    when made for this agent and project and not before the owner's last decision
+    (:func:`store.outdated`)."""
     for path, session_id in (
         (store.set_path(root, runtime, session), session),
         (store.agent_set_path(root, runtime, agent_id, project_id), ""),
     ):
+        if session_id == "" and not _claimed(root, runtime, session, agent_id, project_id):
+            break
         lines = store.read_set_lines(path)
         header = store.read_header(lines) if lines else None
         if (
@@ -243,6 +247,15 @@ def _usable_set(
         ):
             return header, lines
     return None, None
+
+
+def _claimed(root: Path, runtime: str, session: str, agent_id: str, project_id: str) -> bool:
+    """Whether the agent holds the session's claim (the ledger read: only on a session's
+    first calls, before its own set is made)."""
+    from loopx_recall_core.recall.sessions.ledger import SessionLedger
+
+    claims = SessionLedger(root).claims(agent_id=agent_id, project_id=project_id)
+    return any(c.runtime == runtime and c.session_id == session for c in claims)
 
 
 def _failed(runtime: str, event: str, payload: dict[str, Any]) -> bool:

@@ -285,9 +285,22 @@ def _prefetch_locked(
                         as_of=as_of, failures=failures, pages=service.pages)  # fmt: skip
     try:
         store.write_set(root, fetched.header, fetched.items)
+        if scope == "session" and fetched.header["status"] == "succeeded":
+            # the same answer is the agent's set for the next session's first call (the
+            # installed hooks may send no Stop); only this session's items are missing
+            _keep_as_agent_set(root, fetched)
     except StateError:
         return "state_unusable"
     return "made"
+
+
+def _keep_as_agent_set(root: Path, fetched: FetchedSet) -> None:
+    header = fetched.header
+    path = store.agent_set_path(root, header["runtime"], header["agent_id"], header["project_id"])
+    lines = store.read_set_lines(path)
+    held = store.read_header(lines) if lines else None
+    if held is None or float(held.get("as_of", 0)) < float(header["as_of"]):
+        store.write_set(root, {**header, "scope": "agent", "session_id": ""}, fetched.items)
 
 
 def start_for_hook(

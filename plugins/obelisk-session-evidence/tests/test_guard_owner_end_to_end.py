@@ -150,16 +150,26 @@ def _wait_for_rebuild(path: Path, before: int, home: Path) -> bool:
     return path.exists() and path.stat().st_mtime_ns != before
 
 
-def test_a_new_sessions_first_call_is_guarded_by_the_agents_set(world, archive_home):  # noqa: F811 - the imported fixture
+def _claim(cli, session: str) -> None:
+    """The claim a SessionStart hook makes at once (its prefetch is what runs detached)."""
+    done = cli("session", "claim", "--agent-id", "agent-a", "--project-id", "proj-j",
+               "--runtime", "claude", "--session", session, "--force")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+
+
+def test_a_new_sessions_first_call_is_guarded_by_the_agents_set(world, archive_home, cli):  # noqa: F811 - the imported fixture
     guard_on, start, propose, counter, state, _ran = world
     guard_on("warn")
     start("S-own-5")
-    counter.write_text("")
-    _hook(world, archive_home, "S-own-5", "Stop")  # a turn ends: the agent's set is made
     agent_set = store.agent_set_path(state, "claude", "agent-a", "proj-j")
+    agent_set.unlink()  # the copy SessionStart kept: made again here, when a turn ends
+    counter.write_text("")
+    _hook(world, archive_home, "S-own-5", "Stop")
     assert _wait_for_set(agent_set, archive_home.home)
     assert _queries(counter) == 1  # one provider process for the one set made
     # a new session proposes the repeat before any prefetch of its own has run
+    assert propose("S-new-5", REPEATED) is None  # not claimed by agent-a: never answered
+    _claim(cli, "S-new-5")
     answer = propose("S-new-5", REPEATED)
     assert answer is not None
     assert f"Failed: {REPEATED}" in answer["hookSpecificOutput"]["additionalContext"]
@@ -213,3 +223,17 @@ def test_the_set_covers_the_whole_window_not_the_newest_16(world, archive_home, 
     assert answer is not None
     assert f"Failed: {REPEATED}" in answer["hookSpecificOutput"]["additionalContext"]
     assert propose("S-now-6", "make target-0") is not None  # and the newest ones too
+
+
+def test_a_session_start_leaves_the_agents_set_for_the_next_first_call(world, cli):  # noqa: F811
+    # the installed hooks send no Stop: the set made at one SessionStart (one provider
+    # process) is kept as the agent's set too, so the next session is guarded at once
+    guard_on, start, propose, counter, state, _ran = world
+    guard_on("warn")
+    start("S-own-7")
+    assert _queries(counter) == 1
+    assert store.agent_set_path(state, "claude", "agent-a", "proj-j").exists()
+    _claim(cli, "S-new-7")
+    answer = propose("S-new-7", REPEATED)  # no set of its own yet
+    assert answer is not None
+    assert f"Failed: {REPEATED}" in answer["hookSpecificOutput"]["additionalContext"]
