@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 from loopx_recall_core.guard import store
-from loopx_recall_core.guard.decide import index_items
+from loopx_recall_core.guard.decide import index_items, with_successors
 from loopx_recall_core.state import DEFAULT_CEILINGS, Enablement, LimitCeilings, State, StateStore
 
 LOOPX = str(Path(sys.executable).parent / "loopx-recall")
@@ -69,10 +69,10 @@ def main() -> None:
         )  # fmt: skip
         with StateStore(home).update() as box:
             box[0] = State(schema_version="loopx_state_v0", enablements=(enabled,))
-        items = _items(args.items)
+        items = with_successors(_items(args.items), "/r")  # as the prefetch writes them
         header = {
             "schema_version": store.SET_VERSION, "agent_id": "agent-a", "project_id": "proj-j",
-            "runtime": "claude", "session_id": "S", "created_at": time.time(),
+            "runtime": "claude", "session_id": "S", "created_at": time.time(), "as_of": time.time(),
             "ttl_s": 3600, "freshness": "fresh", "truncated": False, "status": "succeeded",
             "receipt_digest": "sha256:" + "0" * 64, "repository_root": "/r",
             "count": len(items), "index": index_items(items, "/r"),

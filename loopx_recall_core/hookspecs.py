@@ -119,6 +119,38 @@ class SessionListingProvider(RecallProvider, Protocol):
     ) -> Sequence[SessionCandidate]: ...
 
 
+@runtime_checkable
+class PagedRecallProvider(RecallProvider, Protocol):
+    """A :class:`RecallProvider` that can answer a run of pages in ONE call: the bounded
+    way the guard's prior-outcome set covers a whole window (every shell call of the
+    agent's claimed sessions in the repository and window), which one v0 result (at most
+    64 items) cannot carry.
+
+    ``retrieve_pages(requests, binding, timeout=..., exclude_sessions=...)`` gets admitted
+    requests that differ only in their ids (the same scope, trigger, terms, types and
+    limits; at most the host's page bound, ``loopx_recall_core.guard.prefetch.MAX_PAGES``)
+    and returns one to ``len(requests)`` ``historical_evidence_result_v0`` records (the first
+    may be empty), in order: page
+    ``n`` answers ``requests[n]`` within its limits, the pages together are the answer in
+    the provider's ranking (newest first), none repeats an item of another, and fewer
+    pages than requests means there was no more. Every page but the last says what
+    follows it as omitted (``truncated``). One provider process makes all of them, within
+    ``timeout``. The host verifies, redacts and records each page as the answer to its
+    own request (a receipt each), rejects them all on any violation, and keeps them only
+    as private state: what reaches the agent is the guard's one warning (600 characters).
+    A provider without this method is asked the usual way, one page.
+    """
+
+    def retrieve_pages(
+        self,
+        requests: Sequence[HistoricalEvidenceRequestV0],
+        binding: Mapping[str, Any],
+        *,
+        timeout: float,
+        exclude_sessions: Sequence[str] = (),
+    ) -> Sequence[HistoricalEvidenceResultV0]: ...
+
+
 #: ``fault_probes()`` values: a context manager that stages the fault for the duration of
 #: the block (e.g. writes a stand-in executable) and yields how to rewrite a binding so that
 #: calls made with it meet the fault.

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from loopx_recall_core.hookspecs import (
         ENTRY_POINT_GROUP,
         ExternalEvidenceProvider,
+        PagedRecallProvider,
         QualifiableRecallProvider,
         QualificationRuntime,
         RecallProvider,
@@ -81,6 +82,7 @@ _SOURCES = {
     "ScopeApplied": "loopx_recall_core.contracts",
     "ENTRY_POINT_GROUP": "loopx_recall_core.hookspecs",
     "ExternalEvidenceProvider": "loopx_recall_core.hookspecs",
+    "PagedRecallProvider": "loopx_recall_core.hookspecs",
     "QualifiableRecallProvider": "loopx_recall_core.hookspecs",
     "QualificationRuntime": "loopx_recall_core.hookspecs",
     "RecallProvider": "loopx_recall_core.hookspecs",
@@ -142,6 +144,7 @@ __all__ = [
     "HistoricalEvidenceRequestV0",
     "HistoricalEvidenceResultV0",
     "JsonInputError",
+    "PagedRecallProvider",
     "ProviderCache",
     "ProviderFailure",
     "ProviderReadback",

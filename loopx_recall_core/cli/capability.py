@@ -247,6 +247,8 @@ def enable(
     changes = (
         recall_enablement.enablement_changes(previous, enablement) if previous is not None else []
     )
+    if changes:
+        _drop_guard_sets(agent_id, project_id)  # made under the scope that just changed
     emit(
         recall_enablement.enable_record(enablement, changed, changes),
         output_format,
@@ -259,6 +261,13 @@ def enable(
             ]
         ),
     )
+
+
+def _drop_guard_sets(agent_id: str, project_id: str) -> None:
+    """The owner's decision reaches the guard's copies before the command returns."""
+    from loopx_recall_core.guard.store import drop_sets
+
+    drop_sets(_store().root, agent_id=agent_id, project_id=project_id)
 
 
 def _change_lines(changes: list[dict[str, Any]]) -> list[str]:
@@ -318,6 +327,8 @@ def disable(
         agent_id=agent_id,
         surface=surface,
     )
+    for agent in sorted({e.agent_id for e in removed}):
+        _drop_guard_sets(agent, project_id)
     emit(
         recall_enablement.disable_record(provider_id, project_id, removed),
         output_format,

@@ -194,11 +194,13 @@ def release(
             agent_id=agent_id, project_id=project_id, runtime=runtime, session_id=session_id
         )
         if changed:
-            from loopx_recall_core.guard.store import remove_set
+            from loopx_recall_core.guard.store import drop_sets, remove_set
             from loopx_recall_core.recall.sessions.ledger import native_session_id
 
-            # the session's prior-outcome set goes with its claim
+            # the session's prior-outcome set goes with its claim, and every set of the
+            # agent in the project that may hold its items
             remove_set(ledger.root, runtime, native_session_id(runtime, session_id))
+            drop_sets(ledger.root, agent_id=agent_id, project_id=project_id)
     except ClaimRefused as exc:
         raise Rejected(str(exc)) from None
     emit(
@@ -221,11 +223,18 @@ def forget(
     (its claim goes; refused when another agent or project holds it). Obelisk's own data
     is not touched."""
     try:
-        changed = SessionLedger().forget(
+        ledger = SessionLedger()
+        changed = ledger.forget(
             agent_id=agent_id, project_id=project_id, runtime=runtime, session_id=session_id
         )
     except ClaimRefused as exc:
         raise Rejected(str(exc)) from None
+    from loopx_recall_core.guard.store import drop_sets, remove_set
+    from loopx_recall_core.recall.sessions.ledger import native_session_id
+
+    # the forgotten session's own set and every set of the agent that may hold its items
+    remove_set(ledger.root, runtime, native_session_id(runtime, session_id))
+    drop_sets(ledger.root, agent_id=agent_id, project_id=project_id)
     emit(
         {"schema_version": "loopx_session_change_v0", "action": "forget", "changed": changed},
         output_format,

@@ -162,22 +162,27 @@ def decide_payload(
         with contextlib.suppress(Exception):
             hook_log.write(root, f"guard {runtime}: {outside}")
         return None
-    lines = store.read_set_lines(store.set_path(root, runtime, session))
-    header = store.read_header(lines) if lines else None
-    if (
-        header is None
-        or header.get("agent_id") != agent_id
-        or (header.get("project_id") != project_id or header.get("session_id") != session)
-    ):
+    header, lines = _usable_set(root, runtime, session, agent_id, project_id)
+    if header is None or header.get("scope") == "agent":
+        # no set of its own yet (the first call of a session), or one made before the
+        # owner's last decision: made now, detached; the agent's set answers meanwhile
         if refresh and event not in _AFTER:
             _start_prefetch(root, runtime, session, agent_id, project_id, now)
-        return None
-    age = now - float(header.get("created_at", 0))
-    # a set the index answered stale is refreshed once per window, not at every call
-    stale = header.get("freshness") == "stale" and age > _PENDING_S
-    if refresh and event not in _AFTER and (age > float(header.get("ttl_s", 0)) or stale):
-        _start_prefetch(root, runtime, session, agent_id, project_id, now)
-    match = find_repeat(command, header, lines)
+        if header is None:
+            return None
+    else:
+        age = now - float(header.get("created_at", 0))
+        # a set the index answered stale is refreshed once per window, not at every call
+        stale = header.get("freshness") == "stale" and age > _PENDING_S
+        if refresh and event not in _AFTER and (age > float(header.get("ttl_s", 0)) or stale):
+            _start_prefetch(root, runtime, session, agent_id, project_id, now)
+    folder = where.folder_in(payload["cwd"], where.repository_roots(enablement.get("binding")))
+    if folder not in (None, "."):
+        # the folder it runs in is part of the route, as a "cd" in the command is
+        import shlex
+
+        command = f"cd {shlex.quote(folder)} && {command}"
+    match = find_repeat(command, header, lines, current_session=session)
     record = store.read_session(root, runtime, session)
     route_key = store.key_of(str(match.failure.get("ref"))) if match.failure else None
     call = payload.get("tool_use_id")
@@ -215,6 +220,42 @@ def decide_payload(
     # warning is printed (main prints what returns), never lost to a late deadline
     store.write_session(root, runtime, session, record)
     return output
+
+
+def _usable_set(
+    root: Path, runtime: str, session: str, agent_id: str, project_id: str
+) -> tuple[dict[str, Any] | None, Any]:
+    """The session's own set, else the agent's set for the runtime (its items of this
+    session are skipped by the decision) for a session the agent has claimed (fail closed:
+    another agent's session is never answered from this agent's history); either only
+    when made for this agent and project and not before the owner's last decision
+    (:func:`store.outdated`)."""
+    for path, session_id in (
+        (store.set_path(root, runtime, session), session),
+        (store.agent_set_path(root, runtime, agent_id, project_id), ""),
+    ):
+        if session_id == "" and not _claimed(root, runtime, session, agent_id, project_id):
+            break
+        lines = store.read_set_lines(path)
+        header = store.read_header(lines) if lines else None
+        if (
+            header is not None
+            and header.get("agent_id") == agent_id
+            and header.get("project_id") == project_id
+            and header.get("session_id") == session_id
+            and not store.outdated(root, header)
+        ):
+            return header, lines
+    return None, None
+
+
+def _claimed(root: Path, runtime: str, session: str, agent_id: str, project_id: str) -> bool:
+    """Whether the agent holds the session's claim (the ledger read: only on a session's
+    first calls, before its own set is made)."""
+    from loopx_recall_core.recall.sessions.ledger import SessionLedger
+
+    claims = SessionLedger(root).claims(agent_id=agent_id, project_id=project_id)
+    return any(c.runtime == runtime and c.session_id == session for c in claims)
 
 
 def _failed(runtime: str, event: str, payload: dict[str, Any]) -> bool:
@@ -346,6 +387,10 @@ def main(runtime: str, argv: list[str]) -> None:
             if previous is not None:
                 signal.signal(signal.SIGALRM, previous)
     if output is not None:  # decided and recorded within the deadline (decide_payload)
+        # straight to the descriptor, not through sys.stdout's buffer: a reader that is
+        # gone (EPIPE) or a full device fails here, where it is suppressed, instead of in
+        # the interpreter's last flush, which would exit 120
+        data = (json.dumps(output) + "\n").encode("utf-8")
         with contextlib.suppress(Exception):
-            sys.stdout.write(json.dumps(output) + "\n")
-            sys.stdout.flush()
+            while data:
+                data = data[os.write(1, data) :]

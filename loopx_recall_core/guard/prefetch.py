@@ -27,7 +27,6 @@ import os
 import subprocess
 import sys
 import time
-import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -37,6 +36,7 @@ from loopx_recall_core.private_files import StateError, locked
 
 __all__ = [
     "GUARD_TERMS",
+    "MAX_PAGES",
     "FetchedSet",
     "fetch_set",
     "run_prefetch",
@@ -45,13 +45,21 @@ __all__ = [
 ]
 
 GUARD_TERMS = ("command", "cmd")
+#: The bound of a set made in pages (PagedRecallProvider): at most this many pages, each
+#: within the enablement's limits (by default 16 items: 10,240 entries), and each entry's
+#: snippet at most INDEX_SNIPPET_CHARS (the header, the outcome, the first error lines).
+MAX_PAGES = 640
+INDEX_SNIPPET_CHARS = 400
 _LOCK_TIMEOUT_S = 60.0
 _RECALL_TIMEOUT_S = 30.0
 
 
-def _pending(root: Path, runtime: str, session_id: str) -> Path:
-    path = store.set_path(root, runtime, session_id, create=True)
-    return path.with_suffix(".pending")
+def _set_file(root: Path, facts: dict[str, Any]) -> Path:
+    """Where the set these facts ask for is kept (the agent's or the session's)."""
+    if facts.get("scope") == "agent":
+        return store.agent_set_path(root, str(facts["runtime"]), str(facts["agent_id"]),
+                                    str(facts["project_id"]), create=True)  # fmt: skip
+    return store.set_path(root, str(facts["runtime"]), str(facts["session_id"]), create=True)
 
 
 def start_detached(
@@ -63,9 +71,19 @@ def start_detached(
     project_id: str,
     requested_at: float,
     pending_s: float = 120.0,
+    scope: str = "session",
 ) -> bool:
-    """Start the prefetch in a detached process; False when one is already pending."""
-    marker = _pending(root, runtime, session_id)
+    """Start the prefetch in a detached process; False when one is already pending.
+    ``scope="agent"``: the agent's set for the runtime (``session_id`` unused)."""
+    facts = {
+        "runtime": runtime,
+        "session_id": session_id,
+        "agent_id": agent_id,
+        "project_id": project_id,
+        "requested_at": requested_at,
+        "scope": scope,
+    }
+    marker = _set_file(root, facts).with_suffix(".pending")
     with contextlib.suppress(FileNotFoundError):
         if time.time() - os.lstat(marker).st_mtime < pending_s:
             return False
@@ -75,13 +93,6 @@ def start_detached(
     except FileExistsError:
         return False
     os.close(descriptor)
-    facts = {
-        "runtime": runtime,
-        "session_id": session_id,
-        "agent_id": agent_id,
-        "project_id": project_id,
-        "requested_at": requested_at,
-    }
     process = subprocess.Popen(
         [sys.executable, "-m", "loopx_recall_core", "guard", "prefetch"],
         stdin=subprocess.PIPE,
@@ -98,27 +109,22 @@ def start_detached(
     return True
 
 
-def _request(enablement: Any) -> Any:
-    from loopx_recall_core.contracts import HistoricalEvidenceRequestV0, structure, unstructure
+def _request(enablement: Any, *, compact: bool = False) -> Any:
+    from loopx_recall_core.contracts import unstructure
+    from loopx_recall_core.recall.requests import history_request
 
-    return structure(
-        {
-            "schema_version": "historical_evidence_request_v0",
-            "request_id": "rq-guard-" + uuid.uuid4().hex,
-            "situation_id": "guard-" + uuid.uuid4().hex,
-            "trigger": "resume_or_handoff_gap",
-            "scope": {
-                "agent_id": enablement.agent_id,
-                "project_id": enablement.project_id,
-                "repository_id": enablement.repository_id,
-                "allow_cross_agent": False,
-                "allow_cross_project": False,
-            },
-            "evidence_types": ["prior_failure", "tool_outcome"],
-            "query_terms": list(GUARD_TERMS),
-            "limits": unstructure(enablement.limits),
-        },
-        HistoricalEvidenceRequestV0,
+    limits = unstructure(enablement.limits)
+    if compact:
+        limits["max_snippet_chars"] = min(limits["max_snippet_chars"], INDEX_SNIPPET_CHARS)
+    return history_request(
+        trigger="resume_or_handoff_gap",
+        agent_id=enablement.agent_id,
+        project_id=enablement.project_id,
+        repository_id=enablement.repository_id,
+        evidence_types=("prior_failure", "tool_outcome"),
+        query_terms=GUARD_TERMS,
+        limits=limits,
+        id_prefix="rq-guard-",
     )
 
 
@@ -141,19 +147,39 @@ class FetchedSet:
 
 
 def fetch_set(
-    recall: Callable[[Any], Any], enablement: Any, *, runtime: str, session_id: str
+    recall: Callable[[Any], Any],
+    enablement: Any,
+    *,
+    runtime: str,
+    session_id: str,
+    scope: str = "session",
+    as_of: float | None = None,
+    failures: int = 0,
+    pages: Callable[[list[Any]], list[Any]] | None = None,
 ) -> FetchedSet:
     """ONE admitted request in the session's scope through ``recall`` (a
     :class:`~loopx_recall_core.recall.service.RecallService`) and the set made from the
-    provider's answer. The prefetch and ``recall qualify``'s guard families both call it."""
+    provider's answer. The prefetch and ``recall qualify``'s guard families both call it.
+    ``failures``: failed makings in a row before this one (a failed set is retried soon,
+    :func:`~loopx_recall_core.guard.store.retry_after`). With ``pages`` (the service's
+    :meth:`~loopx_recall_core.recall.service.RecallService.pages`) the set covers the
+    whole window: up to :data:`MAX_PAGES` compact pages from one provider call, each
+    verified and recorded with its receipt; the header's digest is over all receipts."""
+    as_of = time.time() if as_of is None else as_of
     from loopx_recall_core.canonical import digest
     from loopx_recall_core.contracts import unstructure
-    from loopx_recall_core.guard.decide import index_items
+    from loopx_recall_core.guard.decide import index_items, with_successors
 
-    request = _request(enablement)
-    outcome = recall(request)
+    if pages is not None:  # the whole window, in pages made by one provider process
+        requests = [_request(enablement, compact=True) for _ in range(MAX_PAGES)]
+        outcomes = pages(requests) or [recall(requests[0])]
+        request = requests[0]
+    else:
+        request = _request(enablement)
+        outcomes = [recall(request)]
+    outcome = outcomes[0]
     repository_root = _repository_root(enablement)
-    result = outcome.result
+    result = outcomes[-1].result
     items = [
         {
             "ref": f"{item.session_ref}#{item.message_ref or ''}",
@@ -162,21 +188,32 @@ def fetch_set(
             "at": item.observed_at,
             "snippet": item.snippet,
         }
-        for item in (result.items if result is not None else ())
+        for page in outcomes
+        for item in (page.result.items if page.result is not None else ())
     ]
+    items = with_successors(items, repository_root)
+    failed = outcome.status != "succeeded"
+    failures = failures + 1 if failed else 0
     header = {
         "schema_version": store.SET_VERSION,
+        "scope": scope,
         "agent_id": enablement.agent_id,
         "project_id": enablement.project_id,
         "runtime": runtime,
         "session_id": session_id,
+        "as_of": as_of,
         "created_at": time.time(),
-        "ttl_s": store.DEFAULT_TTL_S,
+        "ttl_s": store.retry_after(failures) if failed else store.DEFAULT_TTL_S,
+        "failures": failures,
+        "sessions": " ".join(sorted({store.key_of(str(i["session"]))[:16] for i in items})),
         "status": outcome.status,
         "reason": outcome.reason,
         "freshness": result.freshness if result is not None else None,
         "truncated": bool(result.truncated) if result is not None else False,
-        "receipt_digest": digest(unstructure(outcome.receipt)),
+        "receipt_digest": digest([unstructure(page.receipt) for page in outcomes])
+        if pages is not None
+        else digest(unstructure(outcome.receipt)),
+        "pages": len(outcomes),
         "repository_root": repository_root,
         "count": len(items),
         "index": index_items(items, repository_root),
@@ -185,17 +222,14 @@ def fetch_set(
 
 
 def run_prefetch(root: Path, facts: dict[str, Any], host: Any = None) -> str:
-    """Make the session's set (the detached process); returns an outcome code."""
-    runtime, session = str(facts["runtime"]), str(facts["session_id"])
-    agent_id, project_id = str(facts["agent_id"]), str(facts["project_id"])
+    """Make the session's set, or the agent's (``facts["scope"] == "agent"``), in the
+    detached process; returns an outcome code."""
     requested_at = float(facts.get("requested_at") or time.time())
-    path = store.set_path(root, runtime, session, create=True)
+    path = _set_file(root, facts)
     outcome = "failed"
     try:
         with locked(path.with_suffix(".lock"), _LOCK_TIMEOUT_S, "a guard set lock"):
-            outcome = _prefetch_locked(
-                root, path, runtime, session, agent_id, project_id, requested_at, host
-            )
+            outcome = _prefetch_locked(root, path, facts, requested_at, host)
             return outcome
     finally:
         # no set made (not claimed, guard off, a failure): the marker stays, so the next
@@ -206,24 +240,22 @@ def run_prefetch(root: Path, facts: dict[str, Any], host: Any = None) -> str:
 
 
 def _prefetch_locked(
-    root: Path,
-    path: Path,
-    runtime: str,
-    session: str,
-    agent_id: str,
-    project_id: str,
-    requested_at: float,
-    host: Any,
+    root: Path, path: Path, facts: dict[str, Any], requested_at: float, host: Any
 ) -> str:
     from loopx_recall_core.recall.service import RecallService
     from loopx_recall_core.recall.sessions.ledger import SessionLedger
     from loopx_recall_core.recall.store import PrivateStore
     from loopx_recall_core.state import StateStore
 
+    runtime, session = str(facts["runtime"]), str(facts["session_id"])
+    agent_id, project_id = str(facts["agent_id"]), str(facts["project_id"])
+    scope = "agent" if facts.get("scope") == "agent" else "session"
+    as_of = time.time()  # before the state and the ledger are read (store.outdated)
     lines = store.read_set_lines(path)
     header = store.read_header(lines) if lines else None
     if header is not None and float(header.get("created_at", 0)) >= requested_at:
         return "already_made"  # a concurrent start made it after this one was asked for
+    failures = int(header.get("failures", 0)) if header is not None else 0
     state = StateStore(root).read()
     enablement = next(
         (e for e in state.find(agent_id=agent_id, project_id=project_id) if e.guard), None
@@ -231,7 +263,10 @@ def _prefetch_locked(
     if enablement is None or enablement.stage != 2:
         return "guard_off"
     claims = SessionLedger(root).claims(agent_id=agent_id, project_id=project_id)
-    if not any(c.runtime == runtime and c.session_id == session for c in claims):
+    if scope == "agent":
+        if not any(c.runtime == runtime for c in claims):
+            return "not_claimed"
+    elif not any(c.runtime == runtime and c.session_id == session for c in claims):
         return "not_claimed"
     store.prune_expired(root)
     if host is None:
@@ -244,30 +279,74 @@ def _prefetch_locked(
         enablements=state.enablements,
         store=PrivateStore(root),
         timeout=_RECALL_TIMEOUT_S,
-        current_sessions=(session,),
+        current_sessions=() if scope == "agent" else (session,),
     )
-    fetched = fetch_set(service, enablement, runtime=runtime, session_id=session)
+    fetched = fetch_set(service, enablement, runtime=runtime, session_id=session, scope=scope,
+                        as_of=as_of, failures=failures, pages=service.pages)  # fmt: skip
     try:
         store.write_set(root, fetched.header, fetched.items)
+        if scope == "session" and fetched.header["status"] == "succeeded":
+            # the same answer is the agent's set for the next session's first call (the
+            # installed hooks may send no Stop); only this session's items are missing
+            _keep_as_agent_set(root, fetched)
     except StateError:
         return "state_unusable"
     return "made"
 
 
-def start_for_hook(root: Path, runtime: str, session: str, agent_id: str, project_id: str) -> bool:
-    """From the claiming hook (``SessionStart``, ``Stop``): start a prefetch when the guard
-    is on for this agent and project (``state.json`` read as the hot path reads it)."""
+def _keep_as_agent_set(root: Path, fetched: FetchedSet) -> None:
+    header = fetched.header
+    path = store.agent_set_path(root, header["runtime"], header["agent_id"], header["project_id"])
+    lines = store.read_set_lines(path)
+    held = store.read_header(lines) if lines else None
+    if held is None or float(held.get("as_of", 0)) < float(header["as_of"]):
+        store.write_set(root, {**header, "scope": "agent", "session_id": ""}, fetched.items)
+
+
+def start_for_hook(
+    root: Path, runtime: str, session: str, agent_id: str, project_id: str, event: str | None = None
+) -> bool:
+    """From the claiming hook, when the guard is on for this agent and project
+    (``state.json`` read as the hot path reads it): at ``SessionStart`` the session's own
+    set; when a turn or session ends (``Stop``, ``SessionEnd``) the agent's set (so the
+    next session's first call is guarded) and every other session's set that holds this
+    session's items (its history just grew, or its user marked it private)."""
     from loopx_recall_core.guard.hotpath import guard_policy
     from loopx_recall_core.recall.sessions.ledger import native_session_id
 
     if guard_policy(root, agent_id, project_id) is None:
         return False
-    return start_detached(
-        root,
-        runtime=runtime,
-        session_id=native_session_id(runtime, session),
-        agent_id=agent_id,
-        project_id=project_id,
-        requested_at=time.time(),
-        pending_s=5.0,
-    )
+    native = native_session_id(runtime, session)
+    now = time.time()
+    ids = {"agent_id": agent_id, "project_id": project_id, "requested_at": now, "pending_s": 5.0}
+    if event not in ("Stop", "SessionEnd"):
+        return start_detached(root, runtime=runtime, session_id=native, **ids)
+    started = start_detached(root, runtime=runtime, session_id="", scope="agent", **ids)
+    for other_runtime, other in _sets_holding(root, native, agent_id, project_id):
+        started = start_detached(root, runtime=other_runtime, session_id=other, **ids) or started
+    return started
+
+
+def _sets_holding(
+    root: Path, session: str, agent_id: str, project_id: str
+) -> list[tuple[str, str]]:
+    """(runtime, session) of the agent's session sets whose items include ``session``."""
+    key = store.key_of(session)[:16]
+    found = []
+    folder = root / "private" / "guard" / "sets"
+    with contextlib.suppress(FileNotFoundError):
+        for entry in os.scandir(folder):
+            if not (len(entry.name) == 37 and entry.name.endswith(".json")):
+                continue
+            with contextlib.suppress(OSError, StateError):
+                lines = store.read_set_lines(Path(entry.path))
+                header = store.read_header(lines) if lines else None
+                if (
+                    header is not None
+                    and header.get("scope") != "agent"
+                    and header.get("agent_id") == agent_id
+                    and header.get("project_id") == project_id
+                    and key in str(header.get("sessions", "")).split(" ")
+                ):
+                    found.append((str(header["runtime"]), str(header["session_id"])))
+    return found

@@ -3,15 +3,22 @@
 """The guard's private files under ``<state root>/private/guard/`` (all 0600 in 0700
 folders, written atomically, never through a link; :mod:`loopx_recall_core.private_files`).
 
-* ``sets/<key>.json``: a session's prior-outcome set. Line 1 is a JSON header (owner,
-  session, times, freshness, receipt digest, and ``index``: program -> the line numbers of
-  its items, as one space-separated string); every further line is one item (``ref``,
-  ``type``, ``at``, ``session``, ``snippet``).
-  The header also holds ``offsets`` (where each item line starts), so the hot path maps
+* ``sets/<key>.json``: a session's prior-outcome set (the current session excluded), or
+  the agent's set for a runtime (``"scope": "agent"``, nothing excluded; made when a
+  session's turn ends, so the next session's first call is guarded: :mod:`.prefetch`).
+  Line 1 is a JSON header (owner, session, times, freshness, receipt digest, and
+  ``index``: program -> the line numbers of its items, as one space-separated string);
+  every further line is one item (``ref``, ``type``, ``at``, ``session``, ``snippet``).
+  The header also holds ``as_of`` (when its making began: a set older than the owner's
+  last decision, in ``state.json`` or ``revoked``, is never used: :func:`outdated`),
+  ``sessions`` (the keys of the sessions its items come from) and ``failures`` (failed
+  makings in a row: a failed set is retried after 30 s, 60 s, ... not after the TTL).
+  It also holds ``offsets`` (where each item line starts), so the hot path maps
   the file, parses the header and cuts only the lines whose programs the proposed command
   names: a large set costs neither a full read nor a split.
 * ``sessions/<key>.json``: what the guard did in a session (routes warned, the warning
   awaiting its follow-up).
+* ``revoked``: an empty file whose time is the owner's last forget or release.
 * ``decisions/<project key>.jsonl``: one content-free line per guard decision (receipt
   digest, verdict, policy, latency, follow-up), read by ``guard stats``.
 
@@ -43,12 +50,16 @@ from loopx_recall_core.private_files import (
 __all__ = [
     "DEFAULT_TTL_S",
     "SET_VERSION",
+    "agent_set_path",
     "append_decision",
     "decision_lines",
+    "drop_sets",
     "key_of",
+    "outdated",
     "read_header",
     "read_session",
     "remove_set",
+    "retry_after",
     "set_path",
     "state_root",
     "write_session",
@@ -57,6 +68,8 @@ __all__ = [
 
 SET_VERSION = "loopx_guard_set_v2"
 DEFAULT_TTL_S = 6 * 3600
+#: A set whose recall failed is made again after 30 s, then 60 s, 120 s, ... (at most the TTL).
+RETRY_FIRST_S = 30.0
 #: Sets whose session was never released are removed once this old (at the next prefetch).
 EXPIRE_S = 7 * 24 * 3600
 _MAX_SET_BYTES = 64_000_000
@@ -80,11 +93,78 @@ def set_path(root: Path, runtime: str, session_id: str, *, create: bool = False)
     return _folder(root, "sets", create) / f"{key_of(runtime, session_id)}.json"
 
 
+def agent_set_path(
+    root: Path, runtime: str, agent_id: str, project_id: str, *, create: bool = False
+) -> Path:
+    """The agent's set for a runtime in a project (every claimed session, none excluded)."""
+    return _folder(root, "sets", create) / f"{key_of('agent', runtime, agent_id, project_id)}.json"
+
+
+def retry_after(failures: int) -> float:
+    """How long a set whose recall failed ``failures`` times in a row is kept."""
+    return min(RETRY_FIRST_S * 2 ** max(failures - 1, 0), DEFAULT_TTL_S)
+
+
+def _revoked(root: Path) -> Path:
+    return root / "private" / "guard" / "revoked"
+
+
+def outdated(root: Path, header: dict[str, Any]) -> bool:
+    """Was this set's making begun before the owner's last decision? That is a write of
+    ``state.json`` (an exclusion, a disable, a scope change, the guard turned off) or a
+    :func:`drop_sets` (a forget, a release), whose stamp file's time is checked: two
+    ``stat`` calls. A new claim narrows nothing, so the ledger is not read. A set without
+    ``as_of`` is outdated."""
+    as_of = header.get("as_of")
+    if not isinstance(as_of, (int, float)):
+        return True
+    for path in (root / "state.json", _revoked(root)):
+        try:
+            if os.stat(path).st_mtime > as_of:
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def drop_sets(root: Path, *, agent_id: str, project_id: str) -> int:
+    """Remove every set (the sessions' and the agent's) made for the agent in the project,
+    and stamp the time (a making under way when the owner decided is then never used:
+    :func:`outdated`); the owner's decision reaches the copies we keep before the command
+    returns."""
+    folder = _folder(root, "sets", False)
+    if not folder.is_dir():
+        return 0
+    stamp = _revoked(root)
+    descriptor = os.open(stamp, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    os.close(descriptor)
+    os.utime(stamp)
+    count = 0
+    with contextlib.suppress(FileNotFoundError):
+        for entry in os.scandir(folder):
+            if not (len(entry.name) == 37 and entry.name.endswith(".json")):
+                continue
+            with contextlib.suppress(OSError, StateError):
+                lines = read_set_lines(Path(entry.path))
+                header = read_header(lines) if lines else None
+                ours = header is None or (
+                    header.get("agent_id") == agent_id and header.get("project_id") == project_id
+                )
+                if ours:  # an unreadable set is dropped too: it may hold anything
+                    os.unlink(entry.path)
+                    count += 1
+    return count
+
+
 def write_set(root: Path, header: dict[str, Any], items: list[dict[str, Any]]) -> Path:
     """Write a set: the header line, then one line per item. The header's ``offsets`` is
     where each item line starts after the header line (8 hex digits an item), so the hot
     path reads the header and the few candidate lines, never the whole file."""
-    path = set_path(root, header["runtime"], header["session_id"], create=True)
+    if header.get("scope") == "agent":
+        path = agent_set_path(root, header["runtime"], header["agent_id"], header["project_id"],
+                              create=True)  # fmt: skip
+    else:
+        path = set_path(root, header["runtime"], header["session_id"], create=True)
     body = [(json.dumps(item, ensure_ascii=False) + "\n").encode("utf-8", "surrogatepass")
             for item in items]  # fmt: skip
     offsets, at = [], 0

@@ -67,8 +67,9 @@ def set_guard(
     policy: str | None,
     keys: list[tuple] | None = None,
 ) -> int:
-    """Set (or, with ``policy`` None, clear) the guard on the agent's enablements in the
-    project (only ``keys`` when given); returns how many changed."""
+    """Set (or, with ``policy`` None, clear, dropping the agent's guard sets in the project)
+    the guard on the agent's enablements in the project (only ``keys`` when given);
+    returns how many changed."""
     changed = 0
     with store.update() as box:
         enablements = []
@@ -79,4 +80,8 @@ def set_guard(
                 changed += 1
             enablements.append(enablement)
         box[0] = attrs.evolve(box[0], enablements=tuple(enablements))
+    if policy is None:  # guard off (hook uninstall): its sets go before the command returns
+        from loopx_recall_core.guard.store import drop_sets
+
+        drop_sets(store.root, agent_id=agent_id, project_id=project_id)
     return changed

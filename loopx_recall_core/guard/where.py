@@ -18,7 +18,15 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["NO_CWD", "NO_ROOT", "OUTSIDE", "inside", "repository_roots", "verdict"]
+__all__ = [
+    "NO_CWD",
+    "NO_ROOT",
+    "OUTSIDE",
+    "folder_in",
+    "inside",
+    "repository_roots",
+    "verdict",
+]
 
 #: The hook log's reason codes (content-free).
 OUTSIDE = "outside_repository"
@@ -47,6 +55,19 @@ def inside(cwd: str, roots: list[str]) -> bool:
         if here == top or here.startswith(top.rstrip("/") + "/"):
             return True
     return False
+
+
+def folder_in(cwd: str, roots: list[str]) -> str | None:
+    """``cwd`` (resolved) relative to the first root it is in (``.`` at a root); None when
+    it is in none. The folder a command runs in is part of its route (issue 28 item 6)."""
+    here = os.path.realpath(cwd)
+    for root in roots:
+        top = os.path.realpath(root)
+        if here == top:
+            return "."
+        if here.startswith(top.rstrip("/") + "/"):
+            return here[len(top.rstrip("/")) + 1 :]
+    return None
 
 
 def verdict(cwd: Any, binding: object) -> str | None:

@@ -15,16 +15,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from loopx_recall_core.catalogue import find_known
-from loopx_recall_core.contracts import (
-    EVIDENCE_TYPES,
-    ContractError,
-    HistoricalEvidenceRequestV0,
-    structure,
-)
+from loopx_recall_core.contracts import EVIDENCE_TYPES, ContractError, HistoricalEvidenceRequestV0
 from loopx_recall_core.plugins import ProviderNotChosen, load_host
 from loopx_recall_core.recall.outcome import RecallOutcome
 from loopx_recall_core.recall.replan.flow import ReplanReport
 from loopx_recall_core.recall.replan.flow import replan as run_replan
+from loopx_recall_core.recall.requests import history_request
 from loopx_recall_core.recall.resolver import Host, resolve_provider
 from loopx_recall_core.recall.service import DEFAULT_TIMEOUT_S, RecallService
 from loopx_recall_core.state import State, StateStore
@@ -100,25 +96,17 @@ def operator_request(
 ) -> HistoricalEvidenceRequestV0:
     """An ``operator_requested_history`` request for the agent's enabled repository
     (``ContractError`` when the flags do not make a valid one)."""
-    data: dict[str, Any] = {
-        "schema_version": "historical_evidence_request_v0",
-        "request_id": "rq-" + uuid.uuid4().hex,
-        "situation_id": "operator-" + uuid.uuid4().hex,
-        "trigger": "operator_requested_history",
-        "scope": {
-            "agent_id": agent_id,
-            "project_id": project_id,
-            "repository_id": _repository_id(state, provider_id, agent_id, project_id),
-            "allow_cross_agent": False,
-            "allow_cross_project": False,
-        },
-        "evidence_types": list(evidence_types or EVIDENCE_TYPES),
-        "query_terms": list(terms),
-        "limits": dict(limits),
-    }
-    if revision:
-        data["revision"] = {"current": revision}
-    return structure(data, HistoricalEvidenceRequestV0)
+    return history_request(
+        trigger="operator_requested_history",
+        agent_id=agent_id,
+        project_id=project_id,
+        repository_id=_repository_id(state, provider_id, agent_id, project_id),
+        evidence_types=evidence_types or EVIDENCE_TYPES,
+        query_terms=terms,
+        limits=limits,
+        revision=revision,
+        id_prefix="rq-operator-",
+    )
 
 
 def history(

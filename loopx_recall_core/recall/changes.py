@@ -46,6 +46,8 @@ def enablement_changes(old: Enablement, new: Enablement) -> list[dict[str, Any]]
         before, after = getattr(old, field), getattr(new, field)
         if before != after:
             changes.append({"field": name, "from": before, "to": after})
+    if old.guard != new.guard:
+        changes.append({"field": "guard", "from": old.guard or "off", "to": new.guard or "off"})
     for field in attrs.fields(LimitCeilings):
         before, after = getattr(old.limits, field.name), getattr(new.limits, field.name)
         if before != after:

@@ -114,8 +114,7 @@ def enable(
     confirmed: bool = False,
 ) -> tuple[Enablement, bool]:
     """Store one enablement for ``provider`` (None when it is not installed); returns it
-    and whether anything changed.
-
+    and whether anything changed. Enabling again at stage 2 keeps the guard as it was.
     Replacing an enablement in a way that lowers its stage or changes what it reaches
     (:data:`SCOPE_FIELDS`) needs ``confirmed``: unconfirmed, :class:`NeedsConfirmation`
     lists the changes and nothing is stored."""
@@ -166,6 +165,8 @@ def enable(
         raise _refused(exc) from None
     with store.update() as box:
         previous = next((e for e in box[0].enablements if e.key == enablement.key), None)
+        if previous is not None and previous.guard is not None and stage == 2:
+            enablement = attrs.evolve(enablement, guard=previous.guard)
         if previous is not None and not confirmed:
             changes = enablement_changes(previous, enablement)
             if any(c["field"] in SCOPE_FIELDS or lowered(c) for c in changes):
@@ -266,9 +267,7 @@ def disable(
 
     def matches(e: Enablement) -> bool:
         return (
-            e.capability == CAPABILITY
-            and e.provider_id == provider_id
-            and e.project_id == project_id
+            (e.capability, e.provider_id, e.project_id) == (CAPABILITY, provider_id, project_id)
             and (agent_id is None or e.agent_id == agent_id)
             and (surface is None or e.surface == surface)
         )

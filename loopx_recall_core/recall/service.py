@@ -3,13 +3,18 @@
 """The recall service: admission -> provider (with a deadline) -> host verification ->
 private store + public receipt. Nothing raises out of :func:`recall`: every failure is a
 typed empty outcome with a receipt, and the work lane continues.
+
+Long because: one request (:meth:`RecallService.admitted`) and a run of pages made by one
+provider call (:meth:`RecallService.pages`, the guard's whole-window set) go the same
+path through the same private helpers (the verdict gate, the deadline, verification,
+redaction, coverage, the record and receipt); split, the two would drift apart.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -21,7 +26,11 @@ from loopx_recall_core.contracts import (
     result_problems,
     structure,
 )
-from loopx_recall_core.hookspecs import RecallProvider, SessionListingProvider
+from loopx_recall_core.hookspecs import (
+    PagedRecallProvider,
+    RecallProvider,
+    SessionListingProvider,
+)
 from loopx_recall_core.plugins import DeadlineExceeded, PluginHost, call_with_deadline
 from loopx_recall_core.provider_records import ProviderFailure
 from loopx_recall_core.recall.admission import STAGE_TRIGGERS, Admitted, admit
@@ -207,14 +216,19 @@ def _retrieve(
     deadline: float,
 ) -> tuple[object, str | None]:
     """What the provider returned within the deadline, or the failure reason."""
+    return _call(
+        lambda remaining: provider.retrieve(
+            request, scope.binding, timeout=remaining, exclude_sessions=scope.excluded
+        ),
+        deadline,
+    )
+
+
+def _call(ask: Callable[[float], object], deadline: float) -> tuple[object, str | None]:
+    """What ``ask(remaining seconds)`` returned within the deadline, or the failure reason."""
     remaining = deadline - time.monotonic()
     try:
-        returned = call_with_deadline(
-            lambda: provider.retrieve(
-                request, scope.binding, timeout=remaining, exclude_sessions=scope.excluded
-            ),
-            remaining + _HOST_GRACE_S,
-        )
+        returned = call_with_deadline(lambda: ask(remaining), remaining + _HOST_GRACE_S)
     except DeadlineExceeded:
         return None, "provider_timeout"
     except ProviderFailure as failure:
@@ -338,31 +352,99 @@ class RecallService:
             return attempt.refuse(decision.reason)
         return self.admitted(decision)
 
-    def admitted(self, decision: Admitted) -> RecallOutcome:
-        """Recall an admitted request (Replan admits once, then calls this): the provider
-        within the deadline, the host's checks, the private record and the receipt."""
-        deadline = time.monotonic() + self.timeout  # one deadline for the whole request
-        request, enablement = decision.request, decision.enablement
-        attempt = Attempt(
+    def _attempt(self, request: HistoricalEvidenceRequestV0) -> Attempt:
+        return Attempt(
             request=request,
             provider_id=self.provider_id,
             store=self.private_store(),
             key=self.receipt_key(),
         )
+
+    def _ready(
+        self, decision: Admitted, attempt: Attempt, deadline: float
+    ) -> tuple[RecallProvider | None, RecallOutcome | None]:
+        """The provider, or the outcome that ends the recall before it is asked."""
         provider = self.provider()
         if provider is None:
-            return attempt.fail("provider_not_installed")
+            return None, attempt.fail("provider_not_installed")
         attempt.version = str(getattr(provider, "provider_version", "unknown") or "unknown")
-        if self.require_verdict and request.trigger not in STAGE_TRIGGERS[1]:
+        if self.require_verdict and decision.request.trigger not in STAGE_TRIGGERS[1]:
             # Stage 2 was granted for the runtime qualified at enable time; the binding may
             # resolve to another binary now (an update, another PATH): no verdict, no stage 2.
             qualified = _still_qualified(
-                attempt.store, self.provider_id, provider, enablement, deadline - time.monotonic()
-            )
+                attempt.store, self.provider_id, provider, decision.enablement,
+                deadline - time.monotonic(),
+            )  # fmt: skip
             if time.monotonic() >= deadline:
-                return attempt.fail("provider_timeout")
+                return None, attempt.fail("provider_timeout")
             if not qualified:
-                return attempt.refuse("trigger_not_admitted_at_stage")
+                return None, attempt.refuse("trigger_not_admitted_at_stage")
+        return provider, None
+
+    def pages(self, requests: Sequence[HistoricalEvidenceRequestV0]) -> list[RecallOutcome]:
+        """Recall a run of page requests (the same but for their ids) in ONE provider call
+        (:class:`~loopx_recall_core.hookspecs.PagedRecallProvider`): one outcome per page
+        answered, each verified, redacted and recorded with its receipt as any recall; any
+        refusal or failure, or one page that breaks its request, is one outcome for the
+        first request and nothing else is kept. A provider without pages answers the first
+        request alone."""
+        deadline = time.monotonic() + self.timeout
+        decisions = [admit(r, self.enablements, provider_id=self.provider_id) for r in requests]
+        if not decisions or not all(isinstance(d, Admitted) for d in decisions):
+            return [self(requests[0])] if requests else []
+        admitted = [d for d in decisions if isinstance(d, Admitted)]
+        attempt = self._attempt(admitted[0].request)
+        provider, ended = self._ready(admitted[0], attempt, deadline)
+        if ended is not None or provider is None:
+            return [ended or attempt.fail("provider_not_installed")]
+        if not isinstance(provider, PagedRecallProvider):
+            return [self.admitted(admitted[0])]
+        enablement = admitted[0].enablement
+        scope = _session_scope(enablement, attempt.store, self.current_sessions)
+        asked = [d.request for d in admitted]
+        returned, failure = _call(
+            lambda remaining: provider.retrieve_pages(
+                asked, scope.binding, timeout=remaining, exclude_sessions=scope.excluded
+            ),
+            deadline,
+        )
+        if failure is not None:
+            return [attempt.fail(failure)]
+        if not isinstance(returned, Sequence) or not 0 < len(returned) <= len(asked):
+            return [attempt.fail("contract_violation")]
+        results = []
+        seen: set[tuple[str, str | None, str]] = set()
+        for request, page in zip(asked, returned, strict=False):
+            result, rejection = _verify(request, page, scope.claimed, scope.forgotten)
+            refs = [(i.session_ref, i.message_ref, i.evidence_type)
+                    for i in result.items] if result else []  # fmt: skip
+            if result is None or seen.intersection(refs):
+                return [attempt.fail(rejection or "contract_violation")]
+            seen.update(refs)
+            results.append(_host_checked(request, result, enablement.session_mode))
+        unclaimed = None
+        if results and enablement.session_mode == "claimed" and isinstance(
+            provider, SessionListingProvider
+        ):
+            first, unclaimed = _covered(results[0], provider, scope.binding, attempt.store,
+                                        deadline)  # fmt: skip
+            results = [attrs.evolve(r, freshness=first.freshness) for r in results]
+        outcomes = []
+        for request, result in zip(asked, results, strict=False):
+            page_attempt = self._attempt(request)
+            page_attempt.version, page_attempt.mode = attempt.version, enablement.session_mode
+            outcomes.append(page_attempt.succeed(result, unclaimed))
+        return outcomes
+
+    def admitted(self, decision: Admitted) -> RecallOutcome:
+        """Recall an admitted request (Replan admits once, then calls this): the provider
+        within the deadline, the host's checks, the private record and the receipt."""
+        deadline = time.monotonic() + self.timeout  # one deadline for the whole request
+        request, enablement = decision.request, decision.enablement
+        attempt = self._attempt(request)
+        provider, ended = self._ready(decision, attempt, deadline)
+        if ended is not None or provider is None:
+            return ended or attempt.fail("provider_not_installed")
         scope = _session_scope(enablement, attempt.store, self.current_sessions)
         returned, failure = _retrieve(provider, request, scope, deadline)
         if failure is not None:

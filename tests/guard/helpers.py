@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from loopx_recall_core.guard import store
-from loopx_recall_core.guard.decide import index_items
+from loopx_recall_core.guard.decide import index_items, with_successors
 
 LOOPX = str(Path(sys.executable).parent / "loopx-recall")
 ROOT = "/home/dev/src/alpha"
@@ -33,6 +33,7 @@ def header(items: list[dict[str, Any]], *, session: str = "S-current", **extra: 
         "project_id": "proj-j",
         "runtime": "claude",
         "session_id": session,
+        "as_of": time.time(),  # made after the state it was made from (store.outdated)
         "created_at": time.time(),
         "ttl_s": store.DEFAULT_TTL_S,
         "status": "succeeded",
@@ -48,12 +49,14 @@ def header(items: list[dict[str, Any]], *, session: str = "S-current", **extra: 
 
 
 def set_lines(items: list[dict[str, Any]], **extra: Any) -> tuple[dict[str, Any], list[bytes]]:
+    items = with_successors(items, ROOT)  # as the prefetch writes them
     head = header(items, **extra)
     lines = [json.dumps(head).encode()] + [json.dumps(i).encode() for i in items]
     return head, lines
 
 
 def write(root: Path, items: list[dict[str, Any]], **extra: Any) -> Path:
+    items = with_successors(items, ROOT)  # as the prefetch writes them
     return store.write_set(root, header(items, **extra), items)
 
 

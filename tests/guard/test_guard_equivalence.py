@@ -63,15 +63,14 @@ def test_the_warning_offers_what_succeeded_next_never_a_later_failure():
     head, lines = helpers.set_lines([failed, worse, fixed, other])
     match = find_repeat("pytest  tests/a.py", head, lines)
     assert match.verdict == "repeats_prior_failure"
-    assert match.next_success is not None
-    assert match.next_success["ref"] == "s1#m3"
+    assert [step["ref"] for step in match.next_steps] == ["s1#m3"]
     now = datetime(2026, 1, 1, 13, 0, tzinfo=UTC).timestamp()
     text = warning_text(match, now)
     assert len(text) <= 600
     assert "3 h ago" in text
     assert "Failed: pytest tests/a.py" in text
     assert "ImportError: no module x" in text
-    assert "Succeeded next in that session: pytest tests/a.py -p no:cacheprovider" in text
+    assert "Then in that session, succeeded: pytest tests/a.py -p no:cacheprovider" in text
     assert "-x" not in text
     assert "-k fast" not in text
 
@@ -83,3 +82,27 @@ def test_a_long_failure_is_cut_to_600_characters():
     match = find_repeat("make " + "x" * 1500, head, lines)
     assert match.verdict == "repeats_prior_failure"
     assert len(warning_text(match, datetime.now(UTC).timestamp())) <= 600
+
+
+def test_the_warning_says_what_the_failing_session_did_next_whatever_the_program():
+    # issue 28 item 8; before: a successor was offered only on the same program and targets
+    failed = helpers.item("prior_failure", "Bash: pytest -q tests/test_api.py\noutcome: failed "
+                          "(exit 1)\nE   ImportError: httpx", at="2026-01-01T10:00:00+00:00")
+    pinned = helpers.item("tool_outcome", "Bash: pip install 'httpx<0.28'\noutcome: ok",
+                          at="2026-01-01T10:01:00+00:00", ref="m2")
+    broke = helpers.item("prior_failure", "Bash: make migrate\noutcome: failed (exit 2)",
+                         at="2026-01-01T10:02:00+00:00", ref="m3")
+    passed = helpers.item("tool_outcome", "Bash: pytest -q tests/test_api.py -x\noutcome: ok",
+                          at="2026-01-01T10:03:00+00:00", ref="m4")
+    elsewhere = helpers.item("tool_outcome", "Bash: git stash\noutcome: ok",
+                             at="2026-01-01T10:01:30+00:00", session="s2", ref="m5")
+    head, lines = helpers.set_lines([failed, pinned, broke, passed, elsewhere])
+    match = find_repeat("pytest -q tests/test_api.py", head, lines)
+    assert match.verdict == "repeats_prior_failure"
+    text = warning_text(match, datetime(2026, 1, 1, 12, 0, tzinfo=UTC).timestamp())
+    assert "pip install 'httpx<0.28'" in text
+    assert "pytest -q tests/test_api.py -x" in text
+    assert text.index("pip install") < text.index("tests/test_api.py -x")
+    assert "make migrate" not in text  # a step that itself failed is never offered
+    assert "git stash" not in text  # another session's step
+    assert len(text) <= 600

@@ -69,3 +69,38 @@ def test_a_set_just_answered_stale_is_not_refreshed_at_every_call(loopx_home, mo
     assert spawned.count == 0
     _propose(loopx_home, time.time() + 3600)  # an hour later the stale set is refreshed
     assert spawned.count == 1
+
+
+def _failed_recall(request):
+    """A recall whose provider failed, as the service answers it (a typed outcome)."""
+    import secrets
+
+    from loopx_recall_core.recall.outcome import RecallOutcome
+    from loopx_recall_core.recall.receipts import failure_receipt
+
+    receipt = failure_receipt(request, provider_id="fake-provider", provider_version="1",
+                              status="failed", reason="provider_failed",
+                              key=secrets.token_bytes(32))  # fmt: skip
+    return RecallOutcome(status="failed", reason="provider_failed", receipt=receipt)
+
+
+def test_a_failed_set_is_retried_soon_with_a_bounded_backoff(loopx_home, monkeypatch):
+    # issue 28 item 3; before: a failed set was kept the full TTL (6 h) and nothing retried
+    from loopx_recall_core.state import StateStore
+
+    seed(enablement("fake-provider", stage=2, guard="warn", binding=helpers.BINDING))
+    guarded = StateStore(loopx_home).read().enablements[0]
+    fetched = prefetch.fetch_set(_failed_recall, guarded, runtime="claude", session_id="S-current")
+    assert fetched.header["status"] == "failed"
+    assert fetched.header["ttl_s"] == store.RETRY_FIRST_S
+    again = prefetch.fetch_set(_failed_recall, guarded, runtime="claude", session_id="S-current",
+                               failures=fetched.header["failures"])  # fmt: skip
+    assert again.header["ttl_s"] == 2 * store.RETRY_FIRST_S  # then 60 s, 120 s, ...
+    assert store.retry_after(40) == store.DEFAULT_TTL_S  # bounded by the TTL
+    store.write_set(loopx_home, fetched.header, fetched.items)
+    spawned = _Spawned()
+    monkeypatch.setattr(prefetch.subprocess, "Popen", spawned)
+    _propose(loopx_home, time.time() + 10)
+    assert spawned.count == 0  # not at every call
+    _propose(loopx_home, time.time() + 200)  # past the retry delay (and the pending window)
+    assert spawned.count == 1

@@ -34,10 +34,12 @@ def repo(tmp_path):
     return top
 
 
-def _guarded(home, roots, policy="warn"):
+def _guarded(home, roots, policy="warn", folder=None):
+    """``folder``: where the prior failure ran (the folder is part of the route)."""
     binding = {"private": {"repository_roots": roots, "resolved_roots": roots}} if roots else {}
     seed(enablement("fake-provider", stage=2, guard=policy, binding=binding))
-    helpers.write(home, [helpers.item("prior_failure", FAILED, at=AT)])
+    failed = FAILED.replace("Bash: ", f"Bash: cd {folder} && ") if folder else FAILED
+    helpers.write(home, [helpers.item("prior_failure", failed, at=AT)])
     return home
 
 
@@ -50,15 +52,16 @@ def _propose(home, cwd):
 
 @pytest.mark.parametrize("where_from", ["top", "subfolder", "through_a_link"])
 def test_inside_the_repository_the_repeat_is_warned(loopx_home, repo, where_from):
-    home = _guarded(loopx_home, [str(repo)])
+    folder = {"top": None, "subfolder": "src/deep", "through_a_link": "src"}[where_from]
+    home = _guarded(loopx_home, [str(repo)], folder=folder)
     cwd = {"top": repo, "subfolder": repo / "src" / "deep",
            "through_a_link": repo.parent.parent / "link" / "src"}[where_from]  # fmt: skip
     answer = _propose(home, cwd)
-    assert "Failed: pytest tests/test_api.py" in answer["hookSpecificOutput"]["additionalContext"]
+    assert "pytest tests/test_api.py" in answer["hookSpecificOutput"]["additionalContext"]
 
 
 def test_a_root_given_through_a_link_holds_its_real_folder(loopx_home, repo):
-    home = _guarded(loopx_home, [str(repo.parent.parent / "link")])
+    home = _guarded(loopx_home, [str(repo.parent.parent / "link")], folder="src")
     assert _propose(home, repo / "src") is not None
 
 

@@ -89,7 +89,8 @@ case(
 case("pytest tests/test_parser.py -x", fail("pytest ./tests/test_parser.py -xvv"), "repeat")
 case("pytest tests/test_parser.py -x", fail("pytest tests/test_parser.py -x; echo $?"), "repeat")
 case("pytest tests/test_parser.py -x", fail("pytest tests/test_parser.py --exitfirst"), "repeat")
-case("PYTHONPATH=src pytest tests/test_parser.py", fail("pytest tests/test_parser.py"), "repeat")
+# issue 28 item 6: an assignment that can change what runs is part of the route
+case("PYTHONPATH=src pytest tests/test_parser.py", fail("pytest tests/test_parser.py"), "near")
 case("npm run build", fail("npm run build", code=2), "repeat")
 case("npm run build", fail("cd /home/dev/src/alpha && npm run build", code=2), "repeat")
 case("npm test -- --silent", fail("npm test -- --silent"), "repeat")
@@ -107,7 +108,8 @@ case("pytest tests/a.py::TestX::test_y", fail("pytest 'tests/a.py::TestX::test_y
 case("ruff check src tests", fail("uv run ruff check tests src"), "repeat")
 case("tox -e py311", fail("tox -e py311 -q"), "repeat")
 case("pytest tests/a.py", fail("pytest tests/a.py || true"), "repeat")
-case("pytest tests/a.py", fail("time env FOO=1 pytest tests/a.py"), "repeat")
+case("pytest tests/a.py", fail("time env FOO=1 pytest tests/a.py"), "near")  # issue 28 item 6
+case("pytest tests/a.py", fail("time env NO_COLOR=1 pytest tests/a.py"), "repeat")
 case(
     "pytest tests/a.py",
     fail('sh -c "cd /w/alpha && pytest tests/a.py"', tool="exec_command"),

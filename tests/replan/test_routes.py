@@ -37,8 +37,10 @@ COMMANDS = [
         "pytest tests/b.py tests/a.py",
         "same",
     ),
-    ("env-prefix", "FOO=1 BAR=x pytest tests/a.py", "pytest tests/a.py", "same"),
-    ("env-wrapper", "env -u HOME FOO=1 pytest tests/a.py", "pytest tests/a.py", "same"),
+    ("env-prefix", "CI=1 NO_COLOR=x pytest tests/a.py", "pytest tests/a.py", "same"),
+    ("env-wrapper", "env -u HOME TERM=dumb pytest tests/a.py", "pytest tests/a.py", "same"),
+    # issue 28 item 6: an assignment that can change what runs is part of the route
+    ("env-material", "FOO=1 BAR=x pytest tests/a.py", "pytest tests/a.py", "near"),
     ("time-wrapper", "time pytest tests/a.py", "pytest tests/a.py", "same"),
     ("python-m", "python3 -m pytest tests/a.py", "pytest tests/a.py", "same"),
     ("venv-bin", ".venv/bin/pytest tests/a.py", "pytest tests/a.py", "same"),

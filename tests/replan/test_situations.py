@@ -92,7 +92,7 @@ CASES: list[tuple[str, dict[str, Any], list[Any], FakeRecall, tuple[bool, Any], 
         "rep-env-and-wrapper-unchanged",
         trig(
             "replan_repetition",
-            repetition(command(API), command("FOO=1 uv run pytest -x tests/test_api.py")),
+            repetition(command(API), command("NO_COLOR=1 uv run pytest -x tests/test_api.py")),
         ),
         STAGE2,
         FakeRecall(),

@@ -37,11 +37,12 @@ from typing import Literal
 import attrs
 
 from loopx_recall_core.canonical import keyed_digest
-from loopx_recall_core.contracts import HistoricalEvidenceRequestV0, Limits, Scope
+from loopx_recall_core.contracts import HistoricalEvidenceRequestV0, unstructure
 from loopx_recall_core.contracts.replan import ReplanSituationV0
 from loopx_recall_core.recall.admission import Admitted, admit
 from loopx_recall_core.recall.replan.routes import same_route, step_route
 from loopx_recall_core.recall.replan.terms import query_terms
+from loopx_recall_core.recall.requests import history_request
 from loopx_recall_core.state import DEFAULT_CEILINGS, Enablement
 
 __all__ = [
@@ -195,22 +196,17 @@ def build_request(
                 "query_terms": list(terms),
             },
         )
-    return HistoricalEvidenceRequestV0(
-        schema_version="historical_evidence_request_v0",
-        request_id=request_id,
-        situation_id=situation.situation_id,
+    return history_request(
         trigger=situation.trigger,
-        scope=Scope(
-            agent_id=situation.agent_id,
-            project_id=situation.project_id,
-            repository_id=situation.repository_id,
-            allow_cross_agent=False,
-            allow_cross_project=False,
-        ),
-        revision=situation.revision,
+        agent_id=situation.agent_id,
+        project_id=situation.project_id,
+        repository_id=situation.repository_id,
+        revision=None if situation.revision is None else unstructure(situation.revision),
         evidence_types=evidence_types,
         query_terms=terms,
-        limits=Limits(**DEFAULT_CEILINGS),
+        limits=DEFAULT_CEILINGS,
+        request_id=request_id,
+        situation_id=situation.situation_id,
     )
 
 

@@ -14,8 +14,9 @@
   build-file option naming the file the tool reads anyway there (``make -f Makefile``,
   ``docker compose -f compose.yaml``, ``mvn -f pom.xml``), is dropped, only when no
   ``cd <subfolder>`` is in effect and the option is given once.
-* **Environment**: a leading ``NAME=value`` of an environment selector (``RAILS_ENV``,
-  ``DJANGO_SETTINGS_MODULE``, ...) stays material; other assignments are dropped.
+* **Environment**: a leading ``NAME=value`` is material (``RAILS_ENV``, ``PGHOST``,
+  ``PYTHONPATH`` change what runs) unless the variable only changes how output is shown
+  (``OUTPUT_ENV``: ``CI``, ``NO_COLOR``, ``TERM``, ...), which is dropped.
 
 :func:`spellings` gives the other usual spellings of a canonical word, for retrieval:
 the prior attempt may have used any of them.
@@ -29,8 +30,8 @@ from loopx_recall_core.recall.replan.paths import is_path_like
 from loopx_recall_core.recall.replan.programs import RUN_IN_DIR, VALUE_FLAGS
 from loopx_recall_core.recall.replan.toolchains import (
     DEFAULT_FILES,
-    ENV_SELECTORS,
     KUBE_RESOURCES,
+    OUTPUT_ENV,
     PROGRAM_ALIASES,
     SCRIPT_RUNNERS,
     SUBCOMMAND_ALIASES,
@@ -40,7 +41,7 @@ __all__ = [
     "canonical_head",
     "canonical_positionals",
     "drop_defaults",
-    "env_selector",
+    "env_material",
     "python_module",
     "python_script",
     "spellings",
@@ -58,9 +59,10 @@ def canonical_head(program: str, args: list[str]) -> tuple[str, list[str]]:
     return words[0], [*words[1:], *args]
 
 
-def env_selector(token: str) -> bool:
-    """A ``NAME=value`` assignment that chooses the environment: material."""
-    return token.partition("=")[0] in ENV_SELECTORS
+def env_material(token: str) -> bool:
+    """A ``NAME=value`` assignment that can change what the command does: every one but
+    those of a variable that only changes how output is shown."""
+    return token.partition("=")[0] not in OUTPUT_ENV
 
 
 def canonical_positionals(program: str, positionals: tuple[str, ...]) -> tuple[str, ...]:

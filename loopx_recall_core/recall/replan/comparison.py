@@ -29,10 +29,11 @@ Verdict, first row that applies:
 
 The matches (private references of the related items) are kept with every verdict.
 
-Both sides are compared as redacted text (``loopx_recall_core/redaction.py``): the recall
-service stores only redacted snippets, so the proposed step is redacted the same way (a
-command holding a password matches its redacted prior), and a snippet from any other
-source is redacted here before it is read.
+Both sides are compared as redacted text (``loopx_recall_core/redaction.py``), by the one
+comparison the guard runs too (:mod:`.relation`): the recall service stores only redacted
+snippets, so the proposed step is redacted the same way (a command holding a password
+matches its redacted prior), and a snippet header from any other source is redacted
+before it is read.
 """
 
 from __future__ import annotations
@@ -45,9 +46,7 @@ import attrs
 from loopx_recall_core.contracts import EvidenceItem, HistoricalEvidenceRequestV0, result_problems
 from loopx_recall_core.contracts.replan import Step
 from loopx_recall_core.recall.outcome import RecallOutcome
-from loopx_recall_core.recall.replan.relation import Relation, relate, verdict_of
-from loopx_recall_core.recall.replan.routes import step_route
-from loopx_recall_core.redaction import redact
+from loopx_recall_core.recall.replan.relation import Relation, proposed_route, relate, verdict_of
 
 __all__ = ["VERDICTS", "Comparison", "RouteMatch", "compare", "item_ref"]
 
@@ -132,12 +131,11 @@ def compare(
         return Comparison(verdict="undetermined", reason=reason)
     if request is not None and result_problems(request, result):
         return Comparison(verdict="undetermined", reason="result_rejected")
-    route = step_route(_redacted_step(step), repository_root)
+    route = proposed_route(step, repository_root)
     matches = tuple(
         RouteMatch(ref=item_ref(item), evidence_type=item.evidence_type, relation=relation)
         for item in result.items
-        # a no-op for what the recall service stored; a snippet from elsewhere is redacted here
-        if (relation := relate(route, redact(item.snippet), item.evidence_type, repository_root))
+        if (relation := relate(route, item.snippet, item.evidence_type, repository_root))
         is not None
     )
     verdict, reason = verdict_of(
@@ -150,10 +148,3 @@ def compare(
         matches=matches,
     )
 
-
-def _redacted_step(step: Step) -> Step:
-    return attrs.evolve(
-        step,
-        command=None if step.command is None else redact(step.command),
-        hypothesis=None if step.hypothesis is None else redact(step.hypothesis),
-    )

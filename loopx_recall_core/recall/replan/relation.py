@@ -4,36 +4,70 @@
 
 The ONE comparison: :func:`~loopx_recall_core.recall.replan.comparison.compare` (what
 ``recall replan`` runs) and the repetition guard's PreToolUse decision
-(:mod:`loopx_recall_core.guard.decide`) both call :func:`relate` per item and
-:func:`verdict_of` over the relations; the table of relations and verdicts is in
-:mod:`.comparison`. This module imports no contract record (no cattrs), so the guard's
-hot path can load it.
+(:mod:`loopx_recall_core.guard.decide`) both take the proposed route from
+:func:`proposed_route` (redacted first), call :func:`relate` per item (whose snippet
+header is read redacted, :func:`~.snippets.parse_snippet`) and :func:`verdict_of` over
+the relations; the table of relations and verdicts is in :mod:`.comparison`. Both sides
+are compared as redacted text: the recall service keeps only redacted snippets, so a
+command that carries a secret (``curl -H 'Authorization: Bearer ...'``) matches its
+stored prior. This module imports no contract record (no cattrs), so the guard's hot
+path can load it.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from loopx_recall_core.recall.replan.routes import (
     Route,
+    command_route,
     hypothesis_keywords,
     keyword_overlap,
     near_route,
     same_route,
+    step_route,
 )
-from loopx_recall_core.recall.replan.snippets import parse_snippet
+from loopx_recall_core.recall.replan.snippets import ParsedSnippet, parse_snippet
+from loopx_recall_core.redaction import redact
 
-__all__ = ["Relation", "relate", "verdict_of"]
+if TYPE_CHECKING:
+    from loopx_recall_core.contracts.replan import Step
+
+__all__ = ["Relation", "proposed_route", "relate", "relate_parsed", "verdict_of"]
 
 Relation = Literal["same_route_failed", "same_route", "near_miss", "mentioned"]
 
 
+def proposed_route(step: str | Step, root: str | None) -> Route:
+    """The route of a proposed step (a command line, or a replan ``Step``) as it is
+    compared: its text redacted first, as every stored snippet is."""
+    if isinstance(step, str):
+        return command_route(redact(step), root)
+    import attrs  # replan's path only: the guard passes a command line
+
+    return step_route(
+        attrs.evolve(
+            step,
+            command=None if step.command is None else redact(step.command),
+            hypothesis=None if step.hypothesis is None else redact(step.hypothesis),
+        ),
+        root,
+    )
+
+
 def relate(route: Route, snippet: str, evidence_type: str, root: str | None) -> Relation | None:
     """The relation of one item (its snippet and evidence type) to ``route``, or None."""
-    parsed = parse_snippet(snippet, root)
+    return relate_parsed(route, parse_snippet(snippet, root), snippet, evidence_type)
+
+
+def relate_parsed(
+    route: Route, parsed: ParsedSnippet, snippet: str, evidence_type: str
+) -> Relation | None:
+    """:func:`relate` for a snippet already read (the guard reads each item once)."""
     if parsed.route is None:
+        snippet = redact(snippet)
         return "mentioned" if _mentions(route, snippet) else None
     if same_route(route, parsed.route):
         # An edit's content is unknown: the same files edited again is never a repeat.

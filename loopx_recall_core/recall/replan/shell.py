@@ -7,7 +7,9 @@ A command is split with :mod:`shlex` into shell segments (``&&``, ``||``, ``;``,
 backslash-newline is a blank. Then trivially different spellings of one command
 normalize to one segment:
 
-* leading ``NAME=value`` assignments and the wrappers ``env``, ``time``, ``nohup``,
+* leading ``NAME=value`` assignments stay material, as ``context`` (but those of a
+  variable that only changes how output is shown: :mod:`.canonical`); the wrappers
+  ``env``, ``time``, ``nohup``,
   ``command``, ``exec``, ``builtin``, ``nice`` are dropped; ``timeout DURATION`` is
   dropped but its duration stays material, as ``context``;
 * ``bash|sh|zsh|dash -c SCRIPT`` (also ``-lc``) is replaced by the segments of SCRIPT;
@@ -50,7 +52,7 @@ from loopx_recall_core.recall.replan.canonical import (
     canonical_head,
     canonical_positionals,
     drop_defaults,
-    env_selector,
+    env_material,
     python_module,
     python_script,
 )
@@ -97,6 +99,7 @@ _ENV_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 _PYTHON = re.compile(r"python(?:\d+(?:\.\d+)?)?\Z")
 _PUNCTUATION = frozenset("();<>|&\n")
 _MAX_SHELL_DEPTH = 4
+_REDACTED = "[redacted:"  # the redactor's marker (loopx_recall_core/redaction.py)
 
 
 class Segment(NamedTuple):
@@ -124,6 +127,10 @@ class Segment(NamedTuple):
 
     def same(self, other: Segment) -> bool:
         if self.program != other.program:
+            return False
+        if any(_REDACTED in item for item in (*self.context, *other.context)):
+            # a redacted assignment (PGPASSWORD=...) cannot be compared, and a corrected
+            # credential is the usual reason to run the same command again
             return False
         if not multiset_equal(self.context, other.context, same_arg):
             return False
@@ -218,7 +225,7 @@ def _skip_options(tokens: list[str], value_flags: frozenset[str]) -> tuple[list[
 def _drop_assignments(tokens: list[str], context: list[str]) -> list[str]:
     index = 0
     while index < len(tokens) and _ENV_ASSIGNMENT.match(tokens[index]):
-        if env_selector(tokens[index]):  # RAILS_ENV=test: another environment, material
+        if env_material(tokens[index]):  # PGHOST=db2: another database, material
             context.append(tokens[index])
         index += 1
     return tokens[index:]

@@ -16,9 +16,10 @@ import shlex
 from typing import NamedTuple
 
 from loopx_recall_core.recall.replan.routes import Route, command_route, edit_route
+from loopx_recall_core.redaction import redact
 from loopx_recall_core.snippet_rules import CUT, SHELL_TOOLS
 
-__all__ = ["ParsedSnippet", "parse_snippet"]
+__all__ = ["ParsedSnippet", "outcome_of", "parse_snippet"]
 
 _HEADER = re.compile(r"([A-Za-z_][A-Za-z0-9_.-]{0,63}): (.*)\Z")
 _OUTCOME = re.compile(r"outcome: (ok|failed)(?: \(exit (-?\d+)\))?\s*\Z")
@@ -33,11 +34,24 @@ class ParsedSnippet(NamedTuple):
     failed: bool | None
 
 
+def outcome_of(snippet: str) -> tuple[str | None, bool | None]:
+    """The tool a snippet's header names and whether its line 2 reports a failure (None:
+    no header, or no outcome line), without reading a route."""
+    lines = snippet.split("\n", 2)
+    header = _HEADER.match(lines[0].rstrip("\r"))
+    if header is None:
+        return None, None
+    outcome = _OUTCOME.match(lines[1].strip()) if len(lines) > 1 else None
+    return header.group(1), None if outcome is None else outcome.group(1) == "failed"
+
+
 def parse_snippet(snippet: str, root: str | None = None) -> ParsedSnippet:
     """Read the header and outcome lines of a snippet written by the convention
     (:mod:`loopx_recall_core.snippet_rules`)."""
     lines = snippet.split("\n")
-    header = _HEADER.match(lines[0].rstrip("\r"))
+    # the header is read redacted (a no-op for what the recall service stored; a snippet
+    # from anywhere else is redacted here), as the proposed step is (.relation)
+    header = _HEADER.match(redact(lines[0].rstrip("\r")))
     if header is None:
         return ParsedSnippet(tool=None, route=None, failed=None)
     tool, summary = header.group(1), header.group(2)

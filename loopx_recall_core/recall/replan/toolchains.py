@@ -18,18 +18,21 @@ the table (or the row). The rules that apply them are in :mod:`.canonical`:
   ``--force``) are not here: a non-interactive shell would otherwise not take the action;
 * ``DEFAULT_FILES``: options naming the build file a tool reads anyway from the
   repository root;
-* ``ENV_SELECTORS``: variables a framework documents as choosing its environment or
-  settings; a leading ``NAME=value`` of one of them stays material.
+* ``OUTPUT_ENV``: environment variables that only change how output is shown (colour,
+  terminal, buffering and encoding of output, paging, backtraces and log verbosity, and
+  ``CI``); a leading ``NAME=value`` of one of them is dropped, every other assignment is
+  part of the route (it can change what the command does: ``PGHOST``, ``PYTHONPATH``,
+  ``PGPASSWORD``; issue 28 item 6).
 """
 
 from __future__ import annotations
 
 __all__ = [
     "DEFAULT_FILES",
-    "ENV_SELECTORS",
     "GLOBAL_ALIASES",
     "GO_FLAGS",
     "KUBE_RESOURCES",
+    "OUTPUT_ENV",
     "OUTPUT_ONLY",
     "PROGRAM_ALIASES",
     "SCRIPT_RUNNERS",
@@ -328,7 +331,13 @@ DEFAULT_FILES: dict[str, tuple[str, frozenset[str]]] = {
 #: Rails guides ("RAILS_ENV"), Rack ("RACK_ENV"), Node ("NODE_ENV"), Django docs
 #: ("DJANGO_SETTINGS_MODULE"), Flask ("FLASK_ENV"), Mix ("MIX_ENV"), Terraform
 #: ("TF_WORKSPACE"), kubectl ("KUBECONFIG"), AWS CLI ("AWS_PROFILE").
-ENV_SELECTORS = frozenset(
-    {"RAILS_ENV", "RACK_ENV", "NODE_ENV", "DJANGO_SETTINGS_MODULE", "FLASK_ENV", "APP_ENV"}
-    | {"MIX_ENV", "TF_WORKSPACE", "KUBECONFIG", "AWS_PROFILE"}
+#: Sources: no-color.org (NO_COLOR), force-color.org (FORCE_COLOR), bixense.com/clicolors
+#: (CLICOLOR, CLICOLOR_FORCE), pytest docs "PY_COLORS", POSIX XBD 8.3 (TERM, COLUMNS, LINES),
+#: Python docs "Command line and environment" (PYTHONUNBUFFERED, PYTHONIOENCODING), git
+#: docs (GIT_PAGER, PAGER, LESS), Rust std docs (RUST_BACKTRACE), env_logger docs (RUST_LOG),
+#: npm docs (NPM_CONFIG_COLOR, NPM_CONFIG_PROGRESS), and CI (issue 28 names it output-only).
+OUTPUT_ENV = frozenset(
+    {"NO_COLOR", "FORCE_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "PY_COLORS", "TERM"}
+    | {"COLUMNS", "LINES", "PYTHONUNBUFFERED", "PYTHONIOENCODING", "PAGER", "GIT_PAGER"}
+    | {"LESS", "RUST_BACKTRACE", "RUST_LOG", "NPM_CONFIG_COLOR", "NPM_CONFIG_PROGRESS", "CI"}
 )

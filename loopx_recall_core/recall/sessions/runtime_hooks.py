@@ -218,11 +218,11 @@ def _claim(
         cwd=cwd,
         timeout=_LOCK_TIMEOUT_S,
     )
-    if event in ("SessionStart", "Stop"):
-        # the repetition guard's prior-outcome set: made (or refreshed) detached, if on
+    if event in ("SessionStart", "Stop", "SessionEnd"):
+        # the repetition guard's prior-outcome sets: made (or refreshed) detached, if on
         from loopx_recall_core.guard.prefetch import start_for_hook
 
-        start_for_hook(root, runtime, session, agent_id, project_id)
+        start_for_hook(root, runtime, session, agent_id, project_id, event)
     return "claimed" if changed else "already_claimed"
 
 

@@ -79,6 +79,54 @@ def verify_rows(
 _PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (.+)$", re.MULTILINE)
 
 
+def paged_items(
+    evidence: Mapping[str, Sequence[Mapping[str, Any]]],
+    types: Sequence[str],
+    limits: Any,
+    pages: int,
+    transcripts: Sequence[str] = (),
+) -> list[tuple[list[Any], int]]:
+    """The verified rows cut into at most ``pages`` pages, each within ``limits`` as
+    :func:`capped_items` fills one, in the same order; each page's count is of the rows
+    that follow it (on later pages or left out), so each page alone is an honest answer."""
+    items, _omitted = capped_items(evidence, types, _Unbounded(limits), transcripts)
+    cut: list[list[Any]] = []
+    page: list[Any] = []
+    sessions: set[str] = set()
+    total = 0
+    for item in items:
+        full = (
+            len(page) >= limits.max_items
+            or total + len(item.snippet) > limits.max_total_chars
+            or (item.session_ref not in sessions and len(sessions) >= limits.max_sessions)
+        )
+        if full:
+            cut.append(page)
+            page, sessions, total = [], set(), 0
+            if len(cut) == pages:
+                break
+        page.append(item)
+        sessions.add(item.session_ref)
+        total += len(item.snippet)
+    if page and len(cut) < pages:
+        cut.append(page)
+    kept = 0
+    answered = []
+    for chunk in cut or [[]]:
+        kept += len(chunk)
+        answered.append((chunk, len(items) - kept + _omitted))
+    return answered
+
+
+class _Unbounded:
+    """``limits`` with no cap on items, sessions or total size (each snippet still cut)."""
+
+    max_items = max_sessions = max_total_chars = 2**62
+
+    def __init__(self, limits: Any) -> None:
+        self.max_snippet_chars = limits.max_snippet_chars
+
+
 def capped_items(
     evidence: Mapping[str, Sequence[Mapping[str, Any]]],
     types: Sequence[str],

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -58,6 +58,9 @@ if TYPE_CHECKING:
     )
 
 STDOUT_CAP = 2 * 1024 * 1024
+#: A run of pages (the guard's whole-window set): up to 640 pages of 64 rows of 2,000
+#: characters at the ceilings, though a set's pages are compact (400 characters a row).
+PAGES_STDOUT_CAP = 96 * 1024 * 1024
 #: In-scope transcripts checked for freshness; beyond this the index cannot be called fresh.
 MAX_TRANSCRIPTS = 2000
 _READBACK_TIMEOUT_S = 20.0
@@ -114,6 +117,7 @@ def _query(
     max_rows: int,
     excluded: list[str],
     claimed: list[str] | None = None,
+    stdout_cap: int = 0,
 ) -> tuple[dict[str, Any], str]:
     """One template run for ``binding``; returns the parsed result and its freshness.
 
@@ -144,7 +148,8 @@ def _query(
     remaining = deadline - time.monotonic()
     if remaining <= 0:
         raise ProviderFailure("provider_timeout")
-    result = call_template(executable, params, timeout=remaining, stdout_cap=STDOUT_CAP)
+    result = call_template(executable, params, timeout=remaining,
+                           stdout_cap=stdout_cap or STDOUT_CAP)  # fmt: skip
     complete = len(transcripts) <= MAX_TRANSCRIPTS
     # The running sessions' own files change while we answer and are not history: they
     # say nothing about whether the index covers the history asked for.
@@ -339,7 +344,24 @@ class ObeliskSessionEvidence:
         timeout: float,
         exclude_sessions: tuple[str, ...] = (),
     ) -> HistoricalEvidenceResultV0:
-        from loopx_obelisk_session_evidence.evidence import capped_items, verify_rows
+        return self.retrieve_pages(
+            [request], binding, timeout=timeout, exclude_sessions=exclude_sessions
+        )[0]
+
+    def retrieve_pages(
+        self,
+        requests: Sequence[HistoricalEvidenceRequestV0],
+        binding: Mapping[str, Any],
+        *,
+        timeout: float,
+        exclude_sessions: tuple[str, ...] = (),
+    ) -> list[HistoricalEvidenceResultV0]:
+        """One template run (one Obelisk process) for a run of page requests that differ
+        only in their ids (the host's PagedRecallProvider): the rows of all pages asked
+        for at once, verified, then cut into pages in order."""
+        from loopx_obelisk_session_evidence.evidence import capped_items, paged_items, verify_rows
+
+        request = requests[0]
 
         # One wall-clock budget for the version check, the transcript scan and the query.
         deadline = time.monotonic() + timeout
@@ -364,9 +386,10 @@ class ObeliskSessionEvidence:
                 types=types,
                 window=window,
                 max_snippet_chars=limits.max_snippet_chars,
-                max_rows=limits.max_items,
+                max_rows=limits.max_items * len(requests),
                 excluded=excluded,
                 claimed=claimed,
+                stdout_cap=STDOUT_CAP if len(requests) == 1 else PAGES_STDOUT_CAP,
             )
         except ProviderFailure as failure:
             if failure.reason in _RUNTIME_FAILURES:
@@ -380,12 +403,19 @@ class ObeliskSessionEvidence:
         files = result.get("indexed_files")
         transcripts = [f.get("jsonl_path") for f in files if isinstance(f, dict)] if isinstance(
             files, list) else []  # fmt: skip
-        items, capped = capped_items(result["evidence"], types, limits, transcripts)
-        return _result(
-            request,
-            items,
-            omitted + capped,
-            index_revision=_index_revision(result),
-            freshness=index_freshness,
-            cross_agent_used=claimed is None,  # runtime identity cannot exclude other agents
-        )
+        if len(requests) == 1:  # one answer: what fits the limits, skipping what does not
+            items, capped = capped_items(result["evidence"], types, limits, transcripts)
+            pages = [(items, capped)]
+        else:
+            pages = paged_items(result["evidence"], types, limits, len(requests), transcripts)
+        return [
+            _result(
+                page_request,
+                items,
+                omitted + following,
+                index_revision=_index_revision(result),
+                freshness=index_freshness,
+                cross_agent_used=claimed is None,  # runtime identity cannot exclude others
+            )
+            for page_request, (items, following) in zip(requests, pages, strict=False)
+        ]

@@ -173,7 +173,9 @@ def test_codex_start_prefetches_once_the_repeat_is_warned_and_post_tool_use_foll
     assert propose("T-now-1", NEAR_MISS) is None
     assert propose("T-now-1", SUCCEEDED) is None  # a prior success
     assert propose("T-now-1", OTHERS_FAILURE) is None  # another agent's failure
-    answer = propose("T-now-1", REPEATED, call="call_warned", cwd=repo / "pkg")
+    # the folder it runs in is part of its route (issue 28 item 6): the failure ran at the root
+    assert propose("T-now-1", REPEATED, call="call_in_pkg", cwd=repo / "pkg") is None
+    answer = propose("T-now-1", REPEATED, call="call_warned")
     specific = _valid_pre_tool_use_output(answer)
     assert set(specific) == {"hookEventName", "additionalContext"}  # no bare allow
     warning = specific["additionalContext"]
