@@ -54,8 +54,8 @@ if TYPE_CHECKING:
         RuntimeIdentity,
         SessionCandidate,
     )
-    from loopx_recall_core.runtimes import HISTORY_SOURCES, index_session_name
     from loopx_recall_core.redaction import redact, redact_snippet
+    from loopx_recall_core.runtimes import HISTORY_SOURCES, index_session_name
     from loopx_recall_core.snippet_rules import (
         SHELL_TOOLS,
         format_tool_snippet,
