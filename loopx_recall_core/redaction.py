@@ -40,7 +40,17 @@ from typing import NamedTuple
 
 from loopx_recall_core.snippet_rules import CUT as _CUT  # a cut header's mark
 
-__all__ = ["DETECTOR", "KINDS", "RULES", "UNSCANNED", "Rule", "redact", "redact_snippet"]
+__all__ = [
+    "DETECTOR",
+    "KINDS",
+    "RULES",
+    "UNSCANNED",
+    "Rule",
+    "may_hold_secret",
+    "redact",
+    "redact_command",
+    "redact_snippet",
+]
 
 log = logging.getLogger(__name__)
 
@@ -402,6 +412,43 @@ def redact(text: str) -> str:
         at = end
     out.append(text[at:])
     return "".join(out)
+
+
+#: What a text must hold for the detector or our rules to find a secret in it: a word that
+#: names a credential (every rule of ours that has a name beside its value; the detector's
+#: generic rule reads such a name too), a URL's user info, a client that takes a password
+#: as an option (mysql, curl, ...), or a token-like run: 20 or more characters of a token's
+#: alphabet holding a letter and a digit, or both cases (every vendor format of the canary corpus is
+#: at least 20 such characters: ``qualification/canaries.py``). Tested as a necessary
+#: condition on every canary and on the real output lines (``tests/test_redaction.py``).
+_NAMES = re.compile(
+    r"key|token|secret|pass|pwd|auth|bearer|cookie|session|credential|private|signature"
+    r"|://[^\s/]*@|mysql|mariadb|curl|wget|-b\s",
+    re.IGNORECASE,
+)
+_RUN = re.compile(r"[A-Za-z0-9+/=_.:\-]{20,}")
+
+
+def may_hold_secret(text: str) -> bool:
+    """Whether :func:`redact` could change ``text`` (cheap: no detector is loaded)."""
+    if _NAMES.search(text):
+        return True
+    return any(_token_like(run) for run in _RUN.findall(text))
+
+
+def _token_like(run: str) -> bool:
+    # a letter and a digit, or both cases (a Hugging Face token may hold no digit)
+    has_digit = any(c.isdigit() for c in run)
+    return (has_digit and any(c.isalpha() for c in run)) or (
+        any(c.isupper() for c in run) and any(c.islower() for c in run)
+    )
+
+
+def redact_command(text: str) -> str:
+    """:func:`redact` for a short text compared on the guard's hot path (a proposed command,
+    a stored command line): the detector is loaded only when :func:`may_hold_secret` says
+    the text could hold a secret, so an ordinary command costs no detector start-up."""
+    return redact(text) if may_hold_secret(text) else text
 
 
 def redact_snippet(text: str, limit: int) -> str:

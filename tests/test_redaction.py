@@ -198,3 +198,36 @@ def test_a_private_key_cut_before_its_end_line_is_redacted():
     cut = canary.text[: canary.text.index(canary.secret) + 20]
     assert canary.leaked(redact(cut)) == []
     assert canary.leaked(redact(json.dumps(cut))) == []
+
+
+def test_may_hold_secret_is_a_necessary_condition_on_every_canary_and_ordinary_line():
+    """The guard's hot path redacts a command only when ``may_hold_secret`` says it could
+    hold one (no detector start-up for an ordinary command): on every canary, in every
+    form the corpus writes it and as a bare command argument, it must say yes; and on
+    the ordinary lines, wherever it says no, redaction must leave the text alone."""
+    from loopx_recall_core.redaction import may_hold_secret, redact, redact_command
+
+    for canary in CANARIES:
+        for text in (canary.text, f"tool --flag {canary.secret}", canary.secret):
+            if redact(text) != text:
+                assert may_hold_secret(text), canary.kind
+                assert redact_command(text) == redact(text), canary.kind
+    said_no = [line for line in ordinary_lines() if not may_hold_secret(line)]
+    assert said_no  # the filter does let ordinary output through
+    assert [line for line in said_no if redact(line) != line] == []
+
+
+def test_an_ordinary_command_never_loads_the_detector():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from loopx_recall_core.redaction import redact_command\n"
+        "command = 'pytest -q tests/test_api.py -x'\n"
+        "assert redact_command(command) == command\n"
+        "assert redact_command('npm run build --prefix web') == 'npm run build --prefix web'\n"
+        "print('betterleaks' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"

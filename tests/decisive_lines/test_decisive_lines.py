@@ -48,9 +48,9 @@ def _windows(content: str) -> str:
 
 
 def _warning(snippet: str, next_command: str | None = None) -> str:
-    success = {"snippet": next_command} if next_command else None
+    steps = [{"snippet": next_command}] if next_command else []
     failure = {"snippet": snippet, "at": "2026-01-01T00:00:00+00:00"}
-    return warning_text(Match("repeats_prior_failure", failure, success), time.time())
+    return warning_text(Match("repeats_prior_failure", failure, steps), time.time())
 
 
 def test_at_least_forty_real_outputs_were_captured():

@@ -30,7 +30,7 @@ from loopx_recall_core.recall.replan.routes import (
     step_route,
 )
 from loopx_recall_core.recall.replan.snippets import ParsedSnippet, parse_snippet
-from loopx_recall_core.redaction import redact
+from loopx_recall_core.redaction import redact_command
 
 if TYPE_CHECKING:
     from loopx_recall_core.contracts.replan import Step
@@ -44,14 +44,14 @@ def proposed_route(step: str | Step, root: str | None) -> Route:
     """The route of a proposed step (a command line, or a replan ``Step``) as it is
     compared: its text redacted first, as every stored snippet is."""
     if isinstance(step, str):
-        return command_route(redact(step), root)
+        return command_route(redact_command(step), root)
     import attrs  # replan's path only: the guard passes a command line
 
     return step_route(
         attrs.evolve(
             step,
-            command=None if step.command is None else redact(step.command),
-            hypothesis=None if step.hypothesis is None else redact(step.hypothesis),
+            command=None if step.command is None else redact_command(step.command),
+            hypothesis=None if step.hypothesis is None else redact_command(step.hypothesis),
         ),
         root,
     )
@@ -67,7 +67,7 @@ def relate_parsed(
 ) -> Relation | None:
     """:func:`relate` for a snippet already read (the guard reads each item once)."""
     if parsed.route is None:
-        snippet = redact(snippet)
+        snippet = redact_command(snippet)
         return "mentioned" if _mentions(route, snippet) else None
     if same_route(route, parsed.route):
         # An edit's content is unknown: the same files edited again is never a repeat.

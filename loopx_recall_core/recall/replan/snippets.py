@@ -16,7 +16,7 @@ import shlex
 from typing import NamedTuple
 
 from loopx_recall_core.recall.replan.routes import Route, command_route, edit_route
-from loopx_recall_core.redaction import redact
+from loopx_recall_core.redaction import redact_command
 from loopx_recall_core.snippet_rules import CUT, SHELL_TOOLS
 
 __all__ = ["ParsedSnippet", "outcome_of", "parse_snippet"]
@@ -51,7 +51,7 @@ def parse_snippet(snippet: str, root: str | None = None) -> ParsedSnippet:
     lines = snippet.split("\n")
     # the header is read redacted (a no-op for what the recall service stored; a snippet
     # from anywhere else is redacted here), as the proposed step is (.relation)
-    header = _HEADER.match(redact(lines[0].rstrip("\r")))
+    header = _HEADER.match(redact_command(lines[0].rstrip("\r")))
     if header is None:
         return ParsedSnippet(tool=None, route=None, failed=None)
     tool, summary = header.group(1), header.group(2)

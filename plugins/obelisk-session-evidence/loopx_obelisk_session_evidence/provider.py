@@ -5,6 +5,10 @@
 ``capability status`` loads this module only to ask ``readback``: what only a recall
 needs (the evidence checks, the host's contracts and snippet rules) is imported by
 ``retrieve`` and ``_query`` when they run.
+
+Long because: the provider's three answers (readback, one recall, a run of pages) share
+one query, one deadline and one set of refusals (a release outside the range, a runtime
+that does not answer, a failed call); splitting them would split those too.
 """
 
 from __future__ import annotations
@@ -277,6 +281,12 @@ class ObeliskSessionEvidence:
         deadline = time.monotonic() + _READBACK_TIMEOUT_S
         try:
             version, identity = known_version(executable, _READBACK_VERSION_TIMEOUT_S)
+        except UnsupportedRelease as refused:
+            # Every recall would be refused: never ready, and say which release and range.
+            runtime["runtime_version"] = ".".join(map(str, refused.version))
+            return ProviderReadback(
+                **base, ready=False, runtime=runtime, unavailable_reason=refused.hint
+            )
         except ProviderFailure as failure:
             silent = failure.reason == "provider_timeout"
             return ProviderReadback(
