@@ -164,7 +164,9 @@ def _mixed_token(match: re.Match[str]) -> bool:
 
 
 def _value_only(match: re.Match[str]) -> bool:
-    return not _MARKER.match(match.group("secret"))
+    # a marker, or the cut mark alone (what a cut after ``-p`` leaves), is no value
+    value = match.group("secret")
+    return not _MARKER.match(value) and value != _CUT
 
 
 def _token_value(match: re.Match[str]) -> bool:
@@ -418,22 +420,26 @@ def redact(text: str) -> str:
 #: names a credential (every rule of ours that has a name beside its value; the detector's
 #: generic rule reads such a name too), a URL's user info, a client that takes a password
 #: as an option (mysql, curl, ...), or a token-like run: 20 or more characters of a token's
-#: alphabet holding a letter and a digit, or both cases (every vendor format of the canary corpus is
-#: at least 20 such characters: ``qualification/canaries.py``). Tested as a necessary
-#: condition on every canary and on the real output lines (``tests/test_redaction.py``).
+#: alphabet (a path read part by part) holding a letter and a digit, or both cases (every
+#: vendor format of the canary corpus is at least 20 such characters:
+#: ``qualification/canaries.py``). Tested as a necessary condition on every canary and on
+#: the ordinary lines (``tests/test_redaction.py``).
 _NAMES = re.compile(
     r"key|token|secret|pass|pwd|auth|bearer|cookie|session|credential|private|signature"
-    r"|://[^\s/]*@|mysql|mariadb|curl|wget|-b\s",
+    r"|://\S*@|mysql|mariadb|curl|wget|-b\s",
     re.IGNORECASE,
 )
-_RUN = re.compile(r"[A-Za-z0-9+/=_.:\-]{20,}")
+_RUN = re.compile(r"[A-Za-z0-9+=_:\-]{20,}")
+#: A file path's parts are read one by one (``tests/test_api2.py`` is no token); a token
+#: that holds a ``/`` or ``.`` (an AWS secret key, a JWT) has a name beside it or long parts.
+_PATH_SEPARATORS = re.compile(r"[/.]")
 
 
 def may_hold_secret(text: str) -> bool:
     """Whether :func:`redact` could change ``text`` (cheap: no detector is loaded)."""
     if _NAMES.search(text):
         return True
-    return any(_token_like(run) for run in _RUN.findall(text))
+    return any(_token_like(run) for run in _RUN.findall(_PATH_SEPARATORS.sub(" ", text)))
 
 
 def _token_like(run: str) -> bool:

@@ -91,11 +91,13 @@ def world(loopx, archive_home, obelisk_bin, tmp_path):
     (repo / "pkg").mkdir(parents=True)
     stamp = now_iso(-timedelta(hours=2))
     # the failure's output carries every canary secret (issue 29): none reaches the set,
-    # the warning or the log, redacted before the snippet cap and every cut after it
+    # the warning or the log, redacted before the snippet cap and every cut after it; the
+    # success's output carries them too, since a success's opening is what its item shows
+    # (a failure shows its decisive lines, here the AssertionError)
     codex_transcript(home, PRIOR_A, cwd=str(repo), timestamp=stamp, command=REPEATED,
                      output="Exit code: 1\nE   AssertionError: 500\n" + SECRETS)  # fmt: skip
     codex_transcript(home, PRIOR_OK, cwd=str(repo), timestamp=stamp, command=SUCCEEDED,
-                     call_id="call_ok", output="Exit code: 0\nall clean")  # fmt: skip
+                     call_id="call_ok", output="Exit code: 0\nall clean\n" + SECRETS)  # fmt: skip
     codex_transcript(home, PRIOR_B, cwd=str(repo), timestamp=stamp, command=OTHERS_FAILURE,
                      call_id="call_b", output="Exit code: 1\nnpm ERR! build")  # fmt: skip
     wrapper, counter = _counting_wrapper(tmp_path, obelisk_bin)
