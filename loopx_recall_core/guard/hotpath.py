@@ -249,13 +249,31 @@ def _usable_set(
     return None, None
 
 
-def _claimed(root: Path, runtime: str, session: str, agent_id: str, project_id: str) -> bool:
-    """Whether the agent holds the session's claim (the ledger read: only on a session's
-    first calls, before its own set is made)."""
-    from loopx_recall_core.recall.sessions.ledger import SessionLedger
+#: The session ledger as the hot path reads it (``recall/sessions/ledger.py`` owns the
+#: file; importing it costs ~70 ms of attrs): its place, size bound and schema version.
+LEDGER_PARTS = ("private", "sessions", "ledger.json")
+LEDGER_MAX_BYTES = 64_000_000
+LEDGER_VERSION = "loopx_session_ledger_v0"
 
-    claims = SessionLedger(root).claims(agent_id=agent_id, project_id=project_id)
-    return any(c.runtime == runtime and c.session_id == session for c in claims)
+
+def _claimed(root: Path, runtime: str, session: str, agent_id: str, project_id: str) -> bool:
+    """Whether the agent holds the session's claim (the ledger read raw: only on a session's
+    first calls, before its own set is made). A ledger that cannot be read holds no claim:
+    the guard stays silent (fail closed)."""
+    try:
+        raw = read_file(root.joinpath(*LEDGER_PARTS), LEDGER_MAX_BYTES,
+                        "the loopx session ledger", owner_only=True)  # fmt: skip
+        data = loads(raw) if raw is not None else None
+    except Exception:  # noqa: BLE001 - unreadable, corrupt, foreign: no claim
+        return False
+    if not isinstance(data, dict) or data.get("schema_version") != LEDGER_VERSION:
+        return False
+    rows = data.get("claims")
+    wanted = {"runtime": runtime, "session_id": session, "agent_id": agent_id,
+              "project_id": project_id}  # fmt: skip
+    return isinstance(rows, list) and any(
+        isinstance(row, dict) and all(row.get(k) == v for k, v in wanted.items()) for row in rows
+    )
 
 
 def _failed(runtime: str, event: str, payload: dict[str, Any]) -> bool:

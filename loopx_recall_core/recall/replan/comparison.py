@@ -47,6 +47,7 @@ from loopx_recall_core.contracts import EvidenceItem, HistoricalEvidenceRequestV
 from loopx_recall_core.contracts.replan import Step
 from loopx_recall_core.recall.outcome import RecallOutcome
 from loopx_recall_core.recall.replan.relation import Relation, proposed_route, relate, verdict_of
+from loopx_recall_core.redaction import redact
 
 __all__ = ["VERDICTS", "Comparison", "RouteMatch", "compare", "item_ref"]
 
@@ -135,7 +136,9 @@ def compare(
     matches = tuple(
         RouteMatch(ref=item_ref(item), evidence_type=item.evidence_type, relation=relation)
         for item in result.items
-        if (relation := relate(route, item.snippet, item.evidence_type, repository_root))
+        # what the recall service returned is redacted already; a result from anywhere else
+        # is redacted here (off the guard's hot path, whose set the service redacted)
+        if (relation := relate(route, redact(item.snippet), item.evidence_type, repository_root))
         is not None
     )
     verdict, reason = verdict_of(

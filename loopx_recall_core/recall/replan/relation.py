@@ -5,10 +5,11 @@
 The ONE comparison: :func:`~loopx_recall_core.recall.replan.comparison.compare` (what
 ``recall replan`` runs) and the repetition guard's PreToolUse decision
 (:mod:`loopx_recall_core.guard.decide`) both take the proposed route from
-:func:`proposed_route` (redacted first), call :func:`relate` per item (whose snippet
-header is read redacted, :func:`~.snippets.parse_snippet`) and :func:`verdict_of` over
-the relations; the table of relations and verdicts is in :mod:`.comparison`. Both sides
-are compared as redacted text: the recall service keeps only redacted snippets, so a
+:func:`proposed_route` (redacted first, :func:`~loopx_recall_core.redaction.redact_command`),
+call :func:`relate` per item (its snippet read as the recall service stored it: redacted)
+and :func:`verdict_of` over the relations; the table of relations and verdicts is in
+:mod:`.comparison`. Both sides are compared as redacted text: the recall service keeps
+only redacted snippets, so a
 command that carries a secret (``curl -H 'Authorization: Bearer ...'``) matches its
 stored prior. This module imports no contract record (no cattrs), so the guard's hot
 path can load it.
@@ -67,7 +68,6 @@ def relate_parsed(
 ) -> Relation | None:
     """:func:`relate` for a snippet already read (the guard reads each item once)."""
     if parsed.route is None:
-        snippet = redact_command(snippet)
         return "mentioned" if _mentions(route, snippet) else None
     if same_route(route, parsed.route):
         # An edit's content is unknown: the same files edited again is never a repeat.

@@ -16,7 +16,6 @@ import shlex
 from typing import NamedTuple
 
 from loopx_recall_core.recall.replan.routes import Route, command_route, edit_route
-from loopx_recall_core.redaction import redact_command
 from loopx_recall_core.snippet_rules import CUT, SHELL_TOOLS
 
 __all__ = ["ParsedSnippet", "outcome_of", "parse_snippet"]
@@ -49,9 +48,10 @@ def parse_snippet(snippet: str, root: str | None = None) -> ParsedSnippet:
     """Read the header and outcome lines of a snippet written by the convention
     (:mod:`loopx_recall_core.snippet_rules`)."""
     lines = snippet.split("\n")
-    # the header is read redacted (a no-op for what the recall service stored; a snippet
-    # from anywhere else is redacted here), as the proposed step is (.relation)
-    header = _HEADER.match(redact_command(lines[0].rstrip("\r")))
+    # the header is read as stored: the recall service redacts every result before it
+    # stores or compares it (recall/service.py), so redacting it again here would only put
+    # the secret detector on the guard's hot path
+    header = _HEADER.match(lines[0].rstrip("\r"))
     if header is None:
         return ParsedSnippet(tool=None, route=None, failed=None)
     tool, summary = header.group(1), header.group(2)
