@@ -134,7 +134,7 @@ def test_the_writers_write_the_recorded_shapes(runtime, tmp_path):
         kind = _kind(runtime, line)
         seen.add(kind)
         if kind not in recorded:
-            assert kind in UNRECORDED[runtime], f"{runtime} writes a line kind never recorded: {kind}"
+            assert kind in UNRECORDED[runtime], f"{runtime} writes an unrecorded line: {kind}"
             continue
         shape = _shape(runtime, line)
         if "arguments" in shape or "header" in shape:  # the shell call: all of it
@@ -154,13 +154,14 @@ def test_the_older_shapes_stay_in_the_corpus(tmp_path):
     calls = [line["payload"] for line in codex if line.get("type") == "response_item"
              and line["payload"].get("type") == "function_call"
              and line["payload"].get("name") == "shell"]  # fmt: skip
-    assert calls and all(json.loads(c["arguments"])["command"][:2] == ["bash", "-lc"]
-                         for c in calls)  # fmt: skip
+    assert calls
+    assert all(json.loads(c["arguments"])["command"][:2] == ["bash", "-lc"] for c in calls)
     outputs = [line["payload"]["output"] for line in codex
                if line.get("payload", {}).get("type") == "function_call_output"]  # fmt: skip
     assert any(o.startswith("Exit code: ") for o in outputs)
     claude = _written(tmp_path / "claude", "claude", recorded_shape=False)
-    assert claude and not any("entrypoint" in line for line in claude)
+    assert claude
+    assert not any("entrypoint" in line for line in claude)
 
 
 def _outputs(path: Path) -> list[tuple[str, bool]]:
@@ -194,3 +195,24 @@ def test_every_recorded_output_form_is_recognized_by_the_host_rule(path):
             assert bool(runtimes.failed(output, is_error=failed)) is failed
             status = runtimes.exit_status(output)
             assert status is None or (status != 0) is failed, output[:80]
+
+
+def test_stage_0_plants_sessions_in_the_recorded_shapes(tmp_path):
+    """`recall qualify`'s corpus (default seed and size) holds planted sessions in both the
+    recorded shapes (Claude Code 2.1.328, Codex 0.169.0) and the older ones."""
+    from loopx_recall_core.qualification.corpus import build_corpus
+    from loopx_recall_core.qualification.materialize import write_family
+
+    corpus = build_corpus()
+    family = next(f for f in corpus.families if f.name == "baseline")
+    archive = write_family(family, tmp_path, NOW)
+    planted = set(archive.session_ids.values())
+    shapes: set[tuple[str, bool]] = set()
+    for path in archive.home.glob(".c*/**/*.jsonl"):
+        text = path.read_text()
+        runtime = "claude" if "/.claude/" in str(path) else "codex"
+        if not any(sid.removeprefix("codex:") in path.name for sid in planted):
+            continue
+        version = '"version": "2.1.328"' if runtime == "claude" else '"cli_version": "0.169.0"'
+        shapes.add((runtime, version in text))
+    assert shapes == {("claude", True), ("claude", False), ("codex", True), ("codex", False)}

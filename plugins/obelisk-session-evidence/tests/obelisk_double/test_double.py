@@ -538,7 +538,8 @@ def test_visibility_meta_and_timestamps(obelisk_bin, archive_home):
     # events, which the index does not read; recorded/codex-*.jsonl)
     older = [p for p in archive_home.home.glob(".codex/sessions/**/*.jsonl")
              if '"cli_version": "0.169.0"' not in p.read_text()]  # fmt: skip
-    assert older and max(codex_texts.values()) == len(older)
+    assert older
+    assert max(codex_texts.values()) == len(older)
 
 
 def test_summaries(obelisk_bin, archive_home):
