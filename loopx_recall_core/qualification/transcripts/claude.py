@@ -1,6 +1,28 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""One Claude Code session as ``~/.claude/projects/<cwd as a folder name>/<id>.jsonl``."""
+"""One Claude Code session as ``~/.claude/projects/<cwd as a folder name>/<id>.jsonl``.
+
+Two shapes (``write_claude`` picks by the session's index: odd = 2.1.328, even = older):
+
+* Claude Code 2.1.328, as it wrote its transcripts in the real-runtime lane (source: the
+  recorded ``claude-failed-and-ok.jsonl`` and ``claude-denied-then-retried.jsonl``,
+  Claude Code 2.1.328 from npm, in
+  ``plugins/obelisk-session-evidence/tests/obelisk_double/recorded/``): ``queue-operation``
+  ``enqueue``/``dequeue`` lines first; user and assistant lines carry ``entrypoint`` (and
+  the prompt ``promptId``, ``permissionMode``, ``promptSource``, ``turnOrigin``,
+  ``turnPosition``); the assistant ``message`` has ``stop_sequence`` and
+  ``stop_details``; a ``Bash`` ``tool_result`` line adds ``toolUseResult`` (a failure:
+  the text ``"Error: Exit code N\n..."``; a success: ``{stdout, stderr, interrupted,
+  isImage, noOutputExpected}``), ``sandboxed``, ``sourceToolAssistantUUID`` and
+  ``permissionDecision``, the block ``is_error`` and content ``Exit code N\n...`` on a
+  failure; ``last-prompt`` closes the turn. Lines of the runtime's own prose
+  (``attachment``, ``api-request*``) and bookkeeping (``atis-latch``, ``tools-used``,
+  ``cost-state``) are not written; other tools than ``Bash`` (not recorded) get the same
+  envelope without ``toolUseResult``.
+* older Claude Code 2.0.x (the shape this corpus wrote before the lane existed, from the
+  public format: ``parentUuid``, ``isSidechain``, ``userType``, ``cwd``, ``sessionId``,
+  ``version``, ``gitBranch``, ``type``, ``message``, ``uuid``, ``timestamp``).
+"""
 
 from __future__ import annotations
 
@@ -24,11 +46,13 @@ class _Lines:
         self.s, self.rng = s, rng
         self.cwd = str(s.plan.repo_root)
         self.branch = rng.choice(("main", "fix/parser", "feature/cache"))
-        self.version = f"2.0.{rng.randint(1, 30)}"
+        self.recorded = s.plan.index % 2 == 1  # the 2.1.328 shape (module docstring)
+        self.version = "2.1.328" if self.recorded else f"2.0.{rng.randint(1, 30)}"
         self.parent: str | None = None
+        self.prompt_id = new_uuid(rng)
 
     def _common(self, cwd: str) -> dict:
-        return {
+        common = {
             "parentUuid": self.parent,
             "isSidechain": False,
             "userType": "external",
@@ -37,6 +61,22 @@ class _Lines:
             "version": self.version,
             "gitBranch": self.branch,
         }
+        if self.recorded:
+            common["entrypoint"] = "sdk-cli"
+        return common
+
+    def queue(self, prompt: str) -> None:
+        """2.1.328: the prompt's ``queue-operation`` lines before it."""
+        for operation in ("enqueue", "dequeue"):
+            entry = {"type": "queue-operation", "operation": operation,
+                     "timestamp": self.s.tick(), "sessionId": self.s.session_id}  # fmt: skip
+            if operation == "enqueue":
+                entry["content"] = prompt
+            self.s.lines.append(entry)
+
+    def last_prompt(self, prompt: str) -> None:
+        self.s.lines.append({"type": "last-prompt", "lastPrompt": prompt,
+                             "leafUuid": self.parent, "sessionId": self.s.session_id})  # fmt: skip
 
     def line(
         self, kind: str, message: dict, *, extra: dict | None = None, at_cwd: str = ""
@@ -55,31 +95,49 @@ class _Lines:
 
     def assistant(self, content: list[dict], **extra) -> dict:
         rng = self.rng
-        return self.line(
-            "assistant",
-            {
-                "id": f"msg_{rng.getrandbits(96):024x}",
-                "type": "message",
-                "role": "assistant",
-                "model": CLAUDE_MODEL,
-                "content": content,
-                "stop_reason": "tool_use" if content[-1]["type"] == "tool_use" else "end_turn",
-                "usage": {
-                    "input_tokens": rng.randint(200, 9000),
-                    "output_tokens": rng.randint(20, 900),
-                },
+        message = {
+            "id": f"msg_{rng.getrandbits(96):024x}",
+            "type": "message",
+            "role": "assistant",
+            "model": CLAUDE_MODEL,
+            "content": content,
+            "stop_reason": "tool_use" if content[-1]["type"] == "tool_use" else "end_turn",
+            "usage": {
+                "input_tokens": rng.randint(200, 9000),
+                "output_tokens": rng.randint(20, 900),
             },
-            **extra,
-        )
+        }
+        if self.recorded:
+            message = {**message, "stop_sequence": None, "stop_details": None}
+            given = extra.pop("extra", None) or {}
+            more = {"apiBlockIndex": 0, "requestRef": new_uuid(rng),
+                    "requestedModel": CLAUDE_MODEL, "promptCacheRequested": "5m",
+                    "effort": "medium", "perTurnEffort": "medium", "madeBy": "model"}  # fmt: skip
+            if content[-1]["type"] == "tool_use":
+                more["toolInputStreamMs"] = rng.randint(1, 9)
+            extra = {"extra": {**more, **given}}
+        return self.line("assistant", message, **extra)
 
     def tool(self, name: str, tool_input: dict, result: str, is_error: bool, **extra) -> str:
         """A tool call and its result; the result's timestamp."""
         call_id = f"toolu_{self.rng.getrandbits(96):024x}"
         use = {"type": "tool_use", "id": call_id, "name": name, "input": tool_input}
-        self.assistant([use], **extra)
+        asked = self.assistant([use], **extra)
         answer = {"tool_use_id": call_id, "type": "tool_result", "content": result,
                   "is_error": is_error}  # fmt: skip
-        return self.line("user", {"role": "user", "content": [answer]})["timestamp"]
+        more: dict = {}
+        if self.recorded:
+            more = {"promptId": self.prompt_id}
+            if name == "Bash":
+                more["toolUseResult"] = (
+                    f"Error: {result}" if is_error
+                    else {"stdout": result, "stderr": "", "interrupted": False,
+                          "isImage": False, "noOutputExpected": False}
+                )  # fmt: skip
+            more.update({"sandboxed": False, "sourceToolAssistantUUID": asked["uuid"],
+                         "permissionDecision": {"decision": "accept", "source": "config",
+                                                "reasonType": "mode"}})  # fmt: skip
+        return self.line("user", {"role": "user", "content": [answer]}, extra=more)["timestamp"]
 
     def away_summary(self, text: str) -> str:
         """The recap Claude Code writes when the user comes back: a system `away_summary`
@@ -144,8 +202,15 @@ def write_claude(s: Session, home: Path) -> Path:
     c = s.content()
     caveat = ("Caveat: The messages below were generated by the user while running local "
               "commands. DO NOT respond to these messages.")  # fmt: skip
-    w.line("user", {"role": "user", "content": caveat}, extra={"isMeta": True})
-    w.line("user", {"role": "user", "content": c["prompt"]})
+    if w.recorded:
+        w.queue(c["prompt"])
+        w.line("user", {"role": "user", "content": c["prompt"]}, extra={
+            "promptId": w.prompt_id, "permissionMode": "bypassPermissions",
+            "promptSource": "sdk", "turnOrigin": "sdk",
+            "turnPosition": {"promptIndex": 0, "turnIndex": 1}})  # fmt: skip
+    else:
+        w.line("user", {"role": "user", "content": caveat}, extra={"isMeta": True})
+        w.line("user", {"role": "user", "content": c["prompt"]})
     w.assistant([{"type": "text", "text": "Let me reproduce the failure first."}])
     _failure_and_decisions(w, c)
     _file_change(w, c)
@@ -155,5 +220,7 @@ def write_claude(s: Session, home: Path) -> Path:
     # One message from a subdirectory: messages.cwd varies, project_path must not.
     w.line("user", {"role": "user", "content": "ls"}, at_cwd=str(s.plan.repo_root / "src"))
     w.assistant([{"type": "text", "text": "The check passes now."}])
+    if w.recorded:
+        w.last_prompt(c["prompt"])
     s.plant("summary", c["summary"], w.away_summary(c["summary"]))
     return home / ".claude" / "projects" / claude_project_folder(w.cwd) / f"{s.session_id}.jsonl"

@@ -100,6 +100,11 @@ def test_status_history_and_scope(journey):
 def test_fault_matrix(journey, leftovers, fault, reason):
     loopx, archive = journey
     double_settings(archive.home, fault=fault)  # the double's switch lives under its HOME
+    # a term some in-scope row holds (the injection copies a returned row): the program of
+    # an alpha Codex failure (the seeded archive decides which programs those are)
+    alpha = str(archive.repos["alpha"])
+    term = next(e.command.split()[0] for e in archive.events if e.kind == "prior_failure"
+                and e.runtime == "codex" and e.repo_root == alpha and e.command)  # fmt: skip
     started = time.monotonic()
     out = loopx(
         "recall",
@@ -109,7 +114,7 @@ def test_fault_matrix(journey, leftovers, fault, reason):
         "--project-id",
         "proj-j",
         "--term",
-        "pytest",
+        term,
         "--timeout",
         "3",
         "--format",
