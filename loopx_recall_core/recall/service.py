@@ -21,8 +21,8 @@ from loopx_recall_core.contracts import (
     result_problems,
     structure,
 )
-from loopx_recall_core.hookspecs import RecallProvider, SessionListingProvider
 from loopx_recall_core.plugins import DeadlineExceeded, PluginHost, call_with_deadline
+from loopx_recall_core.provider_protocols import RecallProvider, SessionListingProvider
 from loopx_recall_core.provider_records import ProviderFailure
 from loopx_recall_core.recall.admission import STAGE_TRIGGERS, Admitted, admit
 from loopx_recall_core.recall.attempt import Attempt
