@@ -39,7 +39,7 @@ from loopx_recall_core.recall.replan.shell import Segment, command_segments
 from loopx_recall_core.recall.replan.toolchains import SCRIPT_RUNNERS
 from loopx_recall_core.redaction import redact
 
-__all__ = ["MAX_TERMS", "MAX_TERM_UNITS", "canonical_sources", "query_terms"]
+__all__ = ["MAX_TERMS", "MAX_TERM_UNITS", "query_terms"]
 
 MAX_TERMS = 8
 MAX_TERM_UNITS = 128
@@ -47,20 +47,6 @@ _MIN_TERM_CHARS = 2
 _WORDY = re.compile(r"\w")
 _VOCABULARY = vocabulary()
 _redacted = lru_cache(maxsize=64)(redact)  # one situation's fields, each redacted once
-
-
-def canonical_sources(situation: ReplanSituationV0) -> tuple[str, ...]:
-    """Every field text a term may come from (for checks and tests)."""
-    sources: list[str] = []
-    steps = [situation.proposed_step, *(attempt.step for attempt in situation.signals.attempts)]
-    for step in steps:
-        sources.extend(s for s in (step.command, step.hypothesis) if s is not None)
-        sources.extend(step.file_paths)
-    sources.extend(
-        a.error_signature for a in situation.signals.attempts if a.error_signature is not None
-    )
-    sources.extend(h.text for h in situation.signals.hypotheses)
-    return tuple(sources)
 
 
 def query_terms(situation: ReplanSituationV0) -> tuple[str, ...]:
