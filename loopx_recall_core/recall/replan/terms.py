@@ -4,7 +4,7 @@
 
 Sources, in priority order (the first 8 distinct terms win):
 
-1. the proposed step: each command segment's canonical route (:mod:`.canonical`):
+1. the proposed step: each command segment's canonical route (:mod:`.canonical_command`):
    its program and the program's other usual names, its positional arguments
    (subcommands with their documented aliases, repository-relative paths, test
    selectors) and the values of its material options; its file paths; the keywords of
@@ -32,7 +32,7 @@ from functools import lru_cache
 
 from loopx_recall_core.canonical import js_trim, utf16_len
 from loopx_recall_core.contracts.replan import ReplanSituationV0, Step
-from loopx_recall_core.recall.replan.canonical import spellings, vocabulary
+from loopx_recall_core.recall.replan.canonical_command import spellings, vocabulary
 from loopx_recall_core.recall.replan.paths import normalize_arg
 from loopx_recall_core.recall.replan.routes import hypothesis_keywords
 from loopx_recall_core.recall.replan.shell import Segment, command_segments
