@@ -21,7 +21,6 @@ from loopx_recall_core import _entry_points
 from loopx_recall_core._entry_points import normalize_dist_name
 from loopx_recall_core._pip import PipFailed, pip_install, pip_uninstall
 from loopx_recall_core.catalogue import KnownExtension, catalogue, find_known
-from loopx_recall_core.hookspecs import ENTRY_POINT_GROUP
 from loopx_recall_core.plugins import (
     PluginHost,
     call_with_deadline,
@@ -30,6 +29,7 @@ from loopx_recall_core.plugins import (
     safe_readback,
     selected_distributions,
 )
+from loopx_recall_core.provider_protocols import ENTRY_POINT_GROUP
 from loopx_recall_core.state import StateError, StateStore
 from loopx_recall_core.stopping import UNCONTAINED
 

@@ -14,7 +14,7 @@ whose hooks return provider objects::
 A recall provider has ``provider_id``, ``provider_version``, ``binding_options()``,
 ``bind(options, cwd=...)``, ``readback(binding)`` and ``retrieve(request, binding,
 timeout=..., exclude_sessions=...)`` (:class:`RecallProvider`, documented hook by hook in
-:mod:`loopx_recall_core.hookspecs`). The host stays authoritative: whatever a provider
+:mod:`loopx_recall_core.provider_protocols`). The host stays authoritative: whatever a provider
 returns is checked again, and whatever it raises is contained. Import nothing else from
 ``loopx_recall_core``: the rest of the house may move.
 """
@@ -33,7 +33,10 @@ if TYPE_CHECKING:
         ScopeApplied,
     )
     from loopx_recall_core.decisive_lines import OUTPUT_WINDOW, joined_output
-    from loopx_recall_core.hookspecs import (
+    from loopx_recall_core.jsonio import JsonInputError
+    from loopx_recall_core.jsonio import loads as loads_json
+    from loopx_recall_core.provider_cache import ProviderCache, enabled_bindings
+    from loopx_recall_core.provider_protocols import (
         ENTRY_POINT_GROUP,
         ExternalEvidenceProvider,
         PagedRecallProvider,
@@ -42,9 +45,6 @@ if TYPE_CHECKING:
         RecallProvider,
         SessionListingProvider,
     )
-    from loopx_recall_core.jsonio import JsonInputError
-    from loopx_recall_core.jsonio import loads as loads_json
-    from loopx_recall_core.provider_cache import ProviderCache, enabled_bindings
     from loopx_recall_core.provider_records import (
         FAULT_KINDS,
         BindingOption,
@@ -80,13 +80,13 @@ _SOURCES = {
     "HistoricalEvidenceRequestV0": "loopx_recall_core.contracts",
     "HistoricalEvidenceResultV0": "loopx_recall_core.contracts",
     "ScopeApplied": "loopx_recall_core.contracts",
-    "ENTRY_POINT_GROUP": "loopx_recall_core.hookspecs",
-    "ExternalEvidenceProvider": "loopx_recall_core.hookspecs",
-    "PagedRecallProvider": "loopx_recall_core.hookspecs",
-    "QualifiableRecallProvider": "loopx_recall_core.hookspecs",
-    "QualificationRuntime": "loopx_recall_core.hookspecs",
-    "RecallProvider": "loopx_recall_core.hookspecs",
-    "SessionListingProvider": "loopx_recall_core.hookspecs",
+    "ENTRY_POINT_GROUP": "loopx_recall_core.provider_protocols",
+    "ExternalEvidenceProvider": "loopx_recall_core.provider_protocols",
+    "PagedRecallProvider": "loopx_recall_core.provider_protocols",
+    "QualifiableRecallProvider": "loopx_recall_core.provider_protocols",
+    "QualificationRuntime": "loopx_recall_core.provider_protocols",
+    "RecallProvider": "loopx_recall_core.provider_protocols",
+    "SessionListingProvider": "loopx_recall_core.provider_protocols",
     "OUTPUT_WINDOW": "loopx_recall_core.decisive_lines",
     "joined_output": "loopx_recall_core.decisive_lines",
     "JsonInputError": "loopx_recall_core.jsonio",

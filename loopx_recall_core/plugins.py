@@ -30,7 +30,8 @@ from loopx_recall_core._entry_points import (
     entry_points,
     normalize_dist_name,
 )
-from loopx_recall_core.hookspecs import ENTRY_POINT_GROUP, PROJECT_NAME, RecallProvider
+from loopx_recall_core.hookspecs import PROJECT_NAME
+from loopx_recall_core.provider_protocols import ENTRY_POINT_GROUP, RecallProvider
 from loopx_recall_core.stopping import UNCONTAINED
 
 if TYPE_CHECKING:

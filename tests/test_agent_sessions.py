@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from loopx_recall_core import plugins as plugins_module
 from loopx_recall_core.cli import cli
 from loopx_recall_core.contracts import HistoricalEvidenceRequestV0, structure
-from loopx_recall_core.recall.service import recall
+from loopx_recall_core.recall.service import RecallService
 from loopx_recall_core.recall.sessions.ledger import ClaimRefused, SessionLedger
 from loopx_recall_core.state import Enablement, LimitCeilings, StateStore
 
@@ -42,8 +42,8 @@ class Recorder(FakeProvider):
 
 def _recall(request_data, mode, provider):
     request = structure(request_data, HistoricalEvidenceRequestV0)
-    return recall(request, provider_id=PROVIDER, host=host_with(provider),
-                  enablements=[_enablement(mode)], timeout=5)
+    return RecallService(provider_id=PROVIDER, host=host_with(provider),
+                         enablements=[_enablement(mode)], timeout=5)(request)
 
 
 def _claim(agent, session, runtime="codex"):

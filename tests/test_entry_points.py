@@ -13,7 +13,7 @@ import pytest
 
 from loopx_recall_core import _entry_points
 from loopx_recall_core._entry_points import entry_points, normalize_dist_name
-from loopx_recall_core.hookspecs import ENTRY_POINT_GROUP
+from loopx_recall_core.provider_protocols import ENTRY_POINT_GROUP
 
 
 def _ours(group: str) -> list[tuple]:

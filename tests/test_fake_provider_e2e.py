@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from loopx_recall_core.hookspecs import ENTRY_POINT_GROUP
+from loopx_recall_core.provider_protocols import ENTRY_POINT_GROUP
 
 HERE = Path(__file__).resolve().parent
 DIST = "loopx-fake-journal"

@@ -38,6 +38,7 @@ PLUGIN_TEST_IMPORTS = {"loopx_recall_core.plugin_api", "loopx_recall_core.testin
 SURFACE = (
     "plugin_api",
     "hookspecs",
+    "provider_protocols",
     "provider_records",
     "provider_cache",
     "plugins",

@@ -14,7 +14,7 @@ import pytest
 
 from loopx_recall_core.contracts import HistoricalEvidenceRequestV0, structure, unstructure
 from loopx_recall_core.recall.admission import Admitted, Refused, admit
-from loopx_recall_core.recall.service import recall
+from loopx_recall_core.recall.service import RecallService
 from loopx_recall_core.recall.store import PrivateStore
 from loopx_recall_core.state import Enablement, LimitCeilings
 
@@ -94,11 +94,11 @@ def test_admission_clamps_limits(request_obj):
 
 def _run(request_obj, provider, tmp_path, enablements=None, timeout=2.0):
     store = PrivateStore(tmp_path / "private-root")
-    outcome = recall(
-        request_obj, provider_id=PROVIDER, host=host_with(provider),
+    outcome = RecallService(
+        provider_id=PROVIDER, host=host_with(provider),
         enablements=enablements if enablements is not None else [_enablement()],
         store=store, timeout=timeout,
-    )
+    )(request_obj)
     return outcome, store
 
 
@@ -165,8 +165,8 @@ def test_too_many_items_rejected(request_obj, tmp_path):
 def test_missing_provider_is_typed(request_obj, tmp_path):
     from loopx_recall_core.plugins import PluginHost
 
-    outcome = recall(request_obj, provider_id=PROVIDER, host=PluginHost(),
-                     enablements=[_enablement()], store=PrivateStore(tmp_path))
+    outcome = RecallService(provider_id=PROVIDER, host=PluginHost(),
+                            enablements=[_enablement()], store=PrivateStore(tmp_path))(request_obj)
     assert (outcome.status, outcome.reason) == ("failed", "provider_not_installed")
 
 

@@ -17,7 +17,7 @@ from loopx_recall_core.contracts import (
 from loopx_recall_core.qualification.canaries import secret_canaries
 from loopx_recall_core.recall.receipts import result_receipt
 from loopx_recall_core.recall.replan.flow import replan
-from loopx_recall_core.recall.service import recall
+from loopx_recall_core.recall.service import RecallService
 from loopx_recall_core.recall.store import PrivateStore
 from loopx_recall_core.state import Enablement, LimitCeilings
 from tests.replan.helpers import FakeRecall, bound, command, enablement, failure, item, situation
@@ -49,8 +49,8 @@ def _leaks(text: str) -> list[str]:
 
 def _recall(request, snippet_text, tmp_path, enablement):
     store = PrivateStore(tmp_path / "state")
-    outcome = recall(request, provider_id=PROVIDER, host=host_with(FakeProvider(
-        snippet=snippet_text)), enablements=[enablement], store=store)  # fmt: skip
+    outcome = RecallService(provider_id=PROVIDER, host=host_with(FakeProvider(
+        snippet=snippet_text)), enablements=[enablement], store=store)(request)  # fmt: skip
     return outcome, store
 
 

@@ -12,7 +12,7 @@ import json
 import pytest
 
 from loopx_recall_core.contracts import HistoricalEvidenceRequestV0, structure
-from loopx_recall_core.recall.service import recall
+from loopx_recall_core.recall.service import RecallService
 from loopx_recall_core.recall.sessions.ledger import ClaimRefused, SessionLedger
 from loopx_recall_core.recall.store import PrivateStore
 from loopx_recall_core.state import Enablement, LimitCeilings
@@ -78,9 +78,9 @@ def test_the_host_excludes_forgotten_sessions_and_rejects_a_result_holding_one(
 
     def run():
         provider = _Recording(session="s")
-        outcome = recall(request, provider_id=PROVIDER, host=host_with(provider),
-                         enablements=[_enablement(mode)], store=store,
-                         current_sessions=("now-1",))  # fmt: skip
+        outcome = RecallService(provider_id=PROVIDER, host=host_with(provider),
+                                enablements=[_enablement(mode)], store=store,
+                                current_sessions=("now-1",))(request)  # fmt: skip
         return outcome, provider
 
     outcome, provider = run()

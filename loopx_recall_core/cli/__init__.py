@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""The ``loopx`` command line: thin click groups over the library.
+"""The ``loopx-recall`` command line: thin click groups over the library.
 
 ``main()`` first offers the command line to the click-free fast path
 (:mod:`loopx_recall_core.cli._fast`: the root help, ``--version`` and ``capability

@@ -6,7 +6,7 @@ With claimed agent sessions only the claimed ones are searched, so an answer is 
 only when every session of the bound runtimes in the repository and window is claimed by
 someone (this agent or another) or forgotten: a session nobody claimed may be this agent's, and its
 history is missing from the answer. The provider lists the sessions it finds on disk
-(:class:`~loopx_recall_core.hookspecs.SessionListingProvider`); the ledger says which are
+(:class:`~loopx_recall_core.provider_protocols.SessionListingProvider`); the ledger says which are
 claimed. The RFC: absence is never evidence when coverage is unknown, so an answer with
 unclaimed sessions is never ``fresh`` (it says ``incomplete``; ``unknown`` when the
 listing failed) and Replan's comparison is then never ``no_prior_match``.

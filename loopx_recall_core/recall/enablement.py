@@ -17,8 +17,8 @@ import attrs
 
 from loopx_recall_core.catalogue import find_known
 from loopx_recall_core.contracts.converter import FieldInvalid
-from loopx_recall_core.hookspecs import RecallProvider
 from loopx_recall_core.plugins import PluginHost, safe_readback
+from loopx_recall_core.provider_protocols import RecallProvider
 from loopx_recall_core.recall.changes import (
     SCOPE_FIELDS,
     NeedsConfirmation,

@@ -44,7 +44,6 @@ __all__ = [
     "hook_command",
     "keep_out_of_git",
     "merge",
-    "our_ids",
     "settings_snippet",
     "unmerge",
     "write_with_backup",
@@ -247,10 +246,6 @@ def _pairs(removed: list) -> list[tuple[str, str]]:
         if agent and project and (agent, project) not in pairs:
             pairs.append((agent, project))
     return pairs
-
-
-def our_ids(existing: bytes | None, runtime: str) -> list[tuple[str, str]]:
-    return unmerge(existing, runtime)[1]
 
 
 def _repository_root(start: Path) -> Path | None:

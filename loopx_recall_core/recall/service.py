@@ -26,12 +26,12 @@ from loopx_recall_core.contracts import (
     result_problems,
     structure,
 )
-from loopx_recall_core.hookspecs import (
+from loopx_recall_core.plugins import DeadlineExceeded, PluginHost, call_with_deadline
+from loopx_recall_core.provider_protocols import (
     PagedRecallProvider,
     RecallProvider,
     SessionListingProvider,
 )
-from loopx_recall_core.plugins import DeadlineExceeded, PluginHost, call_with_deadline
 from loopx_recall_core.provider_records import ProviderFailure
 from loopx_recall_core.recall.admission import STAGE_TRIGGERS, Admitted, admit
 from loopx_recall_core.recall.attempt import Attempt
@@ -45,7 +45,7 @@ from loopx_recall_core.redaction import redact_snippet
 from loopx_recall_core.runtimes import index_session_name
 from loopx_recall_core.state import Enablement, StateStore
 
-__all__ = ["DEFAULT_TIMEOUT_S", "RecallService", "recall"]
+__all__ = ["DEFAULT_TIMEOUT_S", "RecallService"]
 
 log = logging.getLogger(__name__)
 
@@ -132,52 +132,6 @@ def _redacted(
         for item, snippet in zip(result.items, snippets, strict=True)
     )
     return attrs.evolve(result, items=items)
-
-
-def recall(
-    request: HistoricalEvidenceRequestV0,
-    *,
-    provider_id: str,
-    host: PluginHost,
-    enablements: list[Enablement] | tuple[Enablement, ...],
-    store: PrivateStore | None = None,
-    timeout: float = DEFAULT_TIMEOUT_S,
-    surface: str = "replan-history",
-    current_sessions: tuple[str, ...] = (),
-    require_verdict: bool = True,
-) -> RecallOutcome:
-    """Run one historical-evidence request end to end; never raises for provider faults.
-
-    ``current_sessions`` names the sessions the agent is running in right now (e.g. the
-    running Codex thread or Claude session id): they are not history, and the provider
-    receives them as its ``exclude_sessions`` argument, with every forgotten session
-    (``session forget``, read from the session ledger; an item of one rejects the result).
-
-    The host decides whose sessions count (the enablement's ``agent_sessions``) and says so
-    in the binding it hands over: ``agent_sessions`` (``claimed`` or ``runtime``) and, when
-    claimed, ``claimed_sessions`` (``[{"runtime", "session_id"}]`` read from the session
-    ledger for this agent and project, runtime-native ids). It re-checks every item's
-    session against that list, and sets ``scope_applied.cross_agent_used`` itself: true
-    exactly when the identity is the runtime's.
-
-    A stage-2 trigger also needs a passing Stage 0 verdict for the runtime the enablement
-    resolves to now (``require_verdict``; only the Stage 0 bench itself, which earns the
-    verdict, turns it off): a binary swapped since stage 2 was enabled is refused.
-
-    The private store's problems (an unusable state folder) raise
-    :class:`~loopx_recall_core.state.StateError`: they are the owner's environment, not
-    the provider's, and are checked before the provider runs.
-    """
-    service = RecallService(
-        provider_id=provider_id,
-        host=host,
-        enablements=enablements,
-        store=store,
-        timeout=timeout,
-        current_sessions=current_sessions,
-        require_verdict=require_verdict,
-    )
-    return service(request, surface=surface)
 
 
 @attrs.frozen
@@ -298,6 +252,25 @@ class RecallService:
 
     ``host`` may be a loader, called once on the first need: a Replan that admits
     nothing never imports a plugin. The owner's receipt key is read once per service.
+
+    ``current_sessions`` names the sessions the agent is running in right now (e.g. the
+    running Codex thread or Claude session id): they are not history, and the provider
+    receives them as its ``exclude_sessions`` argument, with every forgotten session
+    (``session forget``, read from the session ledger; an item of one rejects the result).
+
+    The host decides whose sessions count (the enablement's ``agent_sessions``) and says so
+    in the binding it hands over: ``agent_sessions`` (``claimed`` or ``runtime``) and, when
+    claimed, ``claimed_sessions`` (``[{"runtime", "session_id"}]`` read from the session
+    ledger for this agent and project, runtime-native ids). It re-checks every item's
+    session against that list, and sets ``scope_applied.cross_agent_used`` itself: true
+    exactly when the identity is the runtime's.
+
+    A stage-2 trigger also needs a passing Stage 0 verdict for the runtime the enablement
+    resolves to now (``require_verdict``; only the Stage 0 bench itself, which earns the
+    verdict, turns it off): a binary swapped since stage 2 was enabled is refused. The
+    private store's problems (an unusable state folder) raise
+    :class:`~loopx_recall_core.state.StateError`: they are the owner's environment, not
+    the provider's, and are checked before the provider runs.
     """
 
     provider_id: str
@@ -383,7 +356,7 @@ class RecallService:
 
     def pages(self, requests: Sequence[HistoricalEvidenceRequestV0]) -> list[RecallOutcome]:
         """Recall a run of page requests (the same but for their ids) in ONE provider call
-        (:class:`~loopx_recall_core.hookspecs.PagedRecallProvider`): one outcome per page
+        (:class:`~loopx_recall_core.provider_protocols.PagedRecallProvider`): one outcome per page
         answered, each verified, redacted and recorded with its receipt as any recall; any
         refusal or failure, or one page that breaks its request, is one outcome for the
         first request and nothing else is kept. A provider without pages answers the first

@@ -32,8 +32,8 @@ from click.testing import CliRunner
 from loopx_recall_core import _pip, extensions, hookimpl, plugins
 from loopx_recall_core.cli import cli
 from loopx_recall_core.extensions import installed_extensions, installed_view, uninstall_target
-from loopx_recall_core.hookspecs import ENTRY_POINT_GROUP
 from loopx_recall_core.plugins import PluginHost, recall_providers
+from loopx_recall_core.provider_protocols import ENTRY_POINT_GROUP
 from loopx_recall_core.provider_records import ProviderReadback
 from loopx_recall_core.stopping import Stopped
 from tests.state_builders import enablement, seed

@@ -26,7 +26,7 @@ from loopx_recall_core.contracts import (
     structure,
     unstructure,
 )
-from loopx_recall_core.recall.service import recall
+from loopx_recall_core.recall.service import RecallService
 from loopx_recall_core.recall.store import PrivateStore
 from loopx_recall_core.state import Enablement, LimitCeilings, StateError
 from tests.fake_provider import FakeProvider, host_with
@@ -59,13 +59,12 @@ def _request(request_data):
 
 
 def _recall(request, root):
-    return recall(
-        request,
+    return RecallService(
         provider_id=PROVIDER,
         host=host_with(FakeProvider()),
         enablements=[_enablement()],
         store=PrivateStore(root),
-    )
+    )(request)
 
 
 def test_a_guessed_query_no_longer_matches_the_receipt(request_data, tmp_path):

@@ -26,7 +26,7 @@ from click.testing import CliRunner
 
 from loopx_recall_core import _entry_points, extensions, plugins
 from loopx_recall_core.cli import cli
-from loopx_recall_core.hookspecs import ENTRY_POINT_GROUP
+from loopx_recall_core.provider_protocols import ENTRY_POINT_GROUP
 
 LOOPX = Path(sys.executable).with_name("loopx-recall")
 CANARY = b"CANARY-ROW-13"

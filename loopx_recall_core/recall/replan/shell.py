@@ -39,7 +39,7 @@ normalize to one segment:
 The tables named here (wrappers, runners, setup and viewer commands, option spellings) are
 in :mod:`.programs`; this module tokenizes, segments and applies them. The per-toolchain
 classes of issue 18 item E (program aliases, package scripts, default build files,
-environment selectors) are applied by :mod:`.canonical`.
+environment selectors) are applied by :mod:`.canonical_command`.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ import re
 import shlex
 from typing import NamedTuple
 
-from loopx_recall_core.recall.replan.canonical import (
+from loopx_recall_core.recall.replan.canonical_command import (
     canonical_head,
     canonical_positionals,
     drop_defaults,

@@ -4,7 +4,7 @@
 
 Sources, in priority order (the first 8 distinct terms win):
 
-1. the proposed step: each command segment's canonical route (:mod:`.canonical`):
+1. the proposed step: each command segment's canonical route (:mod:`.canonical_command`):
    its program and the program's other usual names, its positional arguments
    (subcommands with their documented aliases, repository-relative paths, test
    selectors) and the values of its material options; its file paths; the keywords of
@@ -32,14 +32,14 @@ from functools import lru_cache
 
 from loopx_recall_core.canonical import js_trim, utf16_len
 from loopx_recall_core.contracts.replan import ReplanSituationV0, Step
-from loopx_recall_core.recall.replan.canonical import spellings, vocabulary
+from loopx_recall_core.recall.replan.canonical_command import spellings, vocabulary
 from loopx_recall_core.recall.replan.paths import normalize_arg
 from loopx_recall_core.recall.replan.routes import hypothesis_keywords
 from loopx_recall_core.recall.replan.shell import Segment, command_segments
 from loopx_recall_core.recall.replan.toolchains import SCRIPT_RUNNERS
 from loopx_recall_core.redaction import redact
 
-__all__ = ["MAX_TERMS", "MAX_TERM_UNITS", "canonical_sources", "query_terms"]
+__all__ = ["MAX_TERMS", "MAX_TERM_UNITS", "query_terms"]
 
 MAX_TERMS = 8
 MAX_TERM_UNITS = 128
@@ -47,20 +47,6 @@ _MIN_TERM_CHARS = 2
 _WORDY = re.compile(r"\w")
 _VOCABULARY = vocabulary()
 _redacted = lru_cache(maxsize=64)(redact)  # one situation's fields, each redacted once
-
-
-def canonical_sources(situation: ReplanSituationV0) -> tuple[str, ...]:
-    """Every field text a term may come from (for checks and tests)."""
-    sources: list[str] = []
-    steps = [situation.proposed_step, *(attempt.step for attempt in situation.signals.attempts)]
-    for step in steps:
-        sources.extend(s for s in (step.command, step.hypothesis) if s is not None)
-        sources.extend(step.file_paths)
-    sources.extend(
-        a.error_signature for a in situation.signals.attempts if a.error_signature is not None
-    )
-    sources.extend(h.text for h in situation.signals.hypotheses)
-    return tuple(sources)
 
 
 def query_terms(situation: ReplanSituationV0) -> tuple[str, ...]:

@@ -3,7 +3,7 @@
 """Per-toolchain facts for the route normalizer (issue 18, item E), one table per class.
 
 Each table holds only what the tool's own documentation states; the source is named at
-the table (or the row). The rules that apply them are in :mod:`.canonical`:
+the table (or the row). The rules that apply them are in :mod:`.canonical_command`:
 
 * ``PROGRAM_ALIASES``: another usual name of the same program (a launcher or distro name
   that runs the same tool): ``py.test``, ``pip3``, ``gmake``, ``./gradlew``, ``./mvnw``,
