@@ -1,3 +1,8 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""The guard's hot path and the session ledger: the raw read agrees with the ledger."""
+
+from __future__ import annotations
 
 
 def test_the_hot_path_reads_the_ledger_where_and_as_the_ledger_writes_it(tmp_path):
