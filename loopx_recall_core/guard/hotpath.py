@@ -13,6 +13,10 @@ never waited for.
 Whatever happens (no match, no set, no claim, guard off, bad payload, any error, the
 300 ms deadline passed) it prints nothing and the process exits 0: the guard never blocks
 work by failing. Each decision leaves one content-free record for ``guard stats``.
+
+Long because: the hot path reads everything it needs itself (payload, policy, set, the
+session ledger's claims, the runtime's own record of a call) with the standard library
+only; each piece it imported instead would cost its start-up on every shell call.
 """
 
 from __future__ import annotations
