@@ -85,7 +85,7 @@ def main() -> None:
                 Match(
                     "repeats_prior_failure",
                     {"snippet": snippet, "at": "2026-01-01T00:00:00Z"},
-                    {"snippet": f"{tool}: {case['command']} --retry-with-fix"},
+                    [{"snippet": f"{tool}: {case['command']} --retry-with-fix"}],
                 ),
                 now,
             )
