@@ -38,8 +38,6 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
-from loopx_recall_core.snippet_rules import CUT as _CUT  # a cut header's mark
-
 __all__ = [
     "DETECTOR",
     "KINDS",
@@ -55,6 +53,10 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 _MARKER = re.compile(r"\[redacted:[a-z_]+\]")
+#: A cut header's mark: the snippet convention's ``snippet_rules.CUT`` (spelled here, not
+#: imported: the snippet rules call this module, which must not call them back; a test
+#: checks the two agree).
+_CUT = "…"
 
 
 class Rule(NamedTuple):

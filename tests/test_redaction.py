@@ -231,3 +231,9 @@ def test_an_ordinary_command_never_loads_the_detector():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"
+
+
+def test_the_redactor_cuts_with_the_snippet_conventions_mark():
+    from loopx_recall_core.snippet_rules import CUT
+
+    assert redaction._CUT == CUT
