@@ -24,14 +24,13 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import select
 import signal
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 from loopx_recall_core import hook_log
+from loopx_recall_core.bounded_stdin import StdinTimeout, read_bounded
 from loopx_recall_core.guard import store, where
 from loopx_recall_core.jsonio import loads
 from loopx_recall_core.private_files import read_file
@@ -59,25 +58,13 @@ def _alarm(_signum: int, _frame: object) -> None:
 
 
 def _read_stdin(timeout: float) -> bytes | None:
+    """The payload's bytes; None when stdin did not end in time, failed or holds more
+    than the hot path reads."""
     try:
-        descriptor = sys.stdin.fileno()
-        if os.isatty(descriptor):
-            return None
-    except (AttributeError, OSError, ValueError):
+        raw = read_bounded(_MAX_PAYLOAD, timeout)
+    except (StdinTimeout, OSError, ValueError):
         return None
-    deadline = time.monotonic() + timeout
-    chunks: list[bytes] = []
-    size = 0
-    while size <= _MAX_PAYLOAD:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0 or not select.select([descriptor], [], [], remaining)[0]:
-            return None
-        chunk = os.read(descriptor, 65536)
-        if not chunk:
-            return b"".join(chunks)
-        chunks.append(chunk)
-        size += len(chunk)
-    return None
+    return raw if len(raw) <= _MAX_PAYLOAD else None
 
 
 def _option(argv: list[str], name: str, env: str) -> str | None:

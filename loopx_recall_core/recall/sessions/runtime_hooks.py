@@ -43,15 +43,12 @@ payload content). The outcome codes:
 from __future__ import annotations
 
 import contextlib
-import os
-import select
-import sys
-import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from loopx_recall_core import hook_log
+from loopx_recall_core.bounded_stdin import StdinTimeout, read_bounded
 from loopx_recall_core.jsonio import JsonInputError, loads
 from loopx_recall_core.private_files import StateError
 from loopx_recall_core.recall.sessions.ledger import ClaimRefused, SessionLedger
@@ -81,38 +78,17 @@ class _Skip(Exception):
 
 
 def read_stdin(timeout: float = _STDIN_TIMEOUT_S) -> bytes | None:
-    """stdin's bytes (at most MAX_PAYLOAD_BYTES + 1), None for a terminal, nothing open or
-    a read that fails. A writer that never closes its end cannot hold the hook longer than
-    ``timeout``: that is ``_Skip("stdin_timeout")``, so call it where :func:`run_hook`
-    logs it (pass the function itself as ``stdin``)."""
-    stream = sys.stdin
-    if stream is None or stream.closed:
-        return None
+    """stdin's bytes (at most MAX_PAYLOAD_BYTES + 1; empty for a terminal or nothing open,
+    None for a read that fails: both are logged as ``no_payload``). A writer that never
+    closes its end cannot hold the hook longer than ``timeout``: that is
+    ``_Skip("stdin_timeout")``, so call it where :func:`run_hook` logs it (pass the
+    function itself as ``stdin``)."""
     try:
-        descriptor = stream.fileno()
-        if os.isatty(descriptor):
-            return None
+        return read_bounded(MAX_PAYLOAD_BYTES, timeout)
+    except StdinTimeout:
+        raise _Skip("stdin_timeout") from None
     except (OSError, ValueError):
-        return None
-    deadline = time.monotonic() + timeout
-    chunks: list[bytes] = []
-    size = 0
-    while size <= MAX_PAYLOAD_BYTES:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            raise _Skip("stdin_timeout")
-        try:
-            ready, _, _ = select.select([descriptor], [], [], remaining)
-            if not ready:
-                raise _Skip("stdin_timeout")
-            chunk = os.read(descriptor, 65536)
-        except (OSError, ValueError):
-            return None  # logged as no_payload: there is nothing to read
-        if not chunk:
-            break
-        chunks.append(chunk)
-        size += len(chunk)
-    return b"".join(chunks)
+        return None  # logged as no_payload: there is nothing to read
 
 
 def _payload(raw: bytes | str | None) -> Mapping[str, Any]:
