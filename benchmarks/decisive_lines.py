@@ -3,7 +3,7 @@
 """Does the evidence carry the error? The decisive line of real failing tool outputs, in
 the snippet and in the guard's warning, against today's first-lines cut (the yardstick).
 
-Inputs: the outputs captured from the real tools in ``tests/decisive_lines/captured/``
+Inputs: the outputs captured from the real tools in ``tests/core/decisive_lines/captured/``
 (how each was made, and its hand-chosen decisive line, in its README and ``cases.json``),
 each stored the way each supported runtime stores a shell call's output (Claude Code's
 ``Exit code N`` line, Codex 0.169's ``Chunk ID:``...``Output:`` header, older Codex's
@@ -34,13 +34,13 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CAPTURED = ROOT / "tests" / "decisive_lines" / "captured"
+CAPTURED = ROOT / "tests" / "core" / "decisive_lines" / "captured"
 sys.path.insert(0, str(ROOT))
 
 from loopx_recall_core.decisive_lines import OUTPUT_WINDOW, joined_output  # noqa: E402
 from loopx_recall_core.guard.decide import Match, warning_text  # noqa: E402
 from loopx_recall_core.snippet_rules import format_tool_snippet  # noqa: E402
-from tests.decisive_lines.runtime_forms import FORMS  # noqa: E402
+from tests.core.decisive_lines.runtime_forms import FORMS  # noqa: E402
 
 SNIPPET_CHARS = 800
 ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")

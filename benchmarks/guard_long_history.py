@@ -15,7 +15,7 @@ as a PreToolUse payload in a new session; a sample of the repeats is asked of
 
 Run: .venv/bin/python benchmarks/guard_long_history.py [--sessions N] [--replan N]
 (prints figures; not a test). Transcript lines are Claude Code's, as the plugin's tests
-write them (tests/test_guard_end_to_end.py); the Codex ones are the tests' hostile.py's.
+write them (tests/guard/test_guard_end_to_end.py); the Codex ones are the tests' hostile.py's.
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "plugins" / "obelisk-session-evidence" / "tests"))
 
-from adversarial.hostile import codex_transcript, iso, request  # noqa: E402
+from hostile import codex_transcript, iso, request  # noqa: E402
 from loopx_obelisk_session_evidence.provider import ObeliskSessionEvidence  # noqa: E402
 from loopx_obelisk_session_evidence.runner import run  # noqa: E402
 

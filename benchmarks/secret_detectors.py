@@ -68,9 +68,9 @@ def real_output() -> dict[str, list[str]]:
              "docs", ":(exclude)**/tests/**", ":(exclude)**/canaries.py"], ROOT, 3000),
         "git log --format=fuller": _capture(["git", "log", "--format=fuller", "-n", "300"],
                                             ROOT, 1500),
-        "pytest -v (tests/test_canonical.py, test_contracts.py)": _capture(
-            [py, "-m", "pytest", "-v", "-p", "no:cacheprovider", "tests/test_canonical.py",
-             "tests/test_contracts.py", "tests/test_schemas.py"], ROOT, 1500),
+        "pytest -v (tests/core/test_canonical.py, test_contracts.py)": _capture(
+            [py, "-m", "pytest", "-v", "-p", "no:cacheprovider", "tests/core/test_canonical.py",
+             "tests/core/test_contracts.py", "tests/core/test_schemas.py"], ROOT, 1500),
         "pip list -v / pip show -f": _capture([py, "-m", "pip", "list", "-v"], ROOT, 400)
         + _capture([py, "-m", "pip", "show", "-f", "attrs", "cattrs", "click", "pluggy"],
                    ROOT, 600),

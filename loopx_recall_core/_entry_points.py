@@ -6,7 +6,7 @@
 ``email``, ``zipfile``, ``csv``, ...) and parses every distribution's whole ``METADATA``
 with the email parser. Every ``loopx-recall`` command that loads plugins lists one group,
 so this module does the same walk with ``os.listdir`` and plain text reads, and follows
-``importlib.metadata``'s rules (tests/test_entry_points.py compares both, on the real
+``importlib.metadata``'s rules (tests/core/test_entry_points.py compares both, on the real
 environment and on planted folders):
 
 - the distributions are the ``*.dist-info`` and ``*.egg-info`` folders in each

@@ -9,7 +9,7 @@ near the end (a test summary, a traceback's last line) or between noise. So a fa
 call's output is read whole (as far as the provider fetched it: its opening and its end,
 :data:`OUTPUT_WINDOW` characters each) and its decisive lines are chosen by the rules
 below, each from the tool's documented or observed output form (the outputs captured from
-the real tools are in ``tests/decisive_lines/captured/``, with how each was made).
+the real tools are in ``tests/core/decisive_lines/captured/``, with how each was made).
 
 Tiers (lower first; within a tier, in output order):
 

@@ -425,7 +425,7 @@ def redact(text: str) -> str:
 #: alphabet (a path read part by part) holding a letter and a digit, or both cases (every
 #: vendor format of the canary corpus is at least 20 such characters:
 #: ``qualification/canaries.py``). Tested as a necessary condition on every canary and on
-#: the ordinary lines (``tests/test_redaction.py``).
+#: the ordinary lines (``tests/core/test_redaction.py``).
 _NAMES = re.compile(
     r"key|token|secret|pass|pwd|auth|bearer|cookie|session|credential|private|signature"
     r"|://\S*@|mysql|mariadb|curl|wget|-b\s",

@@ -5,7 +5,7 @@
 A plugin's own code imports only ``plugin_api``; its tests also drive the host end to end
 (the CLI, the state store, the qualification run, Replan's request builder) and generate
 synthetic archives to search. They import those from here, one module, so the host's
-inside can move without breaking a plugin's suite (``tests/test_house.py`` holds the
+inside can move without breaking a plugin's suite (``tests/core/test_house.py`` holds the
 plugin's tests to ``plugin_api`` and this module)::
 
     from loopx_recall_core.testing import cli, generate_archive, StateStore

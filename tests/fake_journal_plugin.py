@@ -7,9 +7,9 @@ Its ``capability enable`` options are its own: ``--journal-dir`` (the folder, pr
 ``--journal-label`` (repeatable, which journals count) and ``--max-age-hours``. The only
 thing it shares with the Obelisk plugin is the ``provider_id``: the v0 wire contract allows
 exactly one. Like a real plugin it imports nothing from the host but
-``loopx_recall_core.plugin_api`` (``tests/test_house.py`` checks it), and it is installed
+``loopx_recall_core.plugin_api`` (``tests/core/test_house.py`` checks it), and it is installed
 for the end-to-end test as a distribution with a real entry point
-(``tests/test_fake_provider_e2e.py``).
+(``tests/core/test_fake_provider_e2e.py``).
 
 A journal line: ``{"session": "<ref>", "label": "<label>", "type": "<evidence type>",
 "at": "<ISO 8601>", "text": "..."}``.

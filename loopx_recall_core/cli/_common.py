@@ -95,7 +95,7 @@ class FiniteFloatRange(click.FloatRange):
 
     ``FloatRange`` lets ``nan`` through whatever its bounds (it compares false with both),
     and an unbounded ``click.FLOAT`` takes all three; none of them is a sensible count of
-    seconds or anything else. ``tests/adversarial/test_non_finite_numbers_refused.py`` fails when a
+    seconds or anything else. ``tests/core/test_non_finite_numbers_refused.py`` fails when a
     float option of any command uses another type.
     """
 

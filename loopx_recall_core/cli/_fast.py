@@ -6,7 +6,7 @@
 
 - ``loopx-recall``, ``--help``, ``-h``: the root help (no arguments: on stderr, exit 2, as
   click does), printed from :data:`ROOT_HELP`, click's own rendering of it at the default
-  width (tests/test_cli_fast.py fails when the two drift apart);
+  width (tests/cli/test_cli_fast.py fails when the two drift apart);
 - ``--version``;
 - ``capability status agent-turn-recall`` with its options (``--provider``,
   ``--project-id``, ``--agent-id``, ``--format``, ``--show-private``; ``--opt value`` or

@@ -21,8 +21,8 @@ from loopx_recall_core.guard import hotpath
 from loopx_recall_core.guard.decide import find_repeat
 from loopx_recall_core.redaction import redact
 from tests.guard import helpers
-from tests.replan.corpus import evaluate, predict
-from tests.replan.corpus_context import AWS, DEV, HELD_OUT, TOKEN
+from tests.recall.replan.corpus import evaluate, predict
+from tests.recall.replan.corpus_context import AWS, DEV, HELD_OUT, TOKEN
 from tests.state_builders import enablement, seed
 
 AN_HOUR_AGO = (datetime.now(UTC) - timedelta(hours=1)).isoformat()

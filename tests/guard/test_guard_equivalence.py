@@ -9,8 +9,8 @@ from datetime import UTC, datetime, timedelta
 
 from loopx_recall_core.guard.decide import find_repeat, warning_text
 from tests.guard import helpers
-from tests.replan import corpus
-from tests.replan.corpus_routes import ROUTES
+from tests.recall.replan import corpus
+from tests.recall.replan.corpus_routes import ROUTES
 
 CASES = corpus.CASES + corpus.HOLDOUT + ROUTES
 AN_HOUR_AGO = (datetime.now(UTC) - timedelta(hours=1)).isoformat()

@@ -24,7 +24,7 @@ __all__ = ["BINDING_OPTIONS", "HISTORY_SOURCES", "bind", "git_repository"]
 
 #: The runtimes whose sessions Obelisk 0.2.4 indexes (a fact about the index, so the
 #: provider's own list); each has a host runtime record, which says how the index names
-#: its sessions (tests/test_shared_rules.py checks both).
+#: its sessions (tests/core/test_shared_rules.py checks both).
 HISTORY_SOURCES = ("claude", "codex", "kimi", "pi")
 DEFAULT_WINDOW_DAYS = 30
 

@@ -1654,7 +1654,7 @@ def test_agreement_a_planted_summary_is_summary_evidence(
     # The plugin's own summary query (template v6) finds a planted away_summary.
     from loopx_obelisk_session_evidence.provider import ObeliskSessionEvidence
 
-    from ..test_adapter import _request
+    from ..recall.test_adapter import _request
 
     repo = tmp_path / "repo"
     repo.mkdir()

@@ -1,0 +1,51 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""Issue 21, item 7, with the real plugin: when Obelisk cannot be found, ``recall
+history`` and ``recall replan`` text say how to get it (its public repository, where npm
+lacks @obelisk-apps/cli as here: issue 30 item 4; the npm package where it has it),
+which releases are supported, and how to point at it (``--obelisk-bin``,
+LOOPX_RECALL_OBELISK_BIN), naming no path."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+
+from ..conftest import LOOPX
+
+
+def test_provider_unavailable_says_how_to_get_obelisk(loopx, enable_alpha, tmp_path):
+    enable_alpha("codex")
+    missing = tmp_path / "no-such-folder" / "obelisk"
+    gone = {"LOOPX_RECALL_OBELISK_BIN": str(missing), "PATH": str(tmp_path)}
+    history = loopx("recall", "history", "--agent-id", "agent-a", "--project-id", "proj-j",
+                    "--term", "pytest", extra_env=gone)  # fmt: skip
+    replan = loopx("recall", "replan", "--proposed-command", "pytest -x", "--agent-id",
+                   "agent-a", "--project-id", "proj-j", extra_env=gone)  # fmt: skip
+    for result in (history, replan):
+        assert "provider_unavailable" in result.stdout, result.stdout
+        assert "`npm install -g @obelisk-apps/cli`" in result.stdout
+        assert "from its public repository github.com/tommy0103/obelisk" in result.stdout
+        assert "Obelisk 0.2.1 to before 0.3.0" in result.stdout
+        assert "--obelisk-bin PATH" in result.stdout
+        assert "LOOPX_RECALL_OBELISK_BIN" in result.stdout
+        assert str(tmp_path) not in result.stdout + result.stderr
+
+
+def test_extension_list_says_how_to_get_obelisk(tmp_path):
+    # the installed CLI with no obelisk anywhere: not on PATH, no LOOPX_RECALL_OBELISK_BIN
+    env = {k: v for k, v in os.environ.items() if k != "LOOPX_RECALL_OBELISK_BIN"}
+    env |= {"PATH": str(tmp_path), "HOME": str(tmp_path), "LOOPX_RECALL_HOME": str(tmp_path / "l")}
+    env.pop("LOOPX_RECALL_LOAD_PLUGINS", None)
+    result = subprocess.run(
+        [LOOPX, "extension", "list"], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    line = next(x for x in result.stdout.splitlines() if x.startswith("obelisk-session-evidence"))
+    assert "not ready: obelisk executable not found: " in line
+    assert "npm install -g @obelisk-apps/cli" in line
+    assert "from its public repository github.com/tommy0103/obelisk" in line
+    assert "Obelisk 0.2.1 to before 0.3.0" in line
+    assert "--obelisk-bin PATH" in line
+    assert "LOOPX_RECALL_OBELISK_BIN" in line
+    assert str(tmp_path) not in result.stdout

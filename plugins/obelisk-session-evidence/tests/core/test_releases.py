@@ -1,0 +1,107 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""The Obelisk releases the plugin meets (docs/obelisk-releases.md), through the real
+``loopx`` CLI: against the double answering as each release (its ``version`` setting) and,
+in the real-binary lane, against each named executable."""
+
+from __future__ import annotations
+
+import json
+import stat
+from pathlib import Path
+
+import pytest
+from loopx_obelisk_session_evidence.adapter import SUPPORTED_TEXT
+
+from ..conftest import CAPABILITY
+from ..obelisk_double.fixtures import (
+    OBELISK_WRAPPER,
+    LaneRuntime,
+    Release,
+    double_settings,
+    lane_runtimes,
+)
+
+#: Releases the double answers as, supported and not.
+SUPPORTED = ("0.2.1", "0.2.4")
+REFUSED = ("0.2.0", "0.3.1")
+_REFUSED = [r for r in lane_runtimes() if not r.supported] if lane_runtimes() else [
+    LaneRuntime(OBELISK_WRAPPER, Release.of(v)) for v in REFUSED
+]
+
+
+def _history(loopx, *args: str, env: dict[str, str] | None = None):
+    return loopx(
+        "recall", "history", "--agent-id", "agent-a", "--project-id", "proj-j", *args,
+        extra_env=env, check=False,
+    )
+
+
+def _status(loopx) -> dict:
+    out = loopx("capability", "status", *CAPABILITY, "--project-id", "proj-j", "--format", "json")
+    return json.loads(out.stdout)
+
+
+@pytest.mark.parametrize("version", SUPPORTED)
+def test_every_evidence_type_answers_on_each_supported_release(
+    loopx, enable_alpha, archive_home, version
+):
+    # 0.2.1's index has no summaries.visibility: the template read it and every recall
+    # asking for summaries failed with unsupported_runtime_version (issue 30).
+    double_settings(archive_home.home, version=version)
+    enable_alpha("claude")
+    status = _status(loopx)
+    assert status["provider"]["ready"] is True, status
+    assert status["runtime"]["runtime_version"] == version
+    alpha = str(archive_home.repos["alpha"])
+    summary = next(
+        e for e in archive_home.events
+        if e.kind == "summary" and e.runtime == "claude" and e.repo_root == alpha and e.visible
+    )
+    term = max(summary.text.split(), key=len).strip(".,:;")
+    data = json.loads(_history(loopx, "--term", term, "--format", "json", "--show-private").stdout)
+    assert data["status"] == "succeeded", data
+    assert "summary" in {item["evidence_type"] for item in data["items"]}, data
+
+
+@pytest.fixture(params=_REFUSED, ids=[f"obelisk-{r.release.version}" for r in _REFUSED])
+def refused(request, archive_home, tmp_path) -> tuple[Path, Path, str]:
+    """A runtime outside the supported range behind a wrapper that logs every verb it is
+    given: (wrapper, log, version)."""
+    runtime: LaneRuntime = request.param
+    if runtime.path == OBELISK_WRAPPER:
+        double_settings(archive_home.home, version=runtime.release.version)
+    log = tmp_path / "verbs.log"
+    wrapper = tmp_path / "logging-obelisk"
+    wrapper.write_text(f'#!/bin/sh\necho "$1" >> "{log}"\nexec "{runtime.path}" "$@"\n')
+    wrapper.chmod(wrapper.stat().st_mode | stat.S_IXUSR)
+    return wrapper, log, runtime.release.version
+
+
+@pytest.mark.real_obelisk
+def test_a_release_outside_the_range_is_refused_before_any_query(loopx, archive_home, refused):
+    wrapper, log, version = refused
+    env = {"LOOPX_RECALL_OBELISK_BIN": str(wrapper)}
+    hint = f"Obelisk {version} is not supported (supported: {SUPPORTED_TEXT})"
+    listed = loopx("extension", "list", extra_env=env, check=False)
+    assert hint in listed.stdout + listed.stderr
+    loopx(
+        "capability", "enable", *CAPABILITY, "--agent-id", "agent-a", "--project-id", "proj-j",
+        "--history-source", "claude", "--repository-root", str(archive_home.repos["alpha"]),
+        "--repository-id", "repo-a", "--agent-sessions", "runtime", extra_env=env, check=False,
+    )
+    out = loopx(
+        "capability", "status", *CAPABILITY, "--project-id", "proj-j", "--format", "json",
+        extra_env=env, check=False,
+    )
+    status = json.loads(out.stdout)
+    assert status["provider"]["ready"] is False, status
+    assert status["provider"]["unavailable_reason"].startswith(hint)
+    assert status["runtime"]["runtime_version"] == version
+    data = json.loads(_history(loopx, "--term", "pytest", "--format", "json", env=env).stdout)
+    assert data["status"] != "succeeded"
+    assert data["reason"] == "unsupported_runtime_version", data
+    text = _history(loopx, "--term", "pytest", env=env)
+    assert hint in text.stdout + text.stderr
+    # Refused before any query: the binary was only asked its version.
+    assert set(log.read_text().split()) == {"--version"}

@@ -1,0 +1,112 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""Issue 21, item 9: small inconsistencies between what a command says and what it does.
+
+``recall replan --help`` no longer promises exit 1 with no provider installed (it exits
+0); ``capability status --show-private`` shows the binding's private values in text as in
+JSON; ``hook install --settings`` says a settings file must hold a JSON object and says
+"not valid JSON" once; answering "n" is click's ``Aborted!``, exit 1, everywhere.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from loopx_recall_core import plugins as plugins_module
+from loopx_recall_core.cli import cli
+
+from ..fake_provider import CANARY, FakeProvider, host_with
+
+LOOPX = str(Path(sys.executable).with_name("loopx-recall"))
+capability_cli = importlib.import_module("loopx_recall_core.cli.capability")
+
+
+def _loopx(*args: str, cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "HOME": str(cwd), "LOOPX_RECALL_HOME": str(cwd / "loopx")}
+    env.pop("CODEX_HOME", None)
+    result = subprocess.run(
+        [LOOPX, *args], input=stdin, capture_output=True, text=True, cwd=cwd, env=env,
+        timeout=60, check=False,
+    )  # fmt: skip
+    assert "Traceback" not in result.stderr
+    return result
+
+
+def test_replan_help_matches_its_exit_status_with_no_provider(tmp_path):
+    help_text = " ".join(_loopx("recall", "replan", "--help", cwd=tmp_path).stdout.split())
+    assert "exit 1" not in help_text
+    assert "also with no provider installed" in help_text
+    env_free = subprocess.run(
+        [LOOPX, "recall", "replan", "--proposed-command", "make", "--agent-id", "a",
+         "--project-id", "j"],
+        env={**os.environ, "LOOPX_RECALL_LOAD_PLUGINS": "", "HOME": str(tmp_path),
+             "LOOPX_RECALL_HOME": str(tmp_path / "loopx")},
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert env_free.returncode == 0, env_free.stderr
+    assert "refused (not_enabled)" in env_free.stdout
+
+
+def test_status_show_private_text_shows_the_repository_roots(monkeypatch, loopx_home):
+    fake = FakeProvider()
+    monkeypatch.setattr(capability_cli, "load_host", lambda *a, **k: host_with(fake))
+    monkeypatch.setattr(plugins_module, "load_host", lambda *a, **k: host_with(fake))
+    runner = CliRunner()
+    enabled = runner.invoke(cli, [
+        "capability", "enable", "agent-turn-recall", "--provider", "obelisk-session-evidence",
+        "--surface", "replan-history", "--agent-id", "agent-a", "--project-id", "proj-j",
+    ])  # fmt: skip
+    assert enabled.exit_code == 0, enabled.output
+    status = ["capability", "status", "agent-turn-recall", "--provider",
+              "obelisk-session-evidence", "--project-id", "proj-j"]  # fmt: skip
+    public = runner.invoke(cli, status)
+    assert public.exit_code == 0, public.output
+    assert CANARY not in public.stdout
+    private = runner.invoke(cli, [*status, "--show-private"])
+    assert private.exit_code == 0, private.output
+    assert f"    repository_roots: /home/alice/{CANARY}/repo" in private.stdout.splitlines()
+
+
+def test_hook_install_names_the_settings_shape_and_says_invalid_json_once(tmp_path):
+    settings = tmp_path / "settings.json"
+    args = ("hook", "install", "claude", "--agent-id", "a", "--project-id", "j",
+            "--settings", str(settings), "--yes")  # fmt: skip
+    settings.write_text("[1, 2]\n")
+    array = _loopx(*args, cwd=tmp_path)
+    assert array.returncode == 1
+    assert array.stderr == "error: the Claude Code settings file must hold a JSON object ({...})\n"
+    settings.write_text('{"hooks": {}\n\n')
+    broken = _loopx(*args, cwd=tmp_path)
+    assert broken.returncode == 1
+    assert broken.stderr.count("not valid JSON") == 1, broken.stderr
+    assert "the Claude Code settings file is not valid JSON (line " in broken.stderr
+    assert settings.read_text() == '{"hooks": {}\n\n'
+
+
+def test_answering_no_is_aborted_exit_1_in_hook_install(tmp_path):
+    import pty
+
+    settings = tmp_path / "settings.json"
+    original = {"permissions": {"allow": ["Bash(ls)"]}}
+    settings.write_text(json.dumps(original))
+    args = ("hook", "install", "claude", "--agent-id", "a", "--project-id", "j", "--settings",
+            str(settings))  # fmt: skip
+    env = {**os.environ, "HOME": str(tmp_path), "LOOPX_RECALL_HOME": str(tmp_path / "loopx")}
+    controller, terminal = pty.openpty()  # a terminal: the question is asked; "n" aborts
+    os.write(controller, b"n\n")
+    declined = subprocess.run([LOOPX, *args], stdin=terminal, capture_output=True, text=True,
+                              cwd=tmp_path, env=env, timeout=60, check=False)  # fmt: skip
+    os.close(terminal)
+    os.close(controller)
+    assert declined.returncode == 1
+    assert "Aborted!" in declined.stderr
+    assert "nothing changed" not in declined.stdout
+    assert json.loads(settings.read_text()) == original
+    assert list(tmp_path.glob("settings.json.loopx-backup*")) == []

@@ -1,0 +1,432 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""House rules, read from the source with ``ast`` (nothing here imports the modules it checks).
+
+- no import cycle among ``loopx_recall_core`` modules (module-level imports only: an import
+  inside a function or under ``if TYPE_CHECKING:`` runs later or never, so it cannot cycle);
+- no product module over :data:`MAX_LINES` lines unless its module docstring has a paragraph
+  starting with :data:`LONG_MARKER` that says why;
+- a provider plugin imports the host only through ``loopx_recall_core.plugin_api``, and
+  its tests only through ``plugin_api`` and ``loopx_recall_core.testing``;
+- the plugin surface and what it stands on (:data:`SURFACE`) import nothing of the
+  library above it (:data:`ABOVE_SURFACE`), anywhere in a module: at module level, in a
+  function, under ``if TYPE_CHECKING:``, or as a PEP 562 ``_SOURCES`` entry;
+- the host names Obelisk only in docstrings and comments (as an example), the v0 wire
+  contract's literal ``provider_id`` in ``contracts/historical.py``, the generated JSON
+  schemas, and the extension catalogue's data file.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+HOST = ROOT / "loopx_recall_core"
+PLUGIN_PACKAGES = sorted(p for p in (ROOT / "plugins").glob("*/loopx_*") if p.is_dir())
+#: The tests' own provider plugin, held to the same rule (``test_fake_provider_e2e.py``).
+TEST_PLUGINS = [ROOT / "tests" / "fake_journal_plugin.py"]
+PLUGIN_TESTS = sorted(p for p in (ROOT / "plugins").glob("*/tests") if p.is_dir())
+#: What a plugin's tests may import from the host: the surface, and the one test-support module.
+PLUGIN_TEST_IMPORTS = {"loopx_recall_core.plugin_api", "loopx_recall_core.testing"}
+
+#: The plugin surface and what it stands on (modules, or packages with all they hold) ...
+SURFACE = (
+    "plugin_api",
+    "hookspecs",
+    "provider_protocols",
+    "provider_records",
+    "provider_cache",
+    "plugins",
+    "contracts",
+    "state",
+    "snippet_rules",
+    "transcript_rules",
+    "runtimes",
+)
+#: ... never import the library built on them.
+ABOVE_SURFACE = ("recall", "qualification", "external_evidence", "extensions", "cli", "testing")
+
+MAX_LINES = 400
+LONG_MARKER = "Long because:"
+
+#: The one literal the host may spell, and where: the v0 wire contract's provider id.
+V0_PROVIDER_ID = "obelisk-session-evidence"
+V0_CONTRACT = "contracts/historical.py"
+_OBELISK = re.compile("obelisk", re.IGNORECASE)
+
+
+def _python_files(package: Path) -> list[Path]:
+    return sorted(p for p in package.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def _dotted(path: Path, base: Path) -> str:
+    parts = list(path.relative_to(base).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _module_level_imports(body: list[ast.stmt]) -> Iterator[ast.Import | ast.ImportFrom]:
+    """Imports that run when the module is imported (class bodies included, functions not)."""
+    for node in body:
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            yield node
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        elif isinstance(node, ast.If):
+            if not _is_type_checking(node.test):
+                yield from _module_level_imports(node.body)
+            yield from _module_level_imports(node.orelse)
+        elif isinstance(node, ast.ClassDef | ast.With):
+            yield from _module_level_imports(node.body)
+        elif isinstance(node, ast.Try):
+            for block in (node.body, *(h.body for h in node.handlers), node.orelse, node.finalbody):
+                yield from _module_level_imports(block)
+
+
+def _absolute(node: ast.ImportFrom, module: str, is_package: bool) -> str:
+    if not node.level:
+        return node.module or ""
+    base = module.split(".") if is_package else module.split(".")[:-1]
+    base = base[: len(base) - (node.level - 1)]
+    return ".".join([*base, *([node.module] if node.module else [])])
+
+
+def _imported_modules(
+    node: ast.Import | ast.ImportFrom, module: str, is_package: bool, known: set[str]
+) -> set[str]:
+    """The modules of ``known`` that ``node`` names (``from pkg import sub`` names ``pkg.sub``)."""
+    if isinstance(node, ast.Import):
+        return {alias.name for alias in node.names if alias.name in known}
+    target = _absolute(node, module, is_package)
+    found = set()
+    for alias in node.names:
+        if f"{target}.{alias.name}" in known:
+            found.add(f"{target}.{alias.name}")
+        elif target in known:
+            found.add(target)
+    return found
+
+
+def import_graph(base: Path = HOST.parent, package: Path = HOST) -> dict[str, set[str]]:
+    files = {_dotted(path, base): path for path in _python_files(package)}
+    known = set(files)
+    graph: dict[str, set[str]] = {}
+    for module, path in files.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        is_package = path.name == "__init__.py"
+        edges: set[str] = set()
+        for node in _module_level_imports(tree.body):
+            edges |= _imported_modules(node, module, is_package, known)
+        graph[module] = edges - {module}
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan), sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return sorted(found)
+
+
+def test_the_graph_sees_module_level_imports_only(tmp_path):
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("from pkg import b\n")
+    (package / "b.py").write_text(
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from pkg import a\n"
+        "def f():\n    from pkg import a\n"
+        "from . import c\n"
+    )
+    (package / "c.py").write_text("class K:\n    from .a import x\n")
+    graph = import_graph(tmp_path, package)
+    assert graph["pkg.a"] == {"pkg.b"}
+    assert graph["pkg.b"] == {"pkg.c"}
+    assert graph["pkg.c"] == {"pkg.a"}
+    assert cycles(graph) == [["pkg.a", "pkg.b", "pkg.c"]]
+
+
+def test_no_import_cycle_in_the_host():
+    assert cycles(import_graph()) == []
+
+
+def _docstring(path: Path) -> str:
+    return ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+
+
+def _product_modules() -> list[Path]:
+    return _python_files(HOST) + [p for package in PLUGIN_PACKAGES for p in _python_files(package)]
+
+
+def test_long_modules_say_why():
+    too_long = []
+    for path in _product_modules():
+        lines = len(path.read_text(encoding="utf-8").splitlines())
+        reasons = [
+            paragraph
+            for paragraph in re.split(r"\n\s*\n", _docstring(path))
+            if paragraph.strip().startswith(LONG_MARKER)
+        ]
+        if lines > MAX_LINES and not any(len(r.strip()) > len(LONG_MARKER) + 10 for r in reasons):
+            too_long.append(f"{path.relative_to(ROOT)} ({lines} lines)")
+    assert too_long == [], f"over {MAX_LINES} lines without a {LONG_MARKER!r} paragraph"
+
+
+def _all_imports(tree: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            yield node
+
+
+def _host_modules_named(node: ast.Import | ast.ImportFrom) -> list[str]:
+    if isinstance(node, ast.Import):
+        return [a.name for a in node.names if a.name.split(".")[0] == "loopx_recall_core"]
+    if node.level or (node.module or "").split(".")[0] != "loopx_recall_core":
+        return []
+    if node.module == "loopx_recall_core":
+        return [f"loopx_recall_core.{a.name}" for a in node.names]
+    return [node.module]
+
+
+def _host_imports_of(path: Path) -> Iterator[tuple[int, str]]:
+    """``(line, module)`` for every host module ``path`` imports, wherever the import is."""
+    for node in _all_imports(ast.parse(path.read_text(encoding="utf-8"))):
+        for name in _host_modules_named(node):
+            yield node.lineno, name
+
+
+def test_plugin_tests_import_the_host_only_through_plugin_api_and_testing():
+    assert PLUGIN_TESTS, "no plugin tests found under plugins/"
+    strays = [
+        f"{path.relative_to(ROOT)}:{line} {name}"
+        for tests in PLUGIN_TESTS
+        for path in _python_files(tests)
+        for line, name in _host_imports_of(path)
+        if name not in PLUGIN_TEST_IMPORTS
+    ]
+    assert strays == []
+
+
+def _sources_entries(tree: ast.Module) -> Iterator[tuple[int, str]]:
+    """The modules a PEP 562 ``_SOURCES = {name: module | (module, attribute)}`` table
+    names: imported on first use, so as much an import as an ``import`` statement."""
+    for node in tree.body:
+        target = node.target if isinstance(node, ast.AnnAssign) else None
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+        if not (isinstance(target, ast.Name) and target.id == "_SOURCES"):
+            continue
+        if not isinstance(node.value, ast.Dict):
+            continue
+        for value in node.value.values:
+            if isinstance(value, ast.Tuple) and value.elts:
+                value = value.elts[0]
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                yield value.lineno, value.value
+
+
+def upward_imports(
+    package: Path, lower: tuple[str, ...], upper: tuple[str, ...], base: Path | None = None
+) -> list[str]:
+    """Where a module of ``lower`` imports one of ``upper`` (names relative to ``package``,
+    a package meaning everything in it): module-level, function-level, ``TYPE_CHECKING``
+    and ``_SOURCES`` imports alike, relative ones resolved."""
+    base = package.parent if base is None else base
+    root = _dotted(package / "__init__.py", base)
+
+    def inside(module: str, names: tuple[str, ...]) -> bool:
+        return any(module == f"{root}.{n}" or module.startswith(f"{root}.{n}.") for n in names)
+
+    found = []
+    for path in _python_files(package):
+        module = _dotted(path, base)
+        if not inside(module, lower):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        named: list[tuple[int, str]] = list(_sources_entries(tree))
+        for node in _all_imports(tree):
+            if isinstance(node, ast.Import):
+                named += [(node.lineno, alias.name) for alias in node.names]
+                continue
+            target = _absolute(node, module, path.name == "__init__.py")
+            # ``from pkg.recall import x`` names pkg.recall; ``from pkg import cli``, pkg.cli
+            names = [target] if inside(target, upper) else []
+            names += [f"{target}.{alias.name}" for alias in node.names if not names]
+            named += [(node.lineno, name) for name in names]
+        hits = {(line, name) for line, name in named if inside(name, upper)}
+        found += [f"{path.relative_to(base)}:{line} {name}" for line, name in sorted(hits)]
+    return found
+
+
+def test_the_direction_rule_sees_every_kind_of_import(tmp_path):
+    package = tmp_path / "pkg"
+    (package / "recall").mkdir(parents=True)
+    (package / "contracts").mkdir()
+    for init in (package, package / "recall", package / "contracts"):
+        (init / "__init__.py").write_text("")
+    (package / "recall" / "flow.py").write_text("X = 1\n")
+    (package / "cli.py").write_text("")
+    (package / "state.py").write_text(
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from pkg.recall import flow\n"
+        "def f():\n    import pkg.cli\n"
+        "_SOURCES = {'flow': 'pkg.recall.flow'}\n"
+    )
+    (package / "contracts" / "deep.py").write_text("def g():\n    from ..recall.flow import X\n")
+    (package / "plugins.py").write_text("from pkg import state\nimport pkg.contracts\n")
+    (package / "recall" / "up.py").write_text("from pkg import state\n")  # downward: fine
+    found = upward_imports(package, ("state", "contracts", "plugins"), ("recall", "cli"))
+    assert found == [
+        "pkg/contracts/deep.py:2 pkg.recall.flow",
+        "pkg/state.py:3 pkg.recall",
+        "pkg/state.py:5 pkg.cli",
+        "pkg/state.py:6 pkg.recall.flow",
+    ]
+
+
+def test_the_plugin_surface_imports_nothing_of_the_library_above_it():
+    assert upward_imports(HOST, SURFACE, ABOVE_SURFACE) == []
+
+
+def test_plugins_import_the_host_only_through_plugin_api():
+    assert PLUGIN_PACKAGES, "no plugin package found under plugins/"
+    strays = []
+    files = [p for package in PLUGIN_PACKAGES for p in _python_files(package)] + TEST_PLUGINS
+    for path in files:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in _all_imports(tree):
+            strays += [
+                f"{path.relative_to(ROOT)}:{node.lineno} {name}"
+                for name in _host_modules_named(node)
+                if name != "loopx_recall_core.plugin_api"
+            ]
+    assert strays == []
+
+
+def _docstring_starts(tree: ast.AST) -> set[tuple[int, int]]:
+    starts = set()
+    for node in ast.walk(tree):
+        if isinstance(
+            node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef
+        ) and node.body:
+            first = node.body[0]
+            if (
+                isinstance(first, ast.Expr)
+                and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)
+            ):
+                starts.add((first.value.lineno, first.value.col_offset))
+    return starts
+
+
+def obelisk_in_code(path: Path, allowed_literal: str | None = None) -> list[str]:
+    """Where a ``.py`` file names Obelisk outside docstrings and comments (``line: token``)."""
+    source = path.read_text(encoding="utf-8")
+    docstrings = _docstring_starts(ast.parse(source))
+    kinds = {tokenize.NAME, tokenize.STRING}
+    kinds |= {k for k in (getattr(tokenize, "FSTRING_MIDDLE", None),) if k is not None}
+    found = []
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type not in kinds or not _OBELISK.search(token.string):
+            continue
+        if token.type == tokenize.STRING and token.start in docstrings:
+            continue
+        if allowed_literal is not None and token.string.strip("'\"") == allowed_literal:
+            continue
+        found.append(f"{token.start[0]}: {token.string[:60]}")
+    return found
+
+
+def _obelisk_allowed_file(relative: Path) -> bool:
+    # generated schemas carry the v0 literal; the extension catalogue (package data) lists
+    # the Obelisk plugin by name
+    return (relative.parts[0] == "schemas" and relative.suffix == ".json") or (
+        relative.suffix != ".py" and "catalog" in relative.name.lower()
+    )
+
+
+def test_obelisk_scan_skips_docstrings_and_comments_only(tmp_path):
+    module = tmp_path / "m.py"
+    module.write_text(
+        '"""Obelisk, as an example."""\n'
+        "# obelisk in a comment\n"
+        "def f(obelisk_bin):\n"
+        '    """Runs OBELISK."""\n'
+        '    return "obelisk-session-evidence", "OBELISK_HOME"\n'
+    )
+    assert [line.split(":")[0] for line in obelisk_in_code(module)] == ["3", "5", "5"]
+    assert len(obelisk_in_code(module, allowed_literal=V0_PROVIDER_ID)) == 2
+
+
+def host_files_naming_obelisk() -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for path in sorted(p for p in HOST.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        relative = path.relative_to(HOST)
+        if path.suffix == ".py":
+            allowed = V0_PROVIDER_ID if relative.as_posix() == V0_CONTRACT else None
+            hits = obelisk_in_code(path, allowed)
+        elif _obelisk_allowed_file(relative):
+            continue
+        else:
+            text = path.read_text(encoding="utf-8", errors="replace")
+            hits = [f"{n}: {line.strip()[:60]}" for n, line in enumerate(text.splitlines(), 1)
+                    if _OBELISK.search(line)]
+        if hits:
+            found[relative.as_posix()] = hits
+    return found
+
+
+def test_the_host_names_obelisk_only_as_an_example():
+    assert host_files_naming_obelisk() == {}
+
+
+def test_no_host_module_imports_the_test_support_module():
+    strays = [
+        f"{path.relative_to(ROOT)}:{line}"
+        for path in _python_files(HOST)
+        if path.name != "testing.py"
+        for line, name in _host_imports_of(path)
+        if name == "loopx_recall_core.testing"
+    ]
+    assert strays == []
