@@ -189,7 +189,7 @@ def test_the_guard_blocks_commands_and_options_exist():
 
 def test_the_loopx_block_is_what_the_real_loopx_lane_runs():
     lane = (ROOT / "plugins" / "obelisk-session-evidence" / "tests"
-            / "test_inside_loopx.py").read_text()  # fmt: skip
+            / "loopx_extension" / "test_inside_loopx.py").read_text()  # fmt: skip
     for command in _block("loopx extension install").splitlines():
         words = [w for w in shlex.split(command) if not w.startswith("$(")]
         assert words[0] == "loopx"
