@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Issue 10, item 11 (input side): bad input is a one-line error, never a traceback.
+"""Bad input is a one-line error, never a traceback.
 
 Non-UTF-8 command-line bytes, an over-long ``--agent-id``, a 5,000-digit integer or a
 duplicate key in any JSON input file, and absurd counts reported by a provider. Each case

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Issue 12: ``cli/`` parses, calls one library function and renders.
+"""``cli/`` parses, calls one library function and renders.
 
 Its failures are click exceptions with fixed exit codes and one-line messages; the
 provider is never Obelisk by default (the one enabled is used; several is one line and

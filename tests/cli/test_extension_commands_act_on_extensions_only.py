@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Issue 10, item 12: ``loopx-recall extension`` acts on extensions only.
+"""``loopx-recall extension`` acts on extensions only.
 
 ``uninstall`` refuses every distribution that does not register the
 ``loopx_recall_core.providers`` entry-point group (click, pip, ...) before pip runs;

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Issue 31 items 13-14: the user's odd files and arguments are one line and an exit code,
+"""The user's odd files and arguments are one line and an exit code,
 never a traceback (a lone surrogate in ``settings.json``, a 500-deep array in Codex's
 ``config.toml``, a Codex session named to ``session claim --runtime claude``), and a
 Codex install or uninstall that cannot finish changes nothing (every file is checked

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Issue 21, item 7: an error or refusal says what to do next, with no private value.
+"""An error or refusal says what to do next, with no private value.
 
 ``not_enabled`` names the enable command (and stores no private result),
 ``trigger_not_admitted_at_stage`` names qualify and the stage 2 enable,
@@ -40,7 +40,8 @@ REPLAN = ["recall", "replan", "--proposed-command", "make", "--agent-id", "agent
 
 class _Unavailable(FakeProvider):
     # the provider's own words (the host names no provider's runtime itself); the real
-    # plugin's are checked in plugins/obelisk-session-evidence/tests/cli/test_next_steps.py
+    # plugin's are checked in
+    # plugins/obelisk-session-evidence/tests/cli/test_missing_obelisk_says_how_to_get_it.py
     unavailable_hint = "the fake runtime is installed separately (`npm install -g fake-cli`)"
 
     def retrieve(self, request, binding, *, timeout, exclude_sessions=()):

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Issue 18, item 14: a standard output that cannot take the output is an environment
+"""A standard output that cannot take the output is an environment
 problem (one line on stderr, exit 2), not a traceback.
 
 Before: stdout on ``/dev/full`` (``OSError: [Errno 28]``) and ``PYTHONIOENCODING=latin-1``

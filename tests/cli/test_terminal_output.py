@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Issue 18 item 10: transcript text never reaches the operator's terminal raw.
+"""Transcript text never reaches the operator's terminal raw.
 
 A tool output in a transcript can hold terminal control sequences: OSC 52 writes the
 clipboard, OSC 0 sets the window title, ``ESC [2J`` and ``ESC c`` clear the screen, a C1

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Issue 29 item 5: terms stay off the command line by default. Every local user can read
+"""Terms stay off the command line by default. Every local user can read
 a process's arguments (``ps``, ``/proc/<pid>/cmdline``: proc(5)), so the help and the
 usage error lead with the file/stdin form, and a person at a terminal who puts terms or a
 proposed command on the command line is warned, once per run, on stderr. A script (no

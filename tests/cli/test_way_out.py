@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Issue 31 items 3, 4, 15, 16: a question without a terminal says `--yes`; the guard's
+"""A question without a terminal says `--yes`; the guard's
 hook commands have a help that shows `--deadline-ms`; no listing cuts a summary
 mid-sentence; the LoopX provider does not wait forever on stdin; `cleanup` lists
 everything we wrote and removes it, hooks first; `extension uninstall` says what it

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Issue 10 item 11, the state and store side: a one-line error, never a traceback, no
+"""A bad state folder or store is a one-line error, never a traceback, no
 path or private value in the message, nothing left behind.
 
 Each case printed a Python traceback before this change: ``state.json`` nested 100,000

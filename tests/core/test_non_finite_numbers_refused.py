@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Issue 18, item 16: ``nan``, ``inf`` and ``-inf`` are not numbers we accept.
+"""``nan``, ``inf`` and ``-inf`` are not numbers we accept.
 
 ``--timeout nan`` passed click's ``FloatRange(0.1, 300)`` (nan compares false with both
 bounds) and the recall then failed as ``provider_failed``; ``1e999`` in a JSON input read

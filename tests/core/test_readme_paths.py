@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Issue 31: the README's paths, as written, from a fresh clone, on the Obelisk double.
+"""The README's paths, as written, from a fresh clone, on the Obelisk double.
 
 The "On a real project" block runs line by line in one shell, as a newcomer would type it:
 in a ``git clone`` of this repository, with a HOME holding a generated sample archive

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Issue 21, item 8: the scripts' output is plain and copyable.
+"""The scripts' output is plain and copyable.
 
 The quickstart's output helpers (sourced alone: the script returns after defining them)
 print no escape code when stdout is not a terminal, and show each command quoted so that

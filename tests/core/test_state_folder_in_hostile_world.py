@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Issue 10 item 6: the private store and the state folder in a hostile or odd world.
+"""The private store and the state folder in a hostile or odd world.
 
 Each test failed on the code before this change: the store followed a symlink planted in
 a shared ``LOOPX_RECALL_HOME`` (chmodded another user's folder, wrote into it, pruned its files),

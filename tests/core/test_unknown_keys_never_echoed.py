@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Issue 29 item 4: a field name we do not know may be private text (a token pasted as a
+"""A field name we do not know may be private text (a token pasted as a
 key, a term): `recall validate` and both LoopX provider protocols show it as ``[<key>]``,
 never echoed. A plain field name (``[a-z_][a-z0-9_]*``, the shape of every key our
 records have) is still named, as the strict JSON reader names it (``jsonio``)."""

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Issue 18, item 13: one ``entry_points.txt`` or ``METADATA`` that is not UTF-8, anywhere
+"""One ``entry_points.txt`` or ``METADATA`` that is not UTF-8, anywhere
 on ``sys.path``, broke every command that loads plugins with a ``UnicodeDecodeError``
 traceback (the fast ``capability status`` included).
 

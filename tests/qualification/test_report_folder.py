@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Issue 18 item 9: the report folder gets the state folder's rules.
+"""The report folder gets the state folder's rules.
 
 ``recall qualify --report DIR`` wrote through a symbolic link planted in a shared folder
 (another user's ``~/.bashrc`` got the SVG). The folder must now be new (created 0700) or

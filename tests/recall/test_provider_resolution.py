@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Issue 23 item 2: one way to pick a recall provider, and the plugins asked once.
+"""One way to pick a recall provider, and the plugins asked once.
 
 One ``recall history`` without ``--provider`` runs each plugin's provider hook once, also
 when the provider is unavailable and its hint is shown; one ``recall replan`` admits its

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Issue 10 item 7: a public receipt must not confirm a guess of what was asked.
+"""A public receipt must not confirm a guess of what was asked.
 
 Before this change ``query_digest`` and ``scope_digest`` were plain SHA-256 over the
 canonical JSON of mostly default values: anyone holding a receipt recomputed the digest of

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Issue 22, item 3: a forgotten session is a tombstone in the session ledger. It is never
+"""A forgotten session is a tombstone in the session ledger. It is never
 claimed again (its own reason code, in the hook log too), the host passes it to the
 provider as excluded and refuses a result that still holds it, whatever the agent or
 mode; status and `session list` count tombstones, never name them."""

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Issue 31, items 10-11: ``hook install`` then ``hook uninstall`` give the user's file
+"""``hook install`` then ``hook uninstall`` give the user's file
 back byte for byte, over a corpus of real-world-shaped settings files
 (:mod:`tests.settings_corpus`); install changes only our entries (the user's bytes
 around them are the same), one backup is kept however often it runs, a hard link stays

@@ -33,6 +33,20 @@ __all__ = [
 
 LOOPX = str(Path(sys.executable).parent / "loopx-recall")
 CAPABILITY = ["agent-turn-recall", "--provider", "obelisk-session-evidence"]
+#: Each runtime fault (``FAULT_KINDS`` but ``stale``, which is late content, not a fault of
+#: the run) and the one reason the provider must type it as, wherever it is staged: by the
+#: double's ``fault`` setting or by the qualification runtime's stand-in executables.
+FAULT_REASONS = (
+    ("hang", "provider_timeout"),
+    ("flood", "output_too_large"),
+    ("garbage", "malformed_output"),
+    ("undefined", "malformed_output"),
+    ("empty", "malformed_output"),
+    ("noise", "malformed_output"),
+    ("error", "provider_failed"),
+    ("crash", "provider_failed"),
+    ("inject", "scope_violation"),
+)
 
 
 @pytest.fixture

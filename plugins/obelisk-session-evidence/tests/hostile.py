@@ -1,13 +1,15 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Hostile worlds for the adversarial tests: a malicious ``obelisk`` stand-in that prints
-crafted JSON (or hangs and spawns escaping grandchildren), and raw Codex transcripts with
-odd paths, timestamps and colliding call ids for the protocol double to index."""
+"""Hostile worlds for the tests that attack the provider: a malicious ``obelisk``
+stand-in that prints crafted JSON (or hangs and spawns escaping grandchildren), raw Codex
+transcripts with odd paths, timestamps and colliding call ids for the protocol double to
+index, and the world and environment the installed CLI runs in beside the stand-in."""
 
 from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 import textwrap
 from datetime import UTC, datetime, timedelta
@@ -264,3 +266,37 @@ def claude_transcript(
         )
     )
     return path
+
+
+LOOPX = str(Path(sys.executable).parent / "loopx-recall")
+
+
+def standin_world(tmp_path: Path, monkeypatch: Any) -> tuple[Path, Path, Path]:
+    """(home, repository root, state folder) under ``tmp_path``, HOME and LOOPX_RECALL_HOME
+    set to them: the world the stand-in runs in."""
+    home, root, state = tmp_path / "home", tmp_path / "repo", tmp_path / "state"
+    home.mkdir()
+    root.mkdir()
+    state.mkdir(mode=0o700)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("LOOPX_RECALL_HOME", str(state))
+    return home, root, state
+
+
+def installed_cli_env(world: tuple[Path, Path, Path]) -> dict[str, str]:
+    """The environment of the installed ``loopx-recall`` in ``world``, the plugin loaded."""
+    home, _, state = world
+    return {
+        "PATH": os.environ["PATH"],
+        "HOME": str(home),
+        "LOOPX_RECALL_HOME": str(state),
+        "LOOPX_RECALL_LOAD_PLUGINS": "loopx-obelisk-session-evidence",
+    }
+
+
+def run_cli(env: dict[str, str], *args: str, stdin: str | None = None):
+    """The installed ``loopx-recall`` with ``args`` in ``env``: its completed process."""
+    return subprocess.run(
+        [LOOPX, *args], env=env, capture_output=True, text=True, timeout=60, check=False,
+        input=stdin,
+    )  # fmt: skip

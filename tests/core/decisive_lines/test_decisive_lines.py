@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Issue 27, Build item 3: the evidence carries the error.
+"""The evidence carries the error.
 
 Every output captured from a real failing tool (``captured/``, how each was made and its
 hand-chosen decisive line in ``captured/README.md`` and ``cases.json``), stored the way

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Issue 18 item E: repeated routes over the common toolchains are found (retrieval by
+"""Repeated routes over the common toolchains are found (retrieval by
 the canonical route) and related, and near misses and bait stay what they are."""
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Issue 21, item 7, with the real plugin: when Obelisk cannot be found, ``recall
+"""With the real plugin: when Obelisk cannot be found, ``recall
 history`` and ``recall replan`` text say how to get it (its public repository, where npm
-lacks @obelisk-apps/cli as here: issue 30 item 4; the npm package where it has it),
+lacks @obelisk-apps/cli, as here; the npm package where it has it),
 which releases are supported, and how to point at it (``--obelisk-bin``,
 LOOPX_RECALL_OBELISK_BIN), naming no path."""
 

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Issue 10, item 8 (double side): the binary's environment names nothing test-only.
+"""The binary's environment names nothing test-only.
 
 On main before this change ``obelisk_env()`` forwarded every ``OBELISK_DOUBLE_*`` variable,
 so a switch meant for the protocol double (a fault, a fake version) reached a real Obelisk

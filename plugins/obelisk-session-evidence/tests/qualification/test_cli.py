@@ -102,7 +102,7 @@ def test_qualify_writes_the_report_and_records_the_pass(qualified):
 
 
 def _assert_the_guard_families_ran(report: dict, stdout: str) -> None:
-    """Issue 20 item 6: the repeat, near-miss, prior-success and bait steps through the
+    """The repeat, near-miss, prior-success and bait steps through the
     guard's PreToolUse path against a set the double really answered."""
     corpus = build_corpus(seed=SEED, cases=CASES)
     guarded = [c for c in corpus.cases if c.family in GUARDED_FAMILIES]

@@ -21,6 +21,7 @@ from loopx_recall_core.plugin_api import (
     QualificationRuntime,
 )
 
+from ..conftest import FAULT_REASONS
 from ..obelisk_double.fixtures import Release, double_settings, run_obelisk
 from ..recall.test_adapter import _binding, _request
 
@@ -64,17 +65,7 @@ def test_bind_options_describe_the_scope(runtime):
 
 @pytest.mark.parametrize(
     ("fault", "reason"),
-    [
-        ("hang", "provider_timeout"),
-        ("flood", "output_too_large"),
-        ("garbage", "malformed_output"),
-        ("undefined", "malformed_output"),
-        ("empty", "malformed_output"),
-        ("noise", "malformed_output"),
-        ("error", "provider_failed"),
-        ("crash", "provider_failed"),
-        ("inject", "scope_violation"),
-    ],
+    FAULT_REASONS,
 )
 def test_every_fault_is_staged_without_the_double_switch(runtime, leftovers, fault, reason):
     provider, qualification, archive = runtime

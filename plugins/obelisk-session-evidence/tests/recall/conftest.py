@@ -1,6 +1,7 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Fixtures of the adversarial tests: the Obelisk protocol double, ready for a HOME."""
+"""Fixtures of the recall tests on hostile transcripts: the Obelisk protocol double, ready
+for a HOME."""
 
 from __future__ import annotations
 

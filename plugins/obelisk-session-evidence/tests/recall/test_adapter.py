@@ -21,6 +21,7 @@ from loopx_obelisk_session_evidence.scope import Window
 from loopx_recall_core.plugin_api import HistoricalEvidenceRequestV0, ProviderFailure
 from loopx_recall_core.testing import EVIDENCE_TYPES, structure
 
+from ..conftest import FAULT_REASONS
 from ..obelisk_double.fixtures import double_settings
 
 TIMEOUT = 3.0
@@ -176,17 +177,7 @@ def _script(tmp_path, name, body):
 
 @pytest.mark.parametrize(
     ("fault", "reason"),
-    [
-        ("hang", "provider_timeout"),
-        ("flood", "output_too_large"),
-        ("garbage", "malformed_output"),
-        ("undefined", "malformed_output"),
-        ("empty", "malformed_output"),
-        ("noise", "malformed_output"),
-        ("error", "provider_failed"),
-        ("crash", "provider_failed"),
-        ("inject", "scope_violation"),
-    ],
+    FAULT_REASONS,
 )
 def test_faults_are_typed_within_the_timeout(double, leftovers, fault, reason):
     double_settings(double.home, fault=fault)

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Issue 31 item 6: coverage follows the messages' times, not the file's date. A transcript
+"""Coverage follows the messages' times, not the file's date. A transcript
 copied or restored with an old date (``cp -p``, ``rsync -t``, a backup) still holds recent
 messages, and the index answers from them: it is a candidate, and until it is claimed a
 recall's coverage is incomplete (before: left out, and replan answered fresh with no

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ..conftest import LOOPX, processes_with_home
+from ..conftest import FAULT_REASONS, LOOPX, processes_with_home
 from ..obelisk_double.fixtures import OBELISK_WRAPPER, double_settings
 
 BASE = ["agent-turn-recall", "--provider", "obelisk-session-evidence"]
@@ -85,17 +85,7 @@ def test_status_history_and_scope(journey):
 
 @pytest.mark.parametrize(
     ("fault", "reason"),
-    [
-        ("hang", "provider_timeout"),
-        ("flood", "output_too_large"),
-        ("garbage", "malformed_output"),
-        ("undefined", "malformed_output"),
-        ("empty", "malformed_output"),
-        ("noise", "malformed_output"),
-        ("error", "provider_failed"),
-        ("crash", "provider_failed"),
-        ("inject", "scope_violation"),
-    ],
+    FAULT_REASONS,
 )
 def test_fault_matrix(journey, leftovers, fault, reason):
     loopx, archive = journey

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Issue 27, Build item 3, and issue 31, item 7 (second half), on the double: a failed
+"""On the double, a failed
 call is ONE item (a ``prior_failure``, not also a ``tool_outcome``), in a result and in
 LoopX's decision-context answer; its snippet carries the decisive line even when the line
 lies far past the output's opening; the runtime's header is not shown as output.
@@ -143,7 +143,7 @@ def test_a_codex_0169_failure_shows_its_error_not_its_header(world, obelisk_bin)
 
 
 def test_decision_context_carries_each_fact_once(world, obelisk_bin, tmp_path):
-    """Issue 31 item 7: LoopX asked for 4 results and got 2 facts, each twice."""
+    """LoopX asked for 4 results and got 2 facts, each twice."""
     home, root = world
     for session, hours in (("s-first", 3), ("s-second", 1)):
         claude_transcript(

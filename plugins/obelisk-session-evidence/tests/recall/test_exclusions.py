@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Issue 22, the user's own exclusions, in-process: ``--exclude-path`` is validated at
+"""The user's own exclusions, in-process: ``--exclude-path`` is validated at
 enable time and stored as absolute GLOB patterns (root part escaped); the Python check
 (``scope.path_excluded``) and the template's SQL GLOB agree on every path; the row check
 rejects a row from an excluded folder; rows holding the private marker take their session

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Issue 22, the user's own exclusions, through the installed CLI: ``--exclude-path``
+"""The user's own exclusions, through the installed CLI: ``--exclude-path``
 keeps the sessions under an excluded folder out (status counts the exclusions, never shows
 them); a session in which the user wrote ``loopx-recall:private`` is left out as a whole,
 its failures before the marker too, while the other sessions are answered."""

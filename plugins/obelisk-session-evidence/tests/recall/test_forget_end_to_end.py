@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Issue 22, item 3, through the installed CLI and the double: a session claimed by the
+"""Through the installed CLI and the double: a session claimed by the
 runtime's hook is recalled, then forgotten, and from then on never returned (to this agent
 or, under runtime identity, to another), never claimed again (exit 1; the hook logs
 ``forgotten``), and counted in status without its id. The transcript stays where it is."""

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Issue 29 item 3: ``loopx-recall:private`` works wherever it is written: a user message,
+"""``loopx-recall:private`` works wherever it is written: a user message,
 an assistant message or a tool's output, at any offset (also far past the snippet cap),
 and `session candidates` never shows a private session's first words, wherever in the
 transcript the marker is (here 300 KB in, past the 256 KiB it reads to name a session).

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Issue 21, item 3: README's "On a real project" path, end to end, on a fixture repository
+"""README's "On a real project" path, end to end, on a fixture repository
 with the Obelisk protocol double: enable (claimed agent sessions, the default), install the
 hook into a settings file, list and claim the past sessions, ask about a command that
 failed before, and read what happened (``--show-private``, ``recall show``)."""

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Issues 22 and 29, measured: 300 synthetic secrets of 66 kinds (vendor formats and the
+"""Measured: 300 synthetic secrets of 66 kinds (vendor formats and the
 forms found leaking), planted in Codex transcripts (tool commands and outputs) and in a
 hook payload, go through the installed CLI, the plugin and the Obelisk double, in two
 halves (one result holds at most 32,000 characters). Not one 8-character piece of any of
@@ -129,7 +129,7 @@ def test_no_canary_reaches_any_output_store_or_log(world):
 
 
 def test_a_text_item_is_redacted_before_its_cut():
-    """Issue 29 item 2: a decision or summary cut at its cap keeps no piece of a secret."""
+    """A decision or summary cut at its cap keeps no piece of a secret."""
     from loopx_obelisk_session_evidence.evidence import snippet_for
 
     token = "ghp_kT9vQ2mXw4Lp7RzB1nC8yH3dF6gJ0sA5eU2i"

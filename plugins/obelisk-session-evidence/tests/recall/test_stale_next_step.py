@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Issue 31 item 5: a stale answer says what to do next (refresh the index), status does
+"""A stale answer says what to do next (refresh the index), status does
 not say ``fresh`` right after a recall said ``stale``, and ``no_prior_match`` says it covers
 only the window."""
 

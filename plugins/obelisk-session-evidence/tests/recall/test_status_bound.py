@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Issue 29 item 6: `capability status` has its own bound. A runtime whose ``--version``
+"""`capability status` has its own bound. A runtime whose ``--version``
 never answers (a stand-in that sleeps) took 25 s (the readback's 20 s version check, then
 the stage gate's 5 s identity check); status now answers within 5 s, says which runtime did
 not answer, and leaves no process behind."""

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Issue 13 end to end on the double: two agents on ONE repository and ONE runtime, each
+"""End to end on the double: two agents on ONE repository and ONE runtime, each
 session claimed by the runtime's own hook payload. With claimed agent sessions each recall
 (and Replan) sees only its own; runtime identity returns both and says so. No session id,
 agent id or path reaches public output, status, errors or the hook log."""
