@@ -56,7 +56,19 @@ SURFACE = (
     "runtimes",
 )
 #: ... never import the library built on them.
-ABOVE_SURFACE = ("recall", "qualification", "external_evidence", "extensions", "cli", "testing")
+ABOVE_SURFACE = (
+    "recall",
+    "guard",
+    "session_hook",
+    "capability_status",
+    "cleanup",
+    "qualification",
+    "external_evidence",
+    "loopx_extension",
+    "extensions",
+    "cli",
+    "testing",
+)
 
 MAX_LINES = 400
 LONG_MARKER = "Long because:"
@@ -151,13 +163,12 @@ def floors(rooms: dict[str, set[str]]) -> dict[str, int]:
 def arrows_up(rooms: dict[str, set[str]]) -> list[str]:
     """The arrows inside a room circle (``A -> B`` where B also reaches A): each points
     up from one side or the other, so the house wants none."""
-    circled = {room for circle in cycles(rooms) for room in circle}
     return sorted(
         f"{a} -> {b}"
-        for a, targets in rooms.items()
-        for b in targets
-        if a in circled and b in circled
-        and any(a in circle and b in circle for circle in cycles(rooms))
+        for circle in cycles(rooms)
+        for a in circle
+        for b in rooms.get(a, ())
+        if b in circle
     )
 
 
