@@ -200,9 +200,9 @@ def _as_before(left: bytes, merged: bytes, removed: list[Any], runtime: str) -> 
     appends (and merge a newline after a last line without one); both stay behind when
     the table goes. The candidate whose merge gives back ``merged`` exactly is the file as
     it was; without one, ``left`` as it is."""
-    from loopx_recall_core.recall.hook_entries import _pairs
+    from loopx_recall_core.recall.hook_entries import agent_project_pairs
 
-    pairs = _pairs(removed)
+    pairs = agent_project_pairs(removed)
     if len(pairs) != 1:
         return left
     # a blank line at the end is most often the one tomlkit put before our table (a file

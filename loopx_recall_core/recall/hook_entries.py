@@ -17,7 +17,14 @@ from pathlib import Path
 
 from loopx_recall_core import runtimes
 
-__all__ = ["InstallRefused", "command_ids", "hook_command", "is_ours", "settings_snippet"]
+__all__ = [
+    "InstallRefused",
+    "agent_project_pairs",
+    "command_ids",
+    "hook_command",
+    "is_ours",
+    "settings_snippet",
+]
 
 
 class InstallRefused(Exception):
@@ -99,7 +106,8 @@ def _option(argv: list[str], name: str) -> str | None:
     return None
 
 
-def _pairs(removed: list) -> list[tuple[str, str]]:
+def agent_project_pairs(removed: list) -> list[tuple[str, str]]:
+    """The (agent id, project id) of each removed entry of ours, once each, in order."""
     pairs: list[tuple[str, str]] = []
     for entry in removed:
         argv = _argv(entry.get("command")) or []

@@ -38,7 +38,7 @@ from loopx_recall_core import runtimes
 from loopx_recall_core.jsonio import JsonInputError, loads
 from loopx_recall_core.recall.hook_entries import (
     InstallRefused,
-    _pairs,
+    agent_project_pairs,
     command_ids,
     hook_command,
     is_ours,
@@ -156,7 +156,7 @@ def unmerge(
         from loopx_recall_core.recall import codex_toml
 
         new, removed = codex_toml.unmerge(existing, runtime)
-        return new, _pairs(removed)
+        return new, agent_project_pairs(removed)
     from loopx_recall_core.recall import json_splice
 
     settings = _parse(existing, runtime)
@@ -164,7 +164,7 @@ def unmerge(
     if not removed:
         return None, []
     text, _count = json_splice.remove_handlers(_text(existing), lambda h: is_ours(h, runtime))
-    return text.encode("utf-8"), _pairs(removed)
+    return text.encode("utf-8"), agent_project_pairs(removed)
 
 
 def _repository_root(start: Path) -> Path | None:
