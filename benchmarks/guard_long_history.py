@@ -99,7 +99,7 @@ def main() -> None:
     from loopx_obelisk_session_evidence.qualification import identity_of
 
     from loopx_recall_core.guard import hotpath, prefetch, store
-    from loopx_recall_core.guard.switch import set_guard
+    from loopx_recall_core.guard.policy_change import set_guard
     from loopx_recall_core.recall import by_hand
     from loopx_recall_core.recall import enablement as enabling
     from loopx_recall_core.recall.sessions.ledger import SessionLedger

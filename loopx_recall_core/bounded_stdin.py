@@ -3,7 +3,7 @@
 """Read standard input with a size bound and a deadline: a writer that never closes its
 end (a stuck parent, a terminal left attached) cannot hold a process forever. The hooks
 read their payload this way (:mod:`loopx_recall_core.guard.hotpath`,
-:mod:`loopx_recall_core.recall.sessions.runtime_hooks`); so does the LoopX provider.
+:mod:`loopx_recall_core.session_hook`); so does the LoopX provider.
 
 Standard library only, nothing imported beyond the interpreter's start-up modules.
 """

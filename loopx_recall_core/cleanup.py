@@ -67,7 +67,7 @@ def _hook_files(roots: list[Path]) -> list[tuple[str, Path]]:
 
 def _roots() -> list[Path]:
     """Repository roots: every enablement's, and this folder's repository's."""
-    from loopx_recall_core.guard.where import repository_roots
+    from loopx_recall_core.guard.repository_scope import repository_roots
     from loopx_recall_core.recall.hook_install import _repository_root
     from loopx_recall_core.state import StateStore
 

@@ -29,7 +29,9 @@ from loopx_recall_core.jsonio import JsonInputError, loads
 from loopx_recall_core.private_files import (
     StateError,
     check_folder,
+    create_once,
     ensure_root,
+    ensure_subfolder,
     locked,
     probe_writable,
     read_file,
@@ -46,12 +48,16 @@ __all__ = [
     "StateError",
     "StateStore",
     "dump_private_json",
+    "receipt_key",
     "state_root",
 ]
 
 STATE_VERSION = "loopx_state_v0"
 _LOCK_TIMEOUT_S = 30.0
 _MAX_STATE_BYTES = 16_000_000
+#: The owner's receipt key: its file under ``private/`` and its size.
+_KEY_NAME = "receipt.key"
+KEY_BYTES = 32
 
 DEFAULT_CEILINGS = {
     "max_sessions": 20,
@@ -222,3 +228,24 @@ class StateStore:
             prefix=".state-",
             what="the loopx state file",
         )
+
+
+def receipt_key(root: Path) -> bytes:
+    """The owner's receipt key, created on first use (32 random bytes, 0600) in
+    ``<root>/private/receipt.key``; it keys every public receipt digest
+    (:mod:`loopx_recall_core.recall.receipts`) and the session ledger's ``cwd`` digests.
+
+    Two processes creating it at once end up with the same key. The key is never
+    printed or logged.
+    """
+    import secrets
+
+    folder = ensure_subfolder(root, "private")
+    what = "the loopx receipt key file"
+    key = read_file(folder / _KEY_NAME, KEY_BYTES, what, owner_only=True)
+    if key is None:
+        create_once(folder, _KEY_NAME, secrets.token_bytes(KEY_BYTES), prefix=".key-", what=what)
+        key = read_file(folder / _KEY_NAME, KEY_BYTES, what, owner_only=True)
+    if key is None or len(key) != KEY_BYTES:
+        raise StateError(f"{what} is damaged (it must hold {KEY_BYTES} bytes)")
+    return key

@@ -29,7 +29,7 @@ import io
 import os
 import sys
 
-from loopx_recall_core.cli import GROUP_HELP
+from loopx_recall_core.cli._groups import GROUP_HELP
 
 __all__ = ["ROOT_HELP", "run"]
 
@@ -180,8 +180,8 @@ def _status_options(args: list[str]) -> dict[str, object] | None:
 
 
 def _status(options: dict[str, object]) -> int:
+    from loopx_recall_core.capability_status import status_record
     from loopx_recall_core.cli._render import status_output
-    from loopx_recall_core.recall.enablement import status_record
     from loopx_recall_core.state import StateError
 
     try:

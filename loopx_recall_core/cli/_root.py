@@ -13,8 +13,8 @@ from typing import Any
 
 import click
 
-from loopx_recall_core.cli import _GROUPS, GROUP_HELP
 from loopx_recall_core.cli._argv import check_arguments
+from loopx_recall_core.cli._groups import _GROUPS, GROUP_HELP
 from loopx_recall_core.runtimes import HOOK_RUNTIMES
 
 __all__ = ["cli"]

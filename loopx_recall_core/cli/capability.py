@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from loopx_recall_core.capability_status import status_record
 from loopx_recall_core.cli import group_help
 from loopx_recall_core.cli._common import (
     Command,
@@ -294,7 +295,7 @@ def status(
     output_format: str,
 ) -> None:
     """Read back configuration, provider version and readiness, index freshness and scope."""
-    record = recall_enablement.status_record(
+    record = status_record(
         provider_id=provider_id,
         project_id=project_id,
         agent_id=agent_id,

@@ -17,11 +17,10 @@ from typing import Any
 
 import click
 
-from loopx_recall_core import runtimes
+from loopx_recall_core import runtimes, session_hook
 from loopx_recall_core.cli import group_help
 from loopx_recall_core.cli._common import Group, Rejected, confirm
 from loopx_recall_core.private_files import StateError, read_file
-from loopx_recall_core.recall.sessions import runtime_hooks
 
 
 class _NeverFails(click.Command):
@@ -31,7 +30,7 @@ class _NeverFails(click.Command):
         try:
             return super().make_context(info_name, args, parent=parent, **extra)
         except click.UsageError:
-            runtime_hooks.run_hook(self.name or "unknown", agent_id=None, project_id=None)
+            session_hook.run_hook(self.name or "unknown", agent_id=None, project_id=None)
             raise SystemExit(0) from None
 
 
@@ -41,13 +40,13 @@ _HOOK_SETTINGS = {
 }
 agent_option = click.option(
     "--agent-id",
-    envvar=runtime_hooks.AGENT_ENV,
-    help=f"The agent (default: ${runtime_hooks.AGENT_ENV}).",
+    envvar=session_hook.AGENT_ENV,
+    help=f"The agent (default: ${session_hook.AGENT_ENV}).",
 )
 project_option = click.option(
     "--project-id",
-    envvar=runtime_hooks.PROJECT_ENV,
-    help=f"The project (default: ${runtime_hooks.PROJECT_ENV}).",
+    envvar=session_hook.PROJECT_ENV,
+    help=f"The project (default: ${session_hook.PROJECT_ENV}).",
 )
 
 
@@ -68,8 +67,8 @@ def _runtime_hook(runtime: str) -> click.Command:
         payload = ctx.args[-1] if notify and ctx.args else None
         # run_hook reads stdin itself (only without a notify payload), so that a stdin
         # left open is logged as stdin_timeout
-        runtime_hooks.run_hook(runtime, agent_id=agent_id, project_id=project_id,
-                               argv_payload=payload, stdin=runtime_hooks.read_stdin)  # fmt: skip
+        session_hook.run_hook(runtime, agent_id=agent_id, project_id=project_id,
+                               argv_payload=payload, stdin=session_hook.read_stdin)  # fmt: skip
 
     command.__doc__ = (
         f"{rec.title} command hook: reads the hook's JSON from stdin (session_id, cwd, "
@@ -199,7 +198,7 @@ def install(
     """Add the lifecycle hooks that make the runtime claim each session for this agent and
     project (SessionStart) and, with --guard, warn before a repeated failure (PreToolUse).
     Replaces an earlier loopx-recall entry; keeps everything else and a backup."""
-    from loopx_recall_core.guard.switch import GuardRefused, guardable, set_guard
+    from loopx_recall_core.guard.policy_change import GuardRefused, guardable, set_guard
     from loopx_recall_core.plugins import load_host
     from loopx_recall_core.recall import hook_install
     from loopx_recall_core.recall.enablement import CapabilityRefused, check_ids
@@ -261,7 +260,7 @@ def install(
 def uninstall(runtime: str, scope: str, settings_path: str | None, yes: bool) -> None:
     """Remove the loopx-recall entries `hook install` added (nothing else; a backup is
     kept) and turn the guard off for the agent and project they named."""
-    from loopx_recall_core.guard.switch import set_guard
+    from loopx_recall_core.guard.policy_change import set_guard
     from loopx_recall_core.recall import hook_install
     from loopx_recall_core.state import StateStore
 

@@ -22,7 +22,7 @@ Flow (RFC Stage 2 with the runtime's own hook as the caller; default off):
   follow-up is settled there (``repeated`` / ``avoided``) unless it is the warned call
   itself completing. Never any output, never a prefetch, the same deadline.
 * Every event: the payload's ``cwd`` must be inside the enablement's repository
-  (:mod:`.where`: the binding's recorded roots, symlinks resolved, no git); a user-scope
+  (:mod:`.repository_scope`: the binding's recorded roots, symlinks resolved, no git); a user-scope
   hook elsewhere is silent and logs ``outside_repository`` (the SessionStart hook claims
   nothing there either).
 

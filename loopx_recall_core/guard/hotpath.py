@@ -31,12 +31,13 @@ from typing import Any
 
 from loopx_recall_core import hook_log
 from loopx_recall_core.bounded_stdin import StdinTimeout, read_bounded
-from loopx_recall_core.guard import store, where
+from loopx_recall_core.guard import repository_scope, store
+from loopx_recall_core.guard.policy import guard_policy
 from loopx_recall_core.jsonio import loads
 from loopx_recall_core.private_files import read_file
 from loopx_recall_core.runtimes import RECORDS, SHELL_TOOLS, failed
 
-__all__ = ["DEADLINE_S", "RETRY_WINDOW_S", "SHELL_TOOLS", "decide_payload", "guard_policy", "main"]
+__all__ = ["DEADLINE_S", "RETRY_WINDOW_S", "SHELL_TOOLS", "decide_payload", "main"]
 
 DEADLINE_S = 0.3
 #: A warned route proposed again within this window is the agent's deliberate retry.
@@ -85,23 +86,6 @@ def _deadline(argv: list[str]) -> float:
     return min(max(value, 50.0), 60_000.0) / 1000 if value == value else DEADLINE_S
 
 
-def guard_policy(root: Path, agent_id: str, project_id: str) -> tuple[str, dict[str, Any]] | None:
-    """The guard's policy and the enablement, read straight from ``state.json`` (the
-    records' reader pulls in cattrs; this path only looks up one key)."""
-    raw = read_file(root / "state.json", 16_000_000, "the loopx state file")
-    state = loads(raw) if raw else None
-    for entry in (state or {}).get("enablements", ()):
-        if (
-            isinstance(entry, dict)
-            and entry.get("agent_id") == agent_id
-            and entry.get("project_id") == project_id
-            and entry.get("stage") == 2
-            and entry.get("guard") in ("warn", "deny-once")
-        ):
-            return entry["guard"], entry
-    return None
-
-
 def _command(payload: dict[str, Any]) -> str | None:
     from loopx_recall_core.snippet_rules import shell_command
 
@@ -148,7 +132,7 @@ def decide_payload(
     if found is None:
         return None
     policy, enablement = found
-    outside = where.verdict(payload.get("cwd"), enablement.get("binding"))
+    outside = repository_scope.verdict(payload.get("cwd"), enablement.get("binding"))
     if outside is not None:  # a user-scope hook in another repository: not ours to answer
         with contextlib.suppress(Exception):
             hook_log.write(root, f"guard {runtime}: {outside}")
@@ -167,7 +151,8 @@ def decide_payload(
         stale = header.get("freshness") == "stale" and age > _PENDING_S
         if refresh and event not in _AFTER and (age > float(header.get("ttl_s", 0)) or stale):
             _start_prefetch(root, runtime, session, agent_id, project_id, now)
-    folder = where.folder_in(payload["cwd"], where.repository_roots(enablement.get("binding")))
+    roots = repository_scope.repository_roots(enablement.get("binding"))
+    folder = repository_scope.folder_in(payload["cwd"], roots)
     if folder not in (None, "."):
         # the folder it runs in is part of the route, as a "cd" in the command is
         import shlex

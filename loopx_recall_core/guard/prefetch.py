@@ -311,7 +311,7 @@ def start_for_hook(
     set; when a turn or session ends (``Stop``, ``SessionEnd``) the agent's set (so the
     next session's first call is guarded) and every other session's set that holds this
     session's items (its history just grew, or its user marked it private)."""
-    from loopx_recall_core.guard.hotpath import guard_policy
+    from loopx_recall_core.guard.policy import guard_policy
     from loopx_recall_core.recall.sessions.ledger import native_session_id
 
     if guard_policy(root, agent_id, project_id) is None:

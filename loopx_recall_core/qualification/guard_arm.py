@@ -53,7 +53,7 @@ from loopx_recall_core.guard.hotpath import decide_payload
 from loopx_recall_core.guard.prefetch import fetch_set
 from loopx_recall_core.qualification.corpus import Case
 from loopx_recall_core.qualification.materialize import FamilyArchive
-from loopx_recall_core.recall.hook_install import hook_command
+from loopx_recall_core.recall.hook_entries import hook_command
 from loopx_recall_core.recall.replan.comparison import compare
 from loopx_recall_core.state import Enablement, State, StateStore
 

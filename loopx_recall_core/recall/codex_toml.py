@@ -1,7 +1,8 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
 """Our Codex hooks in ``config.toml``'s inline ``[hooks]`` tables, for a user who keeps
-hooks there (``hook install|uninstall codex``; the JSON files: :mod:`.hook_install`).
+hooks there (``hook install|uninstall codex``; the JSON files: :mod:`.hook_install`; what our
+entries are: :mod:`.hook_entries`).
 
 What Codex documents, and what this relies on (developers.openai.com/codex/hooks and
 /codex/config-advanced, checked 2026-12):
@@ -57,7 +58,7 @@ def _parse(existing: bytes | None) -> Any:
     import tomlkit
     from tomlkit.exceptions import ParseError
 
-    from loopx_recall_core.recall.hook_install import InstallRefused
+    from loopx_recall_core.recall.hook_entries import InstallRefused
 
     try:
         text = (existing or b"").decode("utf-8")
@@ -85,7 +86,7 @@ def _events(hooks: Any) -> list[str]:
 
 def _remove_ours(document: Any, runtime: str) -> list[Any]:
     """Drop our handlers (a group or event we emptied goes too); returns them."""
-    from loopx_recall_core.recall.hook_install import is_ours
+    from loopx_recall_core.recall.hook_entries import is_ours
 
     hooks = document.get("hooks")
     removed: list[Any] = []
@@ -145,7 +146,7 @@ def merge(
     existing: bytes | None, runtime: str, agent_id: str, project_id: str, guard: bool
 ) -> bytes | None:
     """``config.toml`` with our groups (replacing our earlier ones); None: no change."""
-    from loopx_recall_core.recall.hook_install import settings_snippet
+    from loopx_recall_core.recall.hook_entries import settings_snippet
 
     raw = existing or b""
     without = unmerge(raw, runtime)[0] if raw else None
@@ -199,9 +200,9 @@ def _as_before(left: bytes, merged: bytes, removed: list[Any], runtime: str) -> 
     appends (and merge a newline after a last line without one); both stay behind when
     the table goes. The candidate whose merge gives back ``merged`` exactly is the file as
     it was; without one, ``left`` as it is."""
-    from loopx_recall_core.recall.hook_install import _pairs
+    from loopx_recall_core.recall.hook_entries import agent_project_pairs
 
-    pairs = _pairs(removed)
+    pairs = agent_project_pairs(removed)
     if len(pairs) != 1:
         return left
     # a blank line at the end is most often the one tomlkit put before our table (a file
@@ -210,7 +211,7 @@ def _as_before(left: bytes, merged: bytes, removed: list[Any], runtime: str) -> 
     cuts = (1, 0, 2) if left.endswith(b"\n\n") else (0, 1)
     candidates = [left[: len(left) - cut] for cut in cuts if left.endswith(b"\n" * cut)]
     guarded = any(" guard " in str(handler.get("command", "")) for handler in removed)
-    from loopx_recall_core.recall.hook_install import InstallRefused
+    from loopx_recall_core.recall.hook_entries import InstallRefused
 
     for candidate in candidates:
         with contextlib.suppress(InstallRefused):  # a candidate that does not parse: not it

@@ -1,15 +1,10 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Enable, read back and disable agent-turn-recall for one agent+project+surface.
-
-Long because: enable, status and disable share the binding checks, the change report and
-the status record (with its own time bound, issue 29); apart, each would import the rest.
-"""
+"""Enable and disable agent-turn-recall for one agent+project+surface (reading it back,
+``capability status``: :mod:`loopx_recall_core.capability_status`)."""
 
 from __future__ import annotations
 
-import os
-import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -17,7 +12,6 @@ import attrs
 
 from loopx_recall_core.catalogue import find_known
 from loopx_recall_core.contracts.converter import FieldInvalid
-from loopx_recall_core.plugins import PluginHost, safe_readback
 from loopx_recall_core.provider_protocols import RecallProvider
 from loopx_recall_core.recall.changes import (
     SCOPE_FIELDS,
@@ -25,8 +19,6 @@ from loopx_recall_core.recall.changes import (
     enablement_changes,
     lowered,
 )
-from loopx_recall_core.recall.resolver import resolve_provider
-from loopx_recall_core.recall.stage_gate import _HOST_GRACE_S as IDENTITY_GRACE_S
 from loopx_recall_core.recall.stage_gate import stage_two_verdict
 from loopx_recall_core.state import Enablement, LimitCeilings, StateStore
 
@@ -38,7 +30,6 @@ __all__ = [
     "disable_record",
     "enable",
     "enable_record",
-    "status_record",
 ]
 
 CAPABILITY = "agent-turn-recall"
@@ -46,36 +37,10 @@ SURFACES = ("replan-history",)
 #: Which sessions are an agent's history; ``claimed`` is the default for new enablements.
 AGENT_SESSION_MODES = ("claimed", "runtime")
 
-AGENT_IDENTITY = {
-    "claimed": "only the sessions claimed for this agent and project in the session ledger "
-    "(by the runtime hooks or `loopx-recall session claim`) count as this agent",
-    "runtime": "every session of these runtimes in this repository counts as this agent: "
-    "other agents' sessions on the same runtime and repository can be returned",
-}
-INSTALL_HINT = (
-    "no session is claimed yet: install the runtime hook with `loopx-recall hook install "
-    "claude|codex --agent-id A --project-id J` (or claim one with `loopx-recall session claim`)"
-)
-
-TRUTH_CONTRACT = {
-    "grants_new_action_authority": False,
-    "external_writes_performed": False,
-    "raw_content_captured": False,
-    "cross_agent_access": False,
-    "cross_project_access": False,
-}
-# ``cross_agent_access`` is true in a status record as soon as one enablement it lists uses
-# runtime identity: that is what such an enablement can return.
-
 
 class CapabilityRefused(Exception):
     """The operation is refused; the message is safe to print."""
 
-
-#: ``capability status`` answers within 5 s whatever the runtime does (issue 29): the
-#: provider's readback gets STATUS_READBACK_S, the runtime identity what is left.
-STATUS_DEADLINE_S = 4.0
-STATUS_READBACK_S = 3.0
 
 def _refused(exc: FieldInvalid) -> CapabilityRefused:
     # e.g. an --agent-id over 256 UTF-16 units: name the option, never the value
@@ -230,30 +195,6 @@ def disable_record(provider_id: str, project_id: str, removed: list[Enablement])
     }
 
 
-def _qualification_row(
-    store: StateStore,
-    provider_id: str,
-    provider: Any,
-    binding: Mapping[str, Any] | None,
-    timeout: float,
-) -> dict[str, Any]:
-    version, identity, verdict = stage_two_verdict(store, provider_id, provider, binding, timeout)
-    return {
-        "provider_version": version,
-        "runtime_version": identity.runtime_version if identity else None,
-        "binary_digest": identity.binary_digest if identity else None,
-        "verdict": None
-        if verdict is None
-        else {
-            "passed": verdict.passed,
-            "recorded_at": verdict.recorded_at,
-            "report_digest": verdict.report_digest,
-            "failed_gates": list(verdict.failed_gates),
-        },
-        "stage_2_allowed": bool(verdict and verdict.passed),
-    }
-
-
 def disable(
     store: StateStore,
     *,
@@ -280,139 +221,3 @@ def disable(
             kept = tuple(e for e in box[0].enablements if not matches(e))
             box[0] = attrs.evolve(box[0], enablements=kept)
     return removed
-
-
-def _public_enablement(
-    enablement: Enablement,
-    show_private: bool,
-    claimed: int,
-    forgotten: int = 0,
-    guard_files: tuple[Mapping, Mapping] | None = None,  # (set summaries, installed hooks)
-) -> dict[str, Any]:
-    binding = dict(enablement.binding)
-    private = binding.pop("private", None)
-    binding.pop("agent_identity", None)  # a provider's old statement; the host's is below
-    mode = enablement.session_mode
-    sessions: dict[str, Any] = {
-        "mode": mode,
-        "identity": AGENT_IDENTITY[mode],
-        "claimed_sessions": claimed,
-        #: sessions forgotten by anyone: out of every agent's recall (a count, never ids)
-        "forgotten_sessions": forgotten,
-        "cross_agent_access": mode == "runtime",
-    }
-    if enablement.agent_sessions is None:
-        sessions["mode_source"] = (
-            "enabled before claimed sessions existed: runtime identity; enable again with "
-            "--agent-sessions claimed to narrow it"
-        )
-    if mode == "claimed" and claimed == 0:
-        sessions["hint"] = INSTALL_HINT
-    row = {
-        "agent_id": enablement.agent_id,
-        "project_id": enablement.project_id,
-        "repository_id": enablement.repository_id,
-        "surface": enablement.surface,
-        "stage": enablement.stage,
-        "limits": attrs.asdict(enablement.limits),
-        "binding": binding,
-        "agent_sessions": sessions,
-    }
-    if show_private and private is not None:
-        row["private"] = private
-    if guard_files is not None:
-        from loopx_recall_core.guard.stats import guard_status
-
-        ids = (enablement.agent_id, enablement.project_id)
-        row["guard"] = guard_status(guard_files[0], *ids, enablement.guard)
-        row["guard"]["hooks"] = dict(guard_files[1].get(ids, {}))
-    return row
-
-
-def status_record(
-    store: StateStore | None = None,
-    host: PluginHost | None = None,
-    *,
-    provider_id: str,
-    project_id: str | None,
-    agent_id: str | None,
-    show_private: bool = False,
-) -> dict[str, Any]:
-    """The ``loopx_capability_status_v0`` record (public-safe unless ``show_private``);
-    the owner's state and the installed plugins unless given."""
-    from loopx_recall_core import plugins
-
-    store = store if store is not None else StateStore()
-    host = host if host is not None else plugins.load_host()
-    state = store.read()
-    enablements = [
-        e
-        for e in state.enablements
-        if e.provider_id == provider_id
-        and (project_id is None or e.project_id == project_id)
-        and (agent_id is None or e.agent_id == agent_id)
-    ]
-    known = find_known(provider_id)
-    entry = resolve_provider(host, provider_id).entry()
-    provider_row: dict[str, Any] = {
-        "provider_id": provider_id,
-        "distribution": known.distribution if known else None,
-        "version": None,
-        "declared": entry is not None or known is not None,
-        "installed": entry is not None,
-        "enabled": bool(enablements),
-        "ready": False,
-        "unavailable_reason": "provider not installed" if entry is None else None,
-    }
-    runtime: dict[str, Any] = {}
-    freshness = None
-    qualification = None
-    if entry is not None:
-        key, provider = entry
-        binding = enablements[0].binding if enablements else None
-        # status has its own bound (issue 29): the readback, then the runtime's identity
-        # with what is left, so a runtime that never answers costs STATUS_DEADLINE_S
-        deadline = time.monotonic() + STATUS_DEADLINE_S
-        readback = safe_readback(host, key, provider, binding, deadline=STATUS_READBACK_S)
-        record = host.record(key)
-        provider_row.update(
-            distribution=record.distribution if record else provider_row["distribution"],
-            version=readback.version,
-            declared=readback.declared,
-            installed=readback.installed,
-            ready=readback.ready,
-            unavailable_reason=readback.unavailable_reason,
-        )
-        runtime = dict(readback.runtime)
-        freshness = readback.freshness
-        left = deadline - time.monotonic() - IDENTITY_GRACE_S
-        qualification = _qualification_row(store, provider_id, provider, binding, left)
-    from loopx_recall_core.recall.sessions.ledger import SessionLedger  # only with an enablement
-
-    ledger = SessionLedger(store.root)
-    views = [ledger.view(agent_id=e.agent_id, project_id=e.project_id) for e in enablements]
-    from loopx_recall_core.guard.stats import set_summaries
-    from loopx_recall_core.guard.where import repository_roots
-    from loopx_recall_core.recall.hook_health import installed_hooks
-
-    roots = (root for e in enablements for root in repository_roots(e.binding))
-    files = (set_summaries(store.root), installed_hooks(roots))  # read once for every row
-    rows = [
-        _public_enablement(e, show_private, len(claims), len(forgotten), files)
-        for e, (claims, forgotten) in zip(enablements, views, strict=True)
-    ]
-    record = {
-        "schema_version": "loopx_capability_status_v0",
-        "capability": CAPABILITY,
-        "provider": provider_row,
-        "runtime": {**runtime, "freshness": freshness},
-        "qualification": qualification,
-        "enablements": rows,
-        "truth_contract": {
-            **TRUTH_CONTRACT,
-            "cross_agent_access": any(row["agent_sessions"]["cross_agent_access"] for row in rows),
-        },
-    }
-    if show_private:
-        record["private"] = {"state_folder": os.path.abspath(store.root)}
-    return record

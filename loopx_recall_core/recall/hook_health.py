@@ -27,7 +27,7 @@ from typing import Any
 
 from loopx_recall_core import runtimes
 from loopx_recall_core.jsonio import JsonInputError, loads
-from loopx_recall_core.recall.hook_install import command_ids
+from loopx_recall_core.recall.hook_entries import command_ids
 
 __all__ = ["installed_hooks"]
 

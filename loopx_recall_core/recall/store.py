@@ -7,15 +7,15 @@ Layout: ``<state root>/private/results/<agent key>/<request key>.json`` where bo
 digests, so file names reveal neither agent ids nor request ids. Only the newest
 ``RETENTION_PER_AGENT`` records per agent are kept; pruning touches only regular files
 named like the store's own records, in its own folders, and never follows a link.
-``<state root>/private/receipt.key`` holds 32 random bytes (0600) that key every public
-receipt digest (see :mod:`loopx_recall_core.recall.receipts`).
+``<state root>/private/receipt.key`` (:func:`loopx_recall_core.state.receipt_key`) holds 32
+random bytes (0600) that key every public receipt digest (see
+:mod:`loopx_recall_core.recall.receipts`).
 """
 
 from __future__ import annotations
 
 import os
 import re
-import secrets
 from pathlib import Path
 from typing import Any
 
@@ -24,19 +24,16 @@ from loopx_recall_core.jsonio import JsonInputError, loads
 from loopx_recall_core.private_files import (
     StateError,
     check_folder,
-    create_once,
     ensure_subfolder,
     read_file,
     write_atomic,
 )
-from loopx_recall_core.state import dump_private_json, state_root
+from loopx_recall_core.state import dump_private_json, receipt_key, state_root
 
 __all__ = ["RETENTION_PER_AGENT", "PrivateStore"]
 
 RETENTION_PER_AGENT = 200
-KEY_BYTES = 32
 _MAX_RECORD_BYTES = 16_000_000
-_KEY_NAME = "receipt.key"
 _FOLDER_NAME = re.compile(r"[0-9a-f]{32}\Z")
 _RECORD_NAME = re.compile(r"[0-9a-f]{32}\.json\Z")
 _HANDLE = re.compile(r"private:([0-9a-f]{32})\Z")
@@ -127,19 +124,5 @@ class PrivateStore:
         return None
 
     def receipt_key(self) -> bytes:
-        """The owner's receipt key, created on first use (32 random bytes, 0600).
-
-        Two processes creating it at once end up with the same key. The key is never
-        printed or logged.
-        """
-        folder = ensure_subfolder(self.root, "private")
-        what = "the loopx receipt key file"
-        key = read_file(folder / _KEY_NAME, KEY_BYTES, what, owner_only=True)
-        if key is None:
-            create_once(
-                folder, _KEY_NAME, secrets.token_bytes(KEY_BYTES), prefix=".key-", what=what
-            )
-            key = read_file(folder / _KEY_NAME, KEY_BYTES, what, owner_only=True)
-        if key is None or len(key) != KEY_BYTES:
-            raise StateError(f"{what} is damaged (it must hold {KEY_BYTES} bytes)")
-        return key
+        """The owner's receipt key (:func:`loopx_recall_core.state.receipt_key`)."""
+        return receipt_key(self.root)

@@ -2,8 +2,15 @@
 # SPDX-License-Identifier: Apache-2.0
 """House rules, read from the source with ``ast`` (nothing here imports the modules it checks).
 
-- no import cycle among ``loopx_recall_core`` modules (module-level imports only: an import
-  inside a function or under ``if TYPE_CHECKING:`` runs later or never, so it cannot cycle);
+- the import graph reads every import a module makes, wherever it is: at module level, in
+  a function, under ``if TYPE_CHECKING:`` and as a PEP 562 ``_SOURCES`` entry. An import
+  in a function runs later and one under ``TYPE_CHECKING`` never runs, but each says what
+  the module stands on, and the house is what a reader has to know, not only what runs
+  first; so all of them count;
+- no import cycle among ``loopx_recall_core`` modules;
+- every arrow between rooms points down: the rooms (each first-level package of the host
+  with all it holds, or first-level module) import each other without a circle, so they
+  stack in floors (:func:`floors`);
 - no product module over :data:`MAX_LINES` lines unless its module docstring has a paragraph
   starting with :data:`LONG_MARKER` that says why;
 - a provider plugin imports the host only through ``loopx_recall_core.plugin_api``, and
@@ -49,7 +56,19 @@ SURFACE = (
     "runtimes",
 )
 #: ... never import the library built on them.
-ABOVE_SURFACE = ("recall", "qualification", "external_evidence", "extensions", "cli", "testing")
+ABOVE_SURFACE = (
+    "recall",
+    "guard",
+    "session_hook",
+    "capability_status",
+    "cleanup",
+    "qualification",
+    "external_evidence",
+    "loopx_extension",
+    "extensions",
+    "cli",
+    "testing",
+)
 
 MAX_LINES = 400
 LONG_MARKER = "Long because:"
@@ -69,30 +88,6 @@ def _dotted(path: Path, base: Path) -> str:
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
-
-
-def _is_type_checking(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
-
-
-def _module_level_imports(body: list[ast.stmt]) -> Iterator[ast.Import | ast.ImportFrom]:
-    """Imports that run when the module is imported (class bodies included, functions not)."""
-    for node in body:
-        if isinstance(node, ast.Import | ast.ImportFrom):
-            yield node
-        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            continue
-        elif isinstance(node, ast.If):
-            if not _is_type_checking(node.test):
-                yield from _module_level_imports(node.body)
-            yield from _module_level_imports(node.orelse)
-        elif isinstance(node, ast.ClassDef | ast.With):
-            yield from _module_level_imports(node.body)
-        elif isinstance(node, ast.Try):
-            for block in (node.body, *(h.body for h in node.handlers), node.orelse, node.finalbody):
-                yield from _module_level_imports(block)
 
 
 def _absolute(node: ast.ImportFrom, module: str, is_package: bool) -> str:
@@ -126,11 +121,55 @@ def import_graph(base: Path = HOST.parent, package: Path = HOST) -> dict[str, se
     for module, path in files.items():
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         is_package = path.name == "__init__.py"
-        edges: set[str] = set()
-        for node in _module_level_imports(tree.body):
+        edges = {name for _line, name in _sources_entries(tree) if name in known}
+        for node in _all_imports(tree):
             edges |= _imported_modules(node, module, is_package, known)
         graph[module] = edges - {module}
     return graph
+
+
+def room_of(module: str) -> str:
+    """The room a module is in: the first-level package or module of the host it belongs
+    to (``pkg.recall.replan.flow`` is in ``recall``; the package's own ``__init__`` is
+    ``__init__``)."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def room_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The arrows between rooms: room A -> room B when a module of A imports one of B."""
+    rooms: dict[str, set[str]] = {}
+    for module, targets in graph.items():
+        here = room_of(module)
+        rooms.setdefault(here, set()).update(room_of(t) for t in targets if room_of(t) != here)
+    return rooms
+
+
+def floors(rooms: dict[str, set[str]]) -> dict[str, int]:
+    """Each room's floor in an acyclic room graph: 1 for a room importing no other room,
+    else one above the highest room it imports."""
+    found: dict[str, int] = {}
+
+    def floor(room: str) -> int:
+        if room not in found:
+            found[room] = 1 + max((floor(r) for r in rooms.get(room, ())), default=0)
+        return found[room]
+
+    for room in rooms:
+        floor(room)
+    return found
+
+
+def arrows_up(rooms: dict[str, set[str]]) -> list[str]:
+    """The arrows inside a room circle (``A -> B`` where B also reaches A): each points
+    up from one side or the other, so the house wants none."""
+    return sorted(
+        f"{a} -> {b}"
+        for circle in cycles(rooms)
+        for a in circle
+        for b in rooms.get(a, ())
+        if b in circle
+    )
 
 
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -168,27 +207,52 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return sorted(found)
 
 
-def test_the_graph_sees_module_level_imports_only(tmp_path):
+def test_the_graph_sees_every_import(tmp_path):
     package = tmp_path / "pkg"
     package.mkdir()
     (package / "__init__.py").write_text("")
     (package / "a.py").write_text("from pkg import b\n")
     (package / "b.py").write_text(
         "from typing import TYPE_CHECKING\n"
-        "if TYPE_CHECKING:\n    from pkg import a\n"
+        "if TYPE_CHECKING:\n    from pkg import c\n"
         "def f():\n    from pkg import a\n"
-        "from . import c\n"
     )
-    (package / "c.py").write_text("class K:\n    from .a import x\n")
+    (package / "c.py").write_text("class K:\n    from .d import x\n")
+    (package / "d.py").write_text("_SOURCES = {'y': ('pkg.e', 'y')}\n")
+    (package / "e.py").write_text("def g():\n    import pkg.a\n")
     graph = import_graph(tmp_path, package)
     assert graph["pkg.a"] == {"pkg.b"}
-    assert graph["pkg.b"] == {"pkg.c"}
-    assert graph["pkg.c"] == {"pkg.a"}
-    assert cycles(graph) == [["pkg.a", "pkg.b", "pkg.c"]]
+    assert graph["pkg.b"] == {"pkg.a", "pkg.c"}
+    assert graph["pkg.c"] == {"pkg.d"}
+    assert graph["pkg.d"] == {"pkg.e"}
+    assert graph["pkg.e"] == {"pkg.a"}
+    assert cycles(graph) == [["pkg.a", "pkg.b", "pkg.c", "pkg.d", "pkg.e"]]
 
 
 def test_no_import_cycle_in_the_host():
     assert cycles(import_graph()) == []
+
+
+def test_the_room_rule_sees_an_arrow_up_inside_functions(tmp_path):
+    package = tmp_path / "pkg"
+    for folder in (package, package / "low", package / "high"):
+        folder.mkdir()
+        (folder / "__init__.py").write_text("")
+    (package / "low" / "a.py").write_text("def f():\n    from pkg.high.b import x\n")
+    (package / "low" / "c.py").write_text("X = 1\n")
+    (package / "high" / "b.py").write_text("from pkg.low.c import X\n")
+    (package / "top.py").write_text("from pkg.high import b\n")
+    rooms = room_graph(import_graph(tmp_path, package))
+    assert cycles(import_graph(tmp_path, package)) == []  # no module circle ...
+    assert arrows_up(rooms) == ["high -> low", "low -> high"]  # ... but a room circle
+    (package / "low" / "a.py").write_text("X = 2\n")
+    rooms = room_graph(import_graph(tmp_path, package))
+    assert arrows_up(rooms) == []
+    assert floors(rooms) == {"__init__": 1, "low": 1, "high": 2, "top": 3}
+
+
+def test_every_arrow_between_the_hosts_rooms_points_down():
+    assert arrows_up(room_graph(import_graph())) == []
 
 
 def _docstring(path: Path) -> str:

@@ -13,10 +13,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from loopx_recall_core.guard import store, where
+from loopx_recall_core.guard import repository_scope, store
 from loopx_recall_core.guard.stats import guard_stats
 from loopx_recall_core.recall.sessions.ledger import SessionLedger
-from loopx_recall_core.recall.sessions.runtime_hooks import read_log, run_hook
+from loopx_recall_core.session_hook import read_log, run_hook
 from tests.guard import helpers
 from tests.state_builders import enablement, seed
 
@@ -119,7 +119,7 @@ def test_where_needs_no_git_and_reads_only_the_binding(tmp_path):
     link = tmp_path / "l"
     link.symlink_to(tmp_path)
     bound = {"private": {"repository_roots": [str(tmp_path)]}}
-    assert where.verdict(str(link / "a"), bound) is None
-    assert where.verdict(os.sep, bound) == "outside_repository"
+    assert repository_scope.verdict(str(link / "a"), bound) is None
+    assert repository_scope.verdict(os.sep, bound) == "outside_repository"
     relative = {"private": {"repository_roots": ["relative"]}}
-    assert where.verdict(str(tmp_path), relative) == "no_repository_root"
+    assert repository_scope.verdict(str(tmp_path), relative) == "no_repository_root"

@@ -16,7 +16,7 @@ import pytest
 
 from loopx_recall_core.recall.sessions import ledger as ledger_module
 from loopx_recall_core.recall.sessions.ledger import SessionLedger
-from loopx_recall_core.recall.sessions.runtime_hooks import read_log, run_hook
+from loopx_recall_core.session_hook import read_log, run_hook
 
 LOOPX = str(Path(sys.executable).parent / "loopx-recall")
 SESSION = "CANARY-5e0c2a1b-session"

@@ -1,5 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""An agent's runtime sessions: the ledger of claimed sessions (:mod:`.ledger`) and the
-runtimes' session hooks that claim them (:mod:`.runtime_hooks`: ``loopx-recall hook
-claude|codex``; not pluggy hooks, which live in :mod:`loopx_recall_core.hookspecs`)."""
+"""An agent's runtime sessions: the ledger of claimed sessions (:mod:`.ledger`). The
+runtimes' session hook that claims them (``loopx-recall hook claude|codex``; not a pluggy
+hook, which live in :mod:`loopx_recall_core.hookspecs`) stands above recall and the guard:
+:mod:`loopx_recall_core.session_hook`."""

@@ -41,7 +41,7 @@ from loopx_recall_core.private_files import (
     write_atomic,
 )
 from loopx_recall_core.runtimes import HISTORY_SOURCES, RECORDS
-from loopx_recall_core.state import dump_private_json, state_root
+from loopx_recall_core.state import dump_private_json, receipt_key, state_root
 
 __all__ = [
     "RUNTIMES",
@@ -277,10 +277,7 @@ class SessionLedger:
         session_id = native_session_id(runtime, session_id)
         cwd_digest = None
         if cwd:
-            # Imported here: the key lives with the private store, created on first use.
-            from loopx_recall_core.recall.store import PrivateStore
-
-            cwd_digest = keyed_digest(PrivateStore(self.root).receipt_key(), cwd)
+            cwd_digest = keyed_digest(receipt_key(self.root), cwd)  # created on first use
         ensure_subfolder(self.root, "private", "sessions")
         with locked(self._lock_path, timeout, "the loopx session ledger lock"):
             claims, tombstones = self._read_all()

@@ -1,6 +1,10 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Runtime hooks that claim sessions as they start (installing them: :mod:`.hook_install`).
+"""The session hook (``loopx-recall hook claude|codex``): it claims a session as it starts
+in the session ledger (:mod:`loopx_recall_core.recall.sessions.ledger`) and starts the
+guard's prefetch (:func:`loopx_recall_core.guard.prefetch.start_for_hook`); installing it:
+:mod:`loopx_recall_core.recall.hook_install`. It stands above both, as the hot path
+(:mod:`loopx_recall_core.guard.hotpath`) is the guard's own hook.
 
 What the runtimes send (facts, with their sources):
 
@@ -207,7 +211,7 @@ def _check_repository(root: Path, agent_id: str, project_id: str, cwd: str | Non
     repository the agent's enablement in the project binds is not claimed (nor its guard
     set made). Without an enablement recording its roots, or without a ``cwd``, nothing
     can be checked and the claim goes on as before."""
-    from loopx_recall_core.guard import where
+    from loopx_recall_core.guard import repository_scope
     from loopx_recall_core.state import StateStore
 
     if not cwd:
@@ -216,9 +220,9 @@ def _check_repository(root: Path, agent_id: str, project_id: str, cwd: str | Non
         enablements = StateStore(root).read().find(agent_id=agent_id, project_id=project_id)
     except StateError:
         return  # the claim itself reports an unusable state folder
-    roots = [path for e in enablements for path in where.repository_roots(e.binding)]
-    if roots and not where.inside(cwd, roots):
-        raise _Skip(where.OUTSIDE)
+    roots = [path for e in enablements for path in repository_scope.repository_roots(e.binding)]
+    if roots and not repository_scope.inside(cwd, roots):
+        raise _Skip(repository_scope.OUTSIDE)
 
 
 def _log(root: Path, message: str) -> None:

@@ -1,6 +1,7 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Is a hook call in the enablement's repository? (``cwd`` against the bound roots.)
+"""The enablement's repository scope: is a hook call in the enablement's repository?
+(``cwd`` against the bound roots.)
 
 A user-scope hook (``~/.claude/settings.json``, ``~/.codex/hooks.json``) runs in every
 repository the user opens, but an enablement, and so a session's prior-outcome set, holds

@@ -1,9 +1,10 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Turning the guard on and off (``hook install --guard``, ``hook uninstall``).
+"""Changing the guard's policy: turning the guard on and off (``hook install --guard``,
+``hook uninstall``).
 
 The guard's policy is the ``guard`` field of the agent's stage-2 enablement in the
-project (read by :func:`loopx_recall_core.guard.hotpath.guard_policy`). It is turned on
+project (read by :func:`loopx_recall_core.guard.policy.guard_policy`). It is turned on
 only where stage 2 holds now: a stage-2 enablement and a passing Stage 0 verdict for the
 runtime its binding resolves to (:func:`~loopx_recall_core.recall.stage_gate.stage_two_verdict`,
 the gate ``capability enable --stage 2`` uses).
