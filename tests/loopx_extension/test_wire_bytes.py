@@ -11,7 +11,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from loopx_recall_core.contracts import (
+    ContractError,
     HistoricalEvidenceRequestV0,
     HistoricalEvidenceResultV0,
     structure,
@@ -78,3 +81,31 @@ def test_the_loopx_results_read_back_to_the_same_bytes(request_data, result_data
     for name, value in results.items():
         record = structure(value, RECORDS[value["schema_version"]])
         assert _bytes(unstructure(record)) == _bytes(value), name
+
+
+def _history_with_receipt(request_data, result_data, **changes) -> dict:
+    result = _results(request_data, result_data)["history_succeeded"]
+    receipt = result["observations"][0]["receipt"]
+    for key, value in changes.items():
+        if value is None:
+            del receipt[key]
+        else:
+            receipt[key] = value
+    return result
+
+
+def test_a_bad_loopx_receipt_is_named_by_its_wire_names(request_data, result_data):
+    record = RECORDS["loopx_recall_history_result_v0"]
+    path = "$.observations[0].receipt"
+    cases = [
+        ({"content_captured": True}, [f"{path}.content_captured: expected false"]),
+        ({"content_captured": None}, [f"{path}.content_captured: required field missing"]),
+        (
+            {"raw_content_captured": False},
+            [f"{path}: unknown field 'raw_content_captured'"],
+        ),
+    ]
+    for changes, problems in cases:
+        with pytest.raises(ContractError) as caught:
+            structure(_history_with_receipt(request_data, result_data, **changes), record)
+        assert list(caught.value.problems) == problems, changes
