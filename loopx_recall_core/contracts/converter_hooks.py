@@ -13,7 +13,10 @@ a ``ValueError`` naming a bound, never the value.
 Unstructuring writes fields in declaration order (LoopX's key order) and omits a field
 holding its default, unless the field is marked ``ALWAYS_WRITTEN`` (the external-evidence
 wire writes ``null`` and ``[]`` for those): one cattrs ``make_dict_unstructure_fn`` per
-record class, with ``override(omit_if_default=True)`` on the omissible fields.
+record class, with ``override(omit_if_default=True)`` on the omissible fields. A record
+whose names on the wire differ from its field names declares them (``__wire_names__``,
+:func:`loopx_recall_core.contracts.fields.wire_names`): ``override(rename=...)`` writes and
+reads them, and a problem names the field as the wire does.
 
 cattrs is imported by the functions that use it, never at import.
 """
@@ -22,7 +25,7 @@ from __future__ import annotations
 
 import types
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
@@ -36,6 +39,7 @@ from loopx_recall_core.contracts.fields import (
     ALWAYS_WRITTEN,
     MAX_SAFE_INTEGER,
     FieldInvalid,
+    wire_names,
 )
 
 __all__ = ["register_hooks"]
@@ -214,14 +218,22 @@ def _is_optional(annotation: Any) -> bool:
 def _attrs_structure_hook(
     converter: cattrs.Converter,
 ) -> Callable[[type], Callable[[object, type], Any]]:
-    from cattrs.gen import make_dict_structure_fn
+    from cattrs.errors import ClassValidationError
+    from cattrs.gen import make_dict_structure_fn, override
 
     def factory(cls: type) -> Callable[[object, type], Any]:
+        renamed = wire_names(cls)
         generated = make_dict_structure_fn(
-            cls, converter, _cattrs_forbid_extra_keys=True, _cattrs_detailed_validation=True
+            cls,
+            converter,
+            _cattrs_forbid_extra_keys=True,
+            _cattrs_detailed_validation=True,
+            **{name: override(rename=wire) for name, wire in renamed.items()},
         )
         absent_not_null = [
-            field.name for field in attrs.fields(cls) if field.metadata.get(ABSENT_NOT_NULL)
+            renamed.get(field.name, field.name)
+            for field in attrs.fields(cls)
+            if field.metadata.get(ABSENT_NOT_NULL)
         ]
 
         def structure_record(value: object, _: type) -> Any:
@@ -230,11 +242,35 @@ def _attrs_structure_hook(
             for name in absent_not_null:
                 if name in value and value[name] is None:
                     raise FieldInvalid(f".{name}", "must be absent or hold a value, not null")
-            return generated(value, cls)
+            if not renamed:
+                return generated(value, cls)
+            try:
+                return generated(value, cls)
+            except ClassValidationError as exc:
+                _name_on_the_wire(exc, renamed)
+                raise
 
         return structure_record
 
     return factory
+
+
+def _name_on_the_wire(error: Any, renamed: Mapping[str, str]) -> None:
+    """cattrs notes a failing field by its attribute name, and a validator's path names
+    it too: a renamed field's problem is told by the name it has on the wire."""
+    for exc in error.exceptions:
+        notes = getattr(exc, "__notes__", None)
+        if notes:
+            exc.__notes__ = [
+                type(note)(str(note), renamed[note.name], note.type)
+                if getattr(note, "name", None) in renamed
+                else note
+                for note in notes
+            ]
+        if isinstance(exc, FieldInvalid):
+            head, dot, rest = exc.path[1:].partition(".")
+            if head in renamed:
+                exc.path = f".{renamed[head]}{dot}{rest}"
 
 
 def _attrs_unstructure_hook(
@@ -244,19 +280,24 @@ def _attrs_unstructure_hook(
 
     def factory(cls: type) -> Callable[[Any], dict[str, Any]]:
         # A field with a default is omitted while it holds it, unless ALWAYS_WRITTEN;
-        # a field without one is always written. Names on the wire are the field names.
+        # a field without one is always written. A field is written under its wire name.
+        renamed = wire_names(cls)
         omissible = {
-            field.name: override(omit_if_default=True)
+            field.name
             for field in attrs.fields(cls)
             if field.default is not attrs.NOTHING and not field.metadata.get(ALWAYS_WRITTEN)
         }
+        overrides = {
+            name: override(omit_if_default=name in omissible or None, rename=renamed.get(name))
+            for name in omissible | renamed.keys()
+        }
         generated = make_dict_unstructure_fn(
-            cls, converter, _cattrs_omit_if_default=False, **omissible
+            cls, converter, _cattrs_omit_if_default=False, **overrides
         )
         if not omissible:
             return generated
         # cattrs writes the omissible fields after the others; restore declaration order.
-        order = [field.name for field in attrs.fields(cls)]
+        order = [renamed.get(field.name, field.name) for field in attrs.fields(cls)]
 
         def unstructure_record(record: Any) -> dict[str, Any]:
             written = generated(record)
