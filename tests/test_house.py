@@ -49,7 +49,14 @@ SURFACE = (
     "runtimes",
 )
 #: ... never import the library built on them.
-ABOVE_SURFACE = ("recall", "qualification", "external_evidence", "extensions", "cli", "testing")
+ABOVE_SURFACE = (
+    "recall",
+    "qualification",
+    "external_evidence",
+    "provider_distributions",
+    "cli",
+    "testing",
+)
 
 MAX_LINES = 400
 LONG_MARKER = "Long because:"

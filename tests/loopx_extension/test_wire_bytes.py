@@ -24,9 +24,9 @@ from loopx_recall_core.contracts.loopx_extension import RECORDS
 from loopx_recall_core.loopx_extension.mapping import history_result, replan_result
 from loopx_recall_core.recall.outcome import RecallOutcome
 from loopx_recall_core.recall.receipts import result_receipt
-from loopx_recall_core.recall.replan.admission import SituationAdmission
 from loopx_recall_core.recall.replan.comparison import Comparison
 from loopx_recall_core.recall.replan.flow import ReplanReport
+from loopx_recall_core.recall.replan.situation_admission import SituationAdmission
 
 GOLDEN = Path(__file__).with_name("wire_bytes.golden.json")
 
