@@ -23,6 +23,7 @@ cattrs is imported by the functions that use it, never at import.
 
 from __future__ import annotations
 
+import re
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -268,9 +269,9 @@ def _name_on_the_wire(error: Any, renamed: Mapping[str, str]) -> None:
                 for note in notes
             ]
         if isinstance(exc, FieldInvalid):
-            head, dot, rest = exc.path[1:].partition(".")
-            if head in renamed:
-                exc.path = f".{renamed[head]}{dot}{rest}"
+            head = re.match(r"\.(\w+)", exc.path)
+            if head is not None and head[1] in renamed:
+                exc.path = f".{renamed[head[1]]}{exc.path[head.end() :]}"
 
 
 def _attrs_unstructure_hook(

@@ -23,7 +23,9 @@ class _Plain:
     first: str = fields.text_field(8)
     raw_size: int = fields.int_field(0, 3)
     raw_note: str | None = fields.optional_text(4)
-    raw_tags: tuple[str, ...] = fields.field(default=(), schema={"maxItems": 2})
+    raw_tags: tuple[str, ...] = fields.texts_field(
+        min_items=0, max_items=2, max_units=4, default=()
+    )
     last: bool
 
 
@@ -58,6 +60,10 @@ def test_a_problem_names_the_field_by_its_wire_name():
         (
             {"first": "a", "size": 1, "note": None, "last": True},
             ["$.note: must be absent or hold a value, not null"],
+        ),
+        (
+            {"first": "a", "size": 1, "tags": ["t", "long-tag"], "last": True},
+            ["$.tags[1]: longer than 4 UTF-16 units"],
         ),
         (
             {"first": "a", "raw_size": 1, "size": 1, "last": True},
