@@ -42,7 +42,7 @@ if TYPE_CHECKING:
         append_session,
         generate_archive,
     )
-    from loopx_recall_core.recall.replan.admission import build_request
+    from loopx_recall_core.recall.replan.situation_admission import build_request
     from loopx_recall_core.recall.replan.terms import query_terms
     from loopx_recall_core.state import QualificationVerdict, StateStore
 
@@ -69,7 +69,7 @@ _SOURCES: dict[str, tuple[str, str | None]] = {
     "Archive": ("loopx_recall_core.qualification.transcripts", "Archive"),
     "append_session": ("loopx_recall_core.qualification.transcripts", "append_session"),
     "generate_archive": ("loopx_recall_core.qualification.transcripts", "generate_archive"),
-    "build_request": ("loopx_recall_core.recall.replan.admission", "build_request"),
+    "build_request": ("loopx_recall_core.recall.replan.situation_admission", "build_request"),
     "query_terms": ("loopx_recall_core.recall.replan.terms", "query_terms"),
     "QualificationVerdict": ("loopx_recall_core.state", "QualificationVerdict"),
     "StateStore": ("loopx_recall_core.state", "StateStore"),

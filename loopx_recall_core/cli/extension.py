@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from loopx_recall_core import extensions
+from loopx_recall_core import provider_distributions
 from loopx_recall_core.cli import group_help
 from loopx_recall_core.cli._common import (
     EnvironmentProblem,
@@ -19,7 +19,7 @@ from loopx_recall_core.cli._common import (
     emit,
     format_option,
 )
-from loopx_recall_core.extensions import ExtensionRefused, PipFailed
+from loopx_recall_core.provider_distributions import ExtensionRefused, PipFailed
 
 
 @click.group(cls=Group, help=group_help("extension"))
@@ -63,7 +63,7 @@ def _render_list(data: dict[str, Any]) -> str:
 @format_option()
 def list_extensions(available: bool, output_format: str) -> None:
     """List installed extensions with their readiness; broken ones are listed too."""
-    emit(extensions.extension_list(available=available), output_format, _render_list)
+    emit(provider_distributions.extension_list(available=available), output_format, _render_list)
 
 
 def _render_installed(data: dict[str, Any]) -> str:
@@ -95,10 +95,10 @@ def install(spec: str, upgrade: bool, editable: bool, output_format: str) -> Non
     no distribution registering loopx providers arrived.
     """
     try:
-        extensions.check_install_spec(spec)
+        provider_distributions.check_install_spec(spec)
         if editable and not Path(spec).exists():
             raise click.UsageError("--editable needs a local path")
-        record = extensions.install(spec, upgrade=upgrade, editable=editable)
+        record = provider_distributions.install(spec, upgrade=upgrade, editable=editable)
     except ExtensionRefused as exc:
         raise Rejected(str(exc)) from None
     except PipFailed as exc:
@@ -121,11 +121,11 @@ def uninstall(name: str, yes: bool) -> None:
     removed.
     """
     try:
-        target = extensions.uninstall_target(name)
+        target = provider_distributions.uninstall_target(name)
         if not yes:
             confirm(f"Uninstall {target.distribution}? Provider data is kept.",
                     f"uninstalling {target.distribution}")  # fmt: skip
-        kept = extensions.uninstall(target)
+        kept = provider_distributions.uninstall(target)
     except ExtensionRefused as exc:
         raise Rejected(str(exc)) from None
     except PipFailed as exc:

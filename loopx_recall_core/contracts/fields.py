@@ -44,6 +44,7 @@ __all__ = [
     "texts_schema",
     "unique_items",
     "unique_items_field",
+    "wire_names",
 ]
 
 #: Metadata: the field may be absent from the JSON, but never ``null`` (``optional()``).
@@ -70,6 +71,14 @@ class FieldInvalid(ValueError):
         self.path = path
         self.reason = reason
         super().__init__(f"{path}: {reason}")
+
+
+def wire_names(cls: type) -> Mapping[str, str]:
+    """``{field name: its name on the wire}`` for a record whose wire names differ from
+    its field names: the record class's ``__wire_names__`` (a ``ClassVar``), else empty.
+    The converter writes and reads those names (cattrs' ``override(rename=...)``) and the
+    JSON Schema generator names the properties so; every other field keeps its name."""
+    return getattr(cls, "__wire_names__", {})
 
 
 # ---- field factories ----------------------------------------------------------------

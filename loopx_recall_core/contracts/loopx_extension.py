@@ -15,21 +15,22 @@ shape: ``status`` ``succeeded`` or ``no_change``, at most 64 observations, no mu
 transition receipts or proposals, no effect receipt) and then runs its public-safety check
 over it (no key named ``raw``/``raw_*``, no local path, no credential-like value). So an
 observation carries the public receipt, counts, freshness, a verdict and the private handle,
-never a snippet, a term or a path. The receipt is our v0 receipt with one field renamed
-(:class:`LoopxReceipt`, mapped in :mod:`loopx_recall_core.loopx_extension.mapping`).
+never a snippet, a term or a path. The receipt is our v0 receipt with one field named
+otherwise on the wire (:class:`LoopxReceipt`, a cattrs rename override; mapped in
+:mod:`loopx_recall_core.loopx_extension.mapping`).
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any, ClassVar, Literal
 
 import attrs
 
 from loopx_recall_core.contracts.fields import (
     ALWAYS_WRITTEN,
-    MAX_SAFE_INTEGER,
     FieldInvalid,
-    digest_field,
     field,
     int_field,
     int_range,
@@ -41,12 +42,9 @@ from loopx_recall_core.contracts.fields import (
     texts_schema,
 )
 from loopx_recall_core.contracts.historical import (
-    _COUNTS_SCHEMA,
     LIMIT_CEILINGS,
     EvidenceType,
-    Freshness,
-    ProviderId,
-    _counts_valid,
+    HistoricalEvidenceReceiptV0,
 )
 
 __all__ = [
@@ -217,27 +215,14 @@ class LoopxRecallReplanRequestV0:
 
 
 @attrs.frozen(kw_only=True)
-class LoopxReceipt:
-    """``historical_evidence_receipt_v0`` as LoopX public state: the same fields and
-    values, ``raw_content_captured`` renamed ``content_captured`` (LoopX refuses any key
-    named ``raw_*`` as an unbounded raw payload field)."""
+class LoopxReceipt(HistoricalEvidenceReceiptV0):
+    """``historical_evidence_receipt_v0`` as LoopX public state: the same record, fields
+    and values, with ``raw_content_captured`` named ``content_captured`` on the wire
+    (LoopX refuses any key named ``raw_*`` as an unbounded raw payload field)."""
 
-    schema_version: Literal["historical_evidence_receipt_v0"]
-    request_id: str = text_field(_ID_UNITS)
-    provider_id: ProviderId
-    provider_version: str = text_field(64)
-    index_revision_digest: str = digest_field()
-    scope_digest: str = digest_field()
-    query_digest: str = digest_field()
-    result_digest: str = digest_field()
-    result_count: int = int_field(0, LIMIT_CEILINGS["max_items"])
-    evidence_type_counts: dict[str, int] = field(validator=_counts_valid, schema=_COUNTS_SCHEMA)
-    freshness: Freshness
-    truncated: bool
-    omitted_count: int = int_field(0, MAX_SAFE_INTEGER)
-    grants_new_action_authority: Literal[False]
-    external_writes_performed: Literal[False]
-    content_captured: Literal[False]
+    __wire_names__: ClassVar[Mapping[str, str]] = MappingProxyType(
+        {"raw_content_captured": "content_captured"}
+    )
 
 
 @attrs.frozen(kw_only=True)

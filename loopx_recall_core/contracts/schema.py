@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 import attrs
 
-from loopx_recall_core.contracts.fields import ABSENT_NOT_NULL, JSON_SCHEMA
+from loopx_recall_core.contracts.fields import ABSENT_NOT_NULL, JSON_SCHEMA, wire_names
 
 __all__ = ["json_schema", "schema_files", "top_level_records"]
 
@@ -39,6 +39,7 @@ def json_schema(cls: type, *, schema_id: str) -> dict[str, Any]:
 
 def _record(cls: type, defs: dict[str, Any]) -> dict[str, Any]:
     hints = typing.get_type_hints(cls)
+    renamed = wire_names(cls)
     properties: dict[str, Any] = {}
     required: list[str] = []
     for field in attrs.fields(cls):
@@ -53,9 +54,10 @@ def _record(cls: type, defs: dict[str, Any]) -> dict[str, Any]:
             prop = _merge(prop, keywords)
         if nullable:
             prop = {"anyOf": [prop, {"type": "null"}]}
-        properties[field.name] = prop
+        name = renamed.get(field.name, field.name)
+        properties[name] = prop
         if field.default is attrs.NOTHING:
-            required.append(field.name)
+            required.append(name)
     return {
         "type": "object",
         "properties": properties,

@@ -3,7 +3,7 @@
 """The one place our records become LoopX's.
 
 * A recall outcome or a Replan report becomes a ``loopx_recall_*_result_v0``: LoopX public
-  state. It carries the receipt (:data:`RENAMED`: ``raw_content_captured`` is
+  state. It carries the receipt (:class:`LoopxReceipt`: ``raw_content_captured`` is
   ``content_captured`` there, LoopX refusing any key named ``raw_*``), the typed status
   and reason, whose sessions counted, the verdict and the private handle; never a snippet,
   a term, a session id or a path.
@@ -22,7 +22,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from loopx_recall_core.contracts import HistoricalEvidenceReceiptV0, structure, unstructure
+import attrs
+
+from loopx_recall_core.contracts import HistoricalEvidenceReceiptV0, unstructure
 from loopx_recall_core.contracts.loopx_extension import (
     HistoryObservation,
     LoopxRecallHistoryResultV0,
@@ -37,15 +39,11 @@ __all__ = [
     "MAX_ADVISORY_ITEMS",
     "MAX_CONTENT_CHARS",
     "MAX_REF_CHARS",
-    "RENAMED",
     "advisory_items",
     "history_result",
     "loopx_receipt",
     "replan_result",
 ]
-
-#: Receipt field -> its name in LoopX public state (LoopX refuses keys named ``raw_*``).
-RENAMED = {"raw_content_captured": "content_captured"}
 
 #: LoopX 2.1.1's decision-context bounds (capabilities/decision_context/extension_provider.py).
 MAX_ADVISORY_ITEMS = 8
@@ -54,9 +52,9 @@ MAX_REF_CHARS = 512
 
 
 def loopx_receipt(receipt: HistoricalEvidenceReceiptV0) -> LoopxReceipt:
-    """Our v0 receipt as LoopX public state: the same values, :data:`RENAMED` applied."""
-    data = unstructure(receipt)
-    return structure({RENAMED.get(key, key): value for key, value in data.items()}, LoopxReceipt)
+    """Our v0 receipt as LoopX public state: the same record and values, written with
+    LoopX's names (:class:`LoopxReceipt`)."""
+    return LoopxReceipt(**attrs.asdict(receipt, recurse=False))
 
 
 def _observation(outcome: RecallOutcome) -> HistoryObservation:

@@ -44,11 +44,11 @@ from loopx_recall_core.contracts.replan import ReplanSituationV0
 from loopx_recall_core.provider_records import FAULT_KINDS
 from loopx_recall_core.qualification.arms import Counted
 from loopx_recall_core.qualification.materialize import CaseView
-from loopx_recall_core.recall.admission import Admitted
 from loopx_recall_core.recall.outcome import REASON_CODES, RecallOutcome
-from loopx_recall_core.recall.replan.admission import build_request
 from loopx_recall_core.recall.replan.flow import Recaller, replan
+from loopx_recall_core.recall.replan.situation_admission import build_request
 from loopx_recall_core.recall.replan.terms import query_terms
+from loopx_recall_core.recall.request_admission import Admitted
 from loopx_recall_core.state import DEFAULT_CEILINGS, Enablement, LimitCeilings, StateStore
 
 __all__ = ["RUNTIME_FAULTS", "FaultProbe", "run_probes"]

@@ -33,10 +33,10 @@ from loopx_recall_core.provider_protocols import (
     SessionListingProvider,
 )
 from loopx_recall_core.provider_records import ProviderFailure
-from loopx_recall_core.recall.admission import STAGE_TRIGGERS, Admitted, admit
 from loopx_recall_core.recall.attempt import Attempt
 from loopx_recall_core.recall.coverage import unclaimed_sessions
 from loopx_recall_core.recall.outcome import REASON_CODES, RecallOutcome
+from loopx_recall_core.recall.request_admission import STAGE_TRIGGERS, Admitted, admit
 from loopx_recall_core.recall.resolver import Host, LazyHost, Resolved
 from loopx_recall_core.recall.sessions.ledger import Claim, SessionLedger, Tombstone
 from loopx_recall_core.recall.stage_gate import stage_two_verdict

@@ -19,7 +19,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from loopx_recall_core import extensions, hookimpl
+from loopx_recall_core import hookimpl, provider_distributions
 from loopx_recall_core.cli import cli
 from loopx_recall_core.cli._common import (
     Command,
@@ -216,7 +216,7 @@ def test_qualify_without_a_qualifiable_provider_is_one_line_exit_2(monkeypatch, 
 
 
 def test_the_catalogue_is_read_from_package_data():
-    (known,) = extensions.catalogue()
+    (known,) = provider_distributions.catalogue()
     assert (PACKAGE / "catalogue.json").is_file()
     assert known.install_command.startswith("loopx-recall extension install ")
 

@@ -240,8 +240,8 @@ def test_replan_usage_errors(provider, args, message):
 
 def test_install_by_name_says_it_is_not_on_the_index_and_what_works(monkeypatch):
     ran = []
-    extensions = importlib.import_module("loopx_recall_core.extensions")
-    monkeypatch.setattr(extensions, "pip_install", lambda *a, **k: ran.append(a))
+    distributions = importlib.import_module("loopx_recall_core.provider_distributions")
+    monkeypatch.setattr(distributions, "pip_install", lambda *a, **k: ran.append(a))
     result = run(["extension", "install", "obelisk-session-evidence"], code=1)
     assert result.output.splitlines() == [
         "error: obelisk-session-evidence is not on the package index yet: in a clone of "
@@ -252,8 +252,8 @@ def test_install_by_name_says_it_is_not_on_the_index_and_what_works(monkeypatch)
 
 def test_the_catalogue_does_not_call_an_unpublished_extension_available(monkeypatch):
     env = {"LOOPX_RECALL_LOAD_PLUGINS": ""}
-    extensions = importlib.import_module("loopx_recall_core.extensions")
-    monkeypatch.setattr(extensions, "installed_view", lambda host: [])
+    distributions = importlib.import_module("loopx_recall_core.provider_distributions")
+    monkeypatch.setattr(distributions, "installed_view", lambda host: [])
     data = json.loads(run(["extension", "list", "--available", "--format", "json"], env=env).output)
     (known,) = data["available"]
     assert known["on_package_index"] is False

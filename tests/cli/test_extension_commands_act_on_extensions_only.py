@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from loopx_recall_core import _pip, extensions
+from loopx_recall_core import _pip, provider_distributions
 from loopx_recall_core.cli import cli
 from tests.state_builders import enablement, seed
 
@@ -43,10 +43,12 @@ def pip_calls(monkeypatch, loopx_home):
     monkeypatch.setenv("LOOPX_RECALL_LOAD_PLUGINS", "")
     calls: list[tuple[str, object]] = []
     monkeypatch.setattr(
-        extensions, "pip_uninstall", lambda dist: calls.append(("uninstall", dist))
+        provider_distributions, "pip_uninstall", lambda dist: calls.append(("uninstall", dist))
     )
     monkeypatch.setattr(
-        extensions, "pip_install", lambda target, **kw: calls.append(("install", target))
+        provider_distributions,
+        "pip_install",
+        lambda target, **kw: calls.append(("install", target)),
     )
 
     def no_child(*args, **kwargs):
@@ -281,7 +283,7 @@ def test_install_fails_when_no_extension_arrived(pip_calls, tmp_path, monkeypatc
     site.mkdir()
     monkeypatch.syspath_prepend(str(site))
     monkeypatch.setattr(
-        extensions,
+        provider_distributions,
         "pip_install",
         _pip_that_installs(site, "loopx-fake-tool", OTHER_EP, pip_calls),
     )
@@ -298,7 +300,7 @@ def test_install_reports_the_extension_that_arrived(pip_calls, tmp_path, monkeyp
     site.mkdir()
     monkeypatch.syspath_prepend(str(site))
     monkeypatch.setattr(
-        extensions,
+        provider_distributions,
         "pip_install",
         _pip_that_installs(site, "loopx-fake-ext", EXTENSION_EP, pip_calls),
     )

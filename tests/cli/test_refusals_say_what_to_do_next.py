@@ -108,7 +108,7 @@ def test_provider_unavailable_without_a_hint_points_at_extension_list(monkeypatc
 
 def test_no_extensions_installed_mentions_available(monkeypatch, loopx_home):
     monkeypatch.setattr(
-        extension_cli.extensions, "extension_list", lambda *a, **k: {"extensions": []}
+        extension_cli.provider_distributions, "extension_list", lambda *a, **k: {"extensions": []}
     )
     monkeypatch.setattr(plugins_module, "load_host", PluginHost)
     result = CliRunner().invoke(cli, ["extension", "list"])

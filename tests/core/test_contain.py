@@ -29,10 +29,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from loopx_recall_core import _pip, extensions, hookimpl, plugins
+from loopx_recall_core import _pip, hookimpl, plugins, provider_distributions
 from loopx_recall_core.cli import cli
-from loopx_recall_core.extensions import installed_extensions, installed_view, uninstall_target
 from loopx_recall_core.plugins import PluginHost, recall_providers
+from loopx_recall_core.provider_distributions import (
+    installed_extensions,
+    installed_view,
+    uninstall_target,
+)
 from loopx_recall_core.provider_protocols import ENTRY_POINT_GROUP
 from loopx_recall_core.provider_records import ProviderReadback
 from loopx_recall_core.stopping import Stopped
@@ -131,7 +135,7 @@ def _seed(*provider_ids: str) -> None:
 @pytest.fixture
 def pip_calls(monkeypatch, loopx_home):
     calls: list[str] = []
-    monkeypatch.setattr(extensions, "pip_uninstall", calls.append)
+    monkeypatch.setattr(provider_distributions, "pip_uninstall", calls.append)
 
     def no_child(*args, **kwargs):
         raise AssertionError("pip must not run")
@@ -203,10 +207,10 @@ def test_uninstall_of_a_good_extension_counts_its_provider_ids(pip_calls, tmp_pa
 
 DRIVER = """
 import os, shutil, sys
-from loopx_recall_core import extensions
+from loopx_recall_core import provider_distributions
 from loopx_recall_core.cli import main
 
-extensions.PROVIDED_IDS_DEADLINE_S = float(os.environ["LOOPX_TEST_DEADLINE"])
+provider_distributions.PROVIDED_IDS_DEADLINE_S = float(os.environ["LOOPX_TEST_DEADLINE"])
 
 
 def pip_uninstall(distribution):
@@ -214,7 +218,7 @@ def pip_uninstall(distribution):
     shutil.rmtree(os.environ["LOOPX_TEST_DIST_INFO"])
 
 
-extensions.pip_uninstall = pip_uninstall
+provider_distributions.pip_uninstall = pip_uninstall
 main()
 """
 

@@ -182,7 +182,7 @@ def test_a_folder_name_that_is_not_utf8_makes_its_entry_points_unreadable(tmp_pa
 
 
 def test_installed_extensions_are_the_listing_plugin_loading_uses(tmp_path, monkeypatch):
-    from loopx_recall_core import extensions
+    from loopx_recall_core import provider_distributions
 
     folder = tmp_path / "rho-1.dist-info"
     folder.mkdir()
@@ -197,7 +197,7 @@ def test_installed_extensions_are_the_listing_plugin_loading_uses(tmp_path, monk
         _entry_points.ProviderEntryPoint("c", "m", ENTRY_POINT_GROUP, "sigma", None),
     ]
     monkeypatch.setattr(_entry_points, "entry_points", lambda group: rows)
-    installed = extensions.installed_extensions()
+    installed = provider_distributions.installed_extensions()
     assert sorted(installed) == ["rho", "sigma"]
     assert installed["rho"].entry_points == ("a", "b")
     assert installed["rho"].fingerprint == f"1@{(folder / 'METADATA').stat().st_mtime_ns}"

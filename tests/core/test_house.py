@@ -65,7 +65,7 @@ ABOVE_SURFACE = (
     "qualification",
     "external_evidence",
     "loopx_extension",
-    "extensions",
+    "provider_distributions",
     "cli",
     "testing",
 )

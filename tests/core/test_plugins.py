@@ -11,8 +11,8 @@ import pytest
 
 from loopx_recall_core import hookimpl, plugins
 from loopx_recall_core._entry_points import ProviderEntryPoint, normalize_dist_name
-from loopx_recall_core.extensions import installed_view
 from loopx_recall_core.plugins import PluginHost
+from loopx_recall_core.provider_distributions import installed_view
 from loopx_recall_core.provider_protocols import ENTRY_POINT_GROUP
 from loopx_recall_core.provider_records import ProviderReadback
 

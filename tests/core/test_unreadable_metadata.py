@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from loopx_recall_core import _entry_points, extensions, plugins
+from loopx_recall_core import _entry_points, plugins, provider_distributions
 from loopx_recall_core.cli import cli
 from loopx_recall_core.provider_protocols import ENTRY_POINT_GROUP
 
@@ -230,11 +230,12 @@ def test_extension_install_and_uninstall_read_them_too(tmp_path, monkeypatch):
     before and after pip; ``uninstall`` reads its target's entry points."""
     monkeypatch.syspath_prepend(str(_site(tmp_path)))
     importlib.invalidate_caches()
-    installed = extensions.installed_extensions()
+    installed = provider_distributions.installed_extensions()
     assert installed["mixed13"].entry_points == ("<unreadable row 2>", "ok")
     assert installed["loopx-good13"].entry_points == ("good",)
     assert (installed["metalatin13"].version, installed["badname13"].version) == ("6", "unknown")
-    target = extensions.uninstall_target("mixed13")
+    target = provider_distributions.uninstall_target("mixed13")
     assert target.entry_points == ("<unreadable row 2>", "ok")
-    with pytest.raises(extensions.ExtensionRefused):
-        extensions.uninstall_target("tool13")  # registers no provider: refused, not a crash
+    with pytest.raises(provider_distributions.ExtensionRefused):
+        # registers no provider: refused, not a crash
+        provider_distributions.uninstall_target("tool13")

@@ -28,7 +28,7 @@ from ..fake_provider import FakeProvider
 
 operator = importlib.import_module("loopx_recall_core.recall.by_hand")
 service_module = importlib.import_module("loopx_recall_core.recall.service")
-situation_admission = importlib.import_module("loopx_recall_core.recall.replan.admission")
+situation_admission = importlib.import_module("loopx_recall_core.recall.replan.situation_admission")
 
 
 class _Unavailable(FakeProvider):

@@ -13,7 +13,7 @@ import attrs
 import pytest
 
 from loopx_recall_core.contracts import HistoricalEvidenceRequestV0, structure, unstructure
-from loopx_recall_core.recall.admission import Admitted, Refused, admit
+from loopx_recall_core.recall.request_admission import Admitted, Refused, admit
 from loopx_recall_core.recall.service import RecallService
 from loopx_recall_core.recall.store import PrivateStore
 from loopx_recall_core.state import Enablement, LimitCeilings

@@ -6,7 +6,8 @@ Retrieval refines Replan reasoning; it never settles a Replan and adds no termin
 :func:`replan` is the one entry point; it is pure apart from the ``recall`` callable,
 which it calls once and only when the situation is admitted.
 
-Modules: :mod:`.admission` (trigger conditions, stage gate via the host admission),
+Modules: :mod:`.situation_admission` (trigger conditions, stage gate via the host's
+request admission),
 :mod:`.terms` (query terms), :mod:`.routes` (normalization), :mod:`.snippets` (reads the
 snippet convention providers follow, :mod:`loopx_recall_core.snippet_rules`),
 :mod:`.comparison` (verdicts), :mod:`.legality`.

@@ -13,12 +13,12 @@ import attrs
 
 from loopx_recall_core.contracts import structure, unstructure
 from loopx_recall_core.contracts.replan import ReplanOutcomeV0, ReplanSituationV0
-from loopx_recall_core.recall.admission import Admitted
 from loopx_recall_core.recall.outcome import RecallOutcome
 from loopx_recall_core.recall.receipts import failure_receipt
-from loopx_recall_core.recall.replan.admission import SituationAdmission, admit_situation
 from loopx_recall_core.recall.replan.comparison import Comparison, compare
 from loopx_recall_core.recall.replan.legality import Legality, check_outcome
+from loopx_recall_core.recall.replan.situation_admission import SituationAdmission, admit_situation
+from loopx_recall_core.recall.request_admission import Admitted
 from loopx_recall_core.state import Enablement, StateError
 
 __all__ = [

@@ -22,8 +22,8 @@ from typing import Any
 
 from loopx_recall_core.contracts import structure
 from loopx_recall_core.contracts.replan import ReplanSituationV0
-from loopx_recall_core.recall.replan.admission import build_request
 from loopx_recall_core.recall.replan.comparison import compare
+from loopx_recall_core.recall.replan.situation_admission import build_request
 from tests.recall.replan import helpers
 
 ROOT = "/home/dev/src/alpha"

@@ -8,8 +8,8 @@ import pytest
 
 from loopx_recall_core.contracts import structure
 from loopx_recall_core.contracts.replan import ReplanSituationV0
-from loopx_recall_core.recall.replan.admission import build_request
 from loopx_recall_core.recall.replan.comparison import compare
+from loopx_recall_core.recall.replan.situation_admission import build_request
 from tests.recall.replan import helpers
 from tests.recall.replan.corpus import CASES, HOLDOUT, ROOT, evaluate, predict
 from tests.recall.replan.corpus_routes import ROUTES

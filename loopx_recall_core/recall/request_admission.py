@@ -1,6 +1,8 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Host admission: may this request reach a provider at all, and with which limits?
+"""Request admission, the host's: may this request reach a provider at all, and with which
+limits? (A Replan situation is admitted before it makes a request:
+:mod:`.replan.situation_admission`.)
 
 Pure: the same request and enablements always give the same decision. A refused request
 never reaches a provider.

@@ -1,8 +1,10 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Extensions: what is installed, and installing and removing them with pip (as library
-functions the ``extension`` commands call). The catalogue of known ones is
-:mod:`loopx_recall_core.catalogue`.
+"""Provider distributions, which the ``loopx-recall extension`` commands call extensions:
+what is installed, and installing and removing them with pip (as library functions those
+commands call). The catalogue of known ones is :mod:`loopx_recall_core.catalogue`. Not to
+be confused with :mod:`loopx_recall_core.loopx_extension`: loopx-recall itself as an
+extension of LoopX.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ Pure and in this order, the first failing rule refusing:
    * ``operator_requested_history``: ``signals.operator_requested``;
 
 2. at least one query term derives from the canonical fields (:mod:`.terms`);
-3. the host's :func:`loopx_recall_core.recall.admission.admit`: an enablement for this
+3. the host's :func:`loopx_recall_core.recall.request_admission.admit`: an enablement for this
    agent, project and provider, the same repository, the trigger allowed at the
    enablement's stage (only stage 2 admits the three Replan triggers), limits clamped.
 
@@ -39,9 +39,9 @@ import attrs
 from loopx_recall_core.canonical import keyed_digest
 from loopx_recall_core.contracts import HistoricalEvidenceRequestV0, unstructure
 from loopx_recall_core.contracts.replan import ReplanSituationV0
-from loopx_recall_core.recall.admission import Admitted, admit
 from loopx_recall_core.recall.replan.routes import same_route, step_route
 from loopx_recall_core.recall.replan.terms import query_terms
+from loopx_recall_core.recall.request_admission import Admitted, admit
 from loopx_recall_core.recall.requests import history_request
 from loopx_recall_core.state import DEFAULT_CEILINGS, Enablement
 
