@@ -40,7 +40,7 @@ from loopx_recall_core.canonical import keyed_digest
 from loopx_recall_core.contracts import HistoricalEvidenceRequestV0, unstructure
 from loopx_recall_core.contracts.replan import ReplanSituationV0
 from loopx_recall_core.recall.admission import Admitted, admit
-from loopx_recall_core.recall.replan.routes import same_route, step_route
+from loopx_recall_core.recall.replan.routes import Route, same_route, step_route
 from loopx_recall_core.recall.replan.terms import query_terms
 from loopx_recall_core.recall.requests import history_request
 from loopx_recall_core.state import DEFAULT_CEILINGS, Enablement
@@ -217,11 +217,13 @@ def admit_situation(
     provider_id: str,
     request_id: str | None = None,
     id_key: bytes | None = None,
+    proposed: Route | None = None,
 ) -> SituationAdmission:
-    """Admit ``situation`` for ``provider_id`` or refuse it with a typed reason."""
+    """Admit ``situation`` for ``provider_id`` or refuse it with a typed reason
+    (``proposed``: the route of its proposed step, when the caller made it already)."""
     trigger = situation.trigger
     refusal = trigger_refusal(situation)
-    if refusal is None and not (terms := query_terms(situation)):
+    if refusal is None and not (terms := query_terms(situation, proposed)):
         refusal = "no_query_terms"
     if refusal is not None:
         return SituationAdmission(

@@ -19,6 +19,7 @@ from loopx_recall_core.recall.receipts import failure_receipt
 from loopx_recall_core.recall.replan.admission import SituationAdmission, admit_situation
 from loopx_recall_core.recall.replan.comparison import Comparison, compare
 from loopx_recall_core.recall.replan.legality import Legality, check_outcome
+from loopx_recall_core.recall.replan.relation import proposed_route
 from loopx_recall_core.state import Enablement, StateError
 
 __all__ = [
@@ -106,12 +107,16 @@ def replan(
         situation = structure(situation, ReplanSituationV0)
     if outcome is not None and not isinstance(outcome, ReplanOutcomeV0):
         outcome = structure(outcome, ReplanOutcomeV0)
+    # the proposed step is read once (redacted, then parsed): its query terms and its
+    # comparison both come from this route
+    route = proposed_route(situation.proposed_step, situation.repository_root)
     admission = admit_situation(
         situation,
         recall.enablements,
         provider_id=recall.provider_id,
         request_id=request_id,
         id_key=recall.id_key(),
+        proposed=route,
     )
     recalled = None
     if admission.decision is not None:
@@ -121,6 +126,7 @@ def replan(
         recalled,
         request=admission.request,
         repository_root=situation.repository_root,
+        route=route,
     )
     legality = None
     if outcome is not None:
