@@ -56,14 +56,19 @@ class ReplanReport:
 
     ``public_json`` is safe to print, log or publish (ids, reasons, verdicts, digests and
     counts); ``private_json`` adds the request (query terms) and the matching items'
-    private references, and stays owner-local.
+    private references, and stays owner-local. :meth:`text` is the report for a person.
+    ``window_days`` is the days back the enablement searches, when the caller knows them
+    (it words what ``no_prior_match`` covers); it is in no JSON.
     """
 
     situation_id: str
+    agent_id: str
+    project_id: str
     admission: SituationAdmission
     outcome: RecallOutcome | None
     comparison: Comparison
     legality: Legality | None
+    window_days: int | None = None
 
     def public_json(self) -> dict[str, Any]:
         return {
@@ -84,6 +89,14 @@ class ReplanReport:
             "comparison": self.comparison.private_json(),
             "legality": self.legality.private_json() if self.legality is not None else None,
         }
+
+    def text(self, *, show_private: bool = False, provider_id: str | None = None) -> str:
+        """The report for a person (``recall replan --format text``): with
+        ``show_private``, also the matched items and what they say (owner only);
+        ``provider_id`` is the provider the operator named, for the next steps."""
+        from loopx_recall_core.recall.replan.report_text import render
+
+        return render(self, show_private=show_private, provider_id=provider_id)
 
 
 def replan(
@@ -139,6 +152,8 @@ def replan(
         )
     return ReplanReport(
         situation_id=situation.situation_id,
+        agent_id=situation.agent_id,
+        project_id=situation.project_id,
         admission=admission,
         outcome=recalled,
         comparison=comparison,
