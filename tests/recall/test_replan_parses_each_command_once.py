@@ -13,7 +13,16 @@ import pytest
 
 from loopx_recall_core.recall.replan import shell
 from loopx_recall_core.recall.replan.flow import replan
-from tests.replan.helpers import FakeRecall, bound, enablement, failure, item, situation
+from tests.replan.helpers import (
+    FakeRecall,
+    attempt,
+    bound,
+    command,
+    enablement,
+    failure,
+    item,
+    situation,
+)
 
 PROPOSED = "pytest -q tests/test_api.py -k login"
 # the same route spelled otherwise, so the snippet's own parse is not the proposed text
@@ -62,3 +71,26 @@ def test_a_command_with_a_secret_is_parsed_once_as_redacted(parses):
     (redacted,) = [text for text in parses if "[redacted:" in text]
     # once for the proposed step, once for the stored (redacted) snippet's header
     assert parses[redacted] == 2
+
+
+def test_each_attempt_is_parsed_once(parses):
+    # a repetition (two attempts, the same route), its terms (the attempts' routes too) and
+    # the legality of a successor (is it one of the failed attempts?) all read the attempts
+    first, second = "pytest tests/test_api.py -x", "python -m pytest -x ./tests/test_api.py"
+    data = situation(
+        signals={"attempts": [attempt(command(first)), attempt(command(second))]},
+        proposed_step=command("make test"),
+    )
+    outcome = {
+        "schema_version": "loopx_replan_outcome_v0",
+        "situation_id": data["situation_id"],
+        "kind": "grounded_successor",
+        "step": command("pytest tests/test_api.py -x -k login"),
+        "rationale_refs": [{"kind": "current_evidence", "ref": "log:1"}],
+    }
+    recall = FakeRecall([item(failure("pytest -x tests/test_api.py"))])
+    report = replan(data, recall=bound(recall, [enablement()]), outcome=outcome)
+    assert report.admission.admitted
+    assert report.legality is not None
+    assert {"pytest", "make"} <= set(recall.requests[0].query_terms)
+    assert (parses[first], parses[second], parses["make test"]) == (1, 1, 1)

@@ -16,7 +16,11 @@ from loopx_recall_core.contracts.replan import ReplanOutcomeV0, ReplanSituationV
 from loopx_recall_core.recall.admission import Admitted
 from loopx_recall_core.recall.outcome import RecallOutcome
 from loopx_recall_core.recall.receipts import failure_receipt
-from loopx_recall_core.recall.replan.admission import SituationAdmission, admit_situation
+from loopx_recall_core.recall.replan.admission import (
+    SituationAdmission,
+    admit_situation,
+    attempt_routes,
+)
 from loopx_recall_core.recall.replan.comparison import Comparison, compare
 from loopx_recall_core.recall.replan.legality import Legality, check_outcome
 from loopx_recall_core.recall.replan.relation import proposed_route
@@ -120,9 +124,10 @@ def replan(
         situation = structure(situation, ReplanSituationV0)
     if outcome is not None and not isinstance(outcome, ReplanOutcomeV0):
         outcome = structure(outcome, ReplanOutcomeV0)
-    # the proposed step is read once (redacted, then parsed): its query terms and its
-    # comparison both come from this route
+    # each command is read once: the proposed step (redacted, then parsed) for its query
+    # terms and its comparison; the attempts for the repetition, their terms and legality
     route = proposed_route(situation.proposed_step, situation.repository_root)
+    attempts = attempt_routes(situation)
     admission = admit_situation(
         situation,
         recall.enablements,
@@ -130,6 +135,7 @@ def replan(
         request_id=request_id,
         id_key=recall.id_key(),
         proposed=route,
+        attempts=attempts,
     )
     recalled = None
     if admission.decision is not None:
@@ -149,6 +155,7 @@ def replan(
             comparison=comparison,
             recall=recalled,
             request=admission.request,
+            attempt_routes=attempts,
         )
     return ReplanReport(
         situation_id=situation.situation_id,

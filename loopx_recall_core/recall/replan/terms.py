@@ -32,7 +32,7 @@ any of them and rank items by how many they contain.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
 from loopx_recall_core.canonical import js_trim, utf16_len
@@ -55,19 +55,27 @@ _MARK = "[redacted:"  # the redactor's mark (a route read from a redacted comman
 _redacted = lru_cache(maxsize=64)(redact)  # one situation's fields, each redacted once
 
 
-def query_terms(situation: ReplanSituationV0, proposed: Route | None = None) -> tuple[str, ...]:
+def query_terms(
+    situation: ReplanSituationV0,
+    proposed: Route | None = None,
+    attempt_routes: Sequence[Route] | None = None,
+) -> tuple[str, ...]:
     """At most :data:`MAX_TERMS` bounded terms (possibly none) for ``situation``;
-    ``proposed`` is the route of its proposed step, already made (else it is made here)."""
+    ``proposed`` and ``attempt_routes`` are the routes of its proposed step and of its
+    attempts (in their order), when already made (else they are made here)."""
     root = situation.repository_root
-    attempts = tuple(reversed(situation.signals.attempts))  # newest first
+    given = situation.signals.attempts
+    routes = attempt_routes if attempt_routes is not None else (None,) * len(given)
+    attempts = tuple(reversed(given))  # newest first
+    routed = tuple(reversed(tuple(zip(given, routes, strict=True))))
 
     def candidates() -> Iterator[tuple[str, str]]:
         yield from _step_terms(situation.proposed_step, root, proposed)
         for attempt in attempts:
             if attempt.error_signature is not None:
                 yield _clip(attempt.error_signature), attempt.error_signature
-        for attempt in attempts:
-            yield from _step_terms(attempt.step, root)
+        for attempt, route in routed:
+            yield from _step_terms(attempt.step, root, route)
         for hypothesis in situation.signals.hypotheses:
             yield from ((word, hypothesis.text) for word in hypothesis_keywords(hypothesis.text))
 
