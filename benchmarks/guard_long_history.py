@@ -100,8 +100,12 @@ def main() -> None:
 
     from loopx_recall_core.guard import hotpath, prefetch, store
     from loopx_recall_core.guard.policy_change import set_guard
-    from loopx_recall_core.recall import by_hand
     from loopx_recall_core.recall import enablement as enabling
+    from loopx_recall_core.recall.operator_requests import (
+        Consultation,
+        ProposedCommand,
+        replan,
+    )
     from loopx_recall_core.recall.sessions.ledger import SessionLedger
     from loopx_recall_core.state import (
         DEFAULT_CEILINGS,
@@ -195,9 +199,9 @@ def main() -> None:
     sample = list(range(0, len(repeats), step))[: args.replan]
     replan_found = guard_too = 0
     for index in sample:
-        report = by_hand.replan(situation=None, flags={
-            "proposed_command": repeats[index], "agent_id": "agent-a", "project_id": "proj-j",
-            "trigger": "replan_repetition", "repository_root": str(repo)})  # fmt: skip
+        report = replan(Consultation(situation=ProposedCommand(
+            command=repeats[index], agent_id="agent-a", project_id="proj-j",
+            trigger="replan_repetition", repository_root=str(repo))))  # fmt: skip
         if report.comparison.verdict == "repeats_prior_failure":
             replan_found += 1
             guard_too += warned[index]

@@ -25,12 +25,7 @@ from loopx_recall_core.cli._common import (
     timeout_option,
 )
 from loopx_recall_core.cli.qualify import qualify
-from loopx_recall_core.cli.recall_render import (
-    matched_items,
-    render_outcome,
-    render_receipt,
-    render_replan,
-)
+from loopx_recall_core.cli.recall_render import render_outcome, render_receipt
 from loopx_recall_core.contracts import (
     EVIDENCE_TYPES,
     ContractError,
@@ -40,14 +35,18 @@ from loopx_recall_core.contracts import (
     structure,
     unstructure,
 )
-from loopx_recall_core.recall import by_hand
-from loopx_recall_core.recall.by_hand import FLAG_TRIGGERS, OperatorRefused
+from loopx_recall_core.contracts.replan import ReplanOutcomeV0, ReplanSituationV0
+from loopx_recall_core.recall import operator_requests
+from loopx_recall_core.recall.operator_requests import (
+    FLAG_TRIGGERS,
+    Consultation,
+    OperatorRefused,
+    ProposedCommand,
+)
 from loopx_recall_core.recall.receipts import ResultMismatch, owner_receipt
 from loopx_recall_core.recall.service import DEFAULT_TIMEOUT_S
 from loopx_recall_core.recall.store import PrivateStore
 from loopx_recall_core.state import DEFAULT_CEILINGS
-
-_IDS = ("agent_id", "project_id")
 
 
 def _session_ids(
@@ -205,7 +204,7 @@ def history(
         text = read_text_input(terms_file, "--terms-file")
         terms = tuple(line.strip() for line in text.splitlines() if line.strip())
     try:
-        outcome = by_hand.history(
+        outcome = operator_requests.history(
             provider_id=provider_id,
             agent_id=agent_id,
             project_id=project_id,
@@ -346,64 +345,52 @@ def replan_command(
         given = [name for name, value in flags.items() if value is not None]
         if given:
             raise click.UsageError(f"{given[0]} belongs to the flag form (--proposed-command)")
-    situation = read_json_object(situation_json, "--situation-json") if situation_json else None
-    outcome = read_json_object(outcome_json, "--outcome-json") if outcome_json else None
-    if situation is None and (not agent_id or not project_id):
-        raise click.UsageError("--proposed-command needs --agent-id and --project-id")
-    try:
-        report = by_hand.replan(
-            situation=situation,
-            flags=None
-            if situation is not None
-            else {
-                "proposed_command": proposed_command or "",
-                "agent_id": agent_id,
-                "project_id": project_id,
-                "trigger": trigger,
-                "situation_id": situation_id,
-                "revision": revision,
-                "repository_root": repository_root,
-            },
-            outcome=outcome,
-            provider_id=provider_id,
-            timeout=timeout,
-            current_sessions=current_sessions,
+    # both files are read before either is checked (a file that is no JSON object says so)
+    read = [
+        read_json_object(path, what) if path else None
+        for path, what in ((situation_json, "--situation-json"), (outcome_json, "--outcome-json"))
+    ]
+    situation = _record(read[0], ReplanSituationV0)
+    outcome = _record(read[1], ReplanOutcomeV0)
+    if situation is None:
+        if not agent_id or not project_id:
+            raise click.UsageError("--proposed-command needs --agent-id and --project-id")
+        situation = ProposedCommand(
+            command=proposed_command or "",
+            agent_id=agent_id,
+            project_id=project_id,
+            trigger=trigger,
+            situation_id=situation_id,
+            revision=revision,
+            repository_root=repository_root,
         )
+    consultation = Consultation(
+        situation=situation,
+        outcome=outcome,
+        provider_id=provider_id,
+        timeout=timeout,
+        current_sessions=current_sessions,
+    )
+    try:
+        report = operator_requests.replan(consultation)
     except OperatorRefused as exc:
         raise Rejected(str(exc)) from None
-    data = report.private_json() if show_private else report.public_json()
     if output_format == "json":
-        emit(data, output_format, render_replan)
+        emit(report.private_json() if show_private else report.public_json(), "json", str)
         return
-    # Text names the stored result's handle always; --show-private adds the matched items.
-    handle = report.outcome.private_ref if report.outcome is not None else None
-    shown = {**data, "handle": handle, "provider_id": provider_id}
-    shown["unavailable_hint"] = report.outcome.unavailable_hint if report.outcome else None
-    request = report.admission.request
-    named = situation or {"agent_id": agent_id, "project_id": project_id}
-    shown["claim_for"] = (
-        (request.scope.agent_id, request.scope.project_id)
-        if request is not None
-        else tuple(v if isinstance(v, str) else None for v in map(named.get, _IDS))
-    )
-    if show_private:
-        shown["matched_items"] = matched_items(report)
-    shown["window_days"] = _window_days(*shown["claim_for"])
-    emit(shown, output_format, render_replan)
+    # text names the stored result's handle always; --show-private adds the matched items
+    emit(report, "text", lambda r: r.text(show_private=show_private, provider_id=provider_id))
 
 
-def _window_days(agent_id: str | None, project_id: str | None) -> int | None:
-    """The days back the enablement's binding searches (``window_days``), for the text
-    that says what ``no_prior_match`` covers; None when it names none."""
-    from loopx_recall_core.state import StateStore
-
-    try:
-        found = StateStore().read().find(agent_id=agent_id or "", project_id=project_id or "")
-    except Exception:  # noqa: BLE001 - text only: without it the line says "the window"
+def _record(data: dict[str, Any] | None, kind: type[Any]) -> Any:
+    """The contract record of a JSON object read from a file (None: none given), checked
+    by the one strict converter; its message names the field, never the value."""
+    if data is None:
         return None
-    days = {e.binding.get("window_days") for e in found if isinstance(e.binding, dict)}
-    (one,) = days if len(days) == 1 else (None,)
-    return one if isinstance(one, int) and not isinstance(one, bool) else None
+    try:
+        return structure(data, kind)
+    except ContractError as exc:
+        raise Rejected(str(exc)) from None
 
 
 recall.add_command(qualify)

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """``agent-history-recall`` for ``loopx capability invoke``: one LoopX request in, one
 result out, through the same library functions as ``loopx-recall recall history`` and
-``recall replan --proposed-command`` (:mod:`loopx_recall_core.recall.by_hand`), so
+``recall replan --proposed-command`` (:mod:`loopx_recall_core.recall.operator_requests`), so
 admission, enablement and scope apply unchanged: an agent and project without an
 enablement get the typed ``not_enabled`` refusal, never a wider search.
 """
@@ -21,8 +21,12 @@ from loopx_recall_core.contracts.loopx_extension import (
 from loopx_recall_core.loopx_extension.errors import ProtocolError
 from loopx_recall_core.loopx_extension.mapping import history_result, replan_result
 from loopx_recall_core.plugins import load_host
-from loopx_recall_core.recall import by_hand
-from loopx_recall_core.recall.by_hand import OperatorRefused
+from loopx_recall_core.recall import operator_requests
+from loopx_recall_core.recall.operator_requests import (
+    Consultation,
+    OperatorRefused,
+    ProposedCommand,
+)
 from loopx_recall_core.recall.service import DEFAULT_TIMEOUT_S
 from loopx_recall_core.state import DEFAULT_CEILINGS, StateStore
 
@@ -61,7 +65,7 @@ def _history(state: Any, given: HistoryInput) -> Any:
     limits = {
         name: getattr(asked, name, None) or default for name, default in DEFAULT_CEILINGS.items()
     }
-    return by_hand.history(
+    return operator_requests.history(
         state,
         load_host,
         provider_id=None,
@@ -77,19 +81,16 @@ def _history(state: Any, given: HistoryInput) -> Any:
 
 
 def _replan(state: Any, given: ReplanInput) -> Any:
-    return by_hand.replan(
-        state,
-        load_host,
-        situation=None,
-        flags={
-            "proposed_command": given.proposed_command,
-            "agent_id": given.agent_id,
-            "project_id": given.project_id,
-            "trigger": given.trigger,
-            "situation_id": None,
-            "revision": given.revision,
-            "repository_root": None,
-        },
+    asked = ProposedCommand(
+        command=given.proposed_command,
+        agent_id=given.agent_id,
+        project_id=given.project_id,
+        trigger=given.trigger,
+        revision=given.revision,
+    )
+    consultation = Consultation(
+        situation=asked,
         timeout=RECALL_TIMEOUT_S,
         current_sessions=given.current_sessions or (),
     )
+    return operator_requests.replan(consultation, state, load_host)

@@ -4,7 +4,7 @@
 advisory items for ``loopx decision-context recall-context``.
 
 Each request is an ``operator_requested_history`` lookup through
-:func:`loopx_recall_core.recall.by_hand.history`, the path ``loopx-recall recall
+:func:`loopx_recall_core.recall.operator_requests.history`, the path ``loopx-recall recall
 history`` takes: admitted against the owner's enablement, a receipt and the private result
 written on our side. The agent and project come from the request's ``scope_ref``
 (:func:`scope_ref`: ``loopx-recall:agent/<agent_id>/project/<project_id>``); the query
@@ -26,8 +26,8 @@ from typing import Any
 from loopx_recall_core.loopx_extension.errors import ProtocolError
 from loopx_recall_core.loopx_extension.mapping import MAX_ADVISORY_ITEMS, advisory_items
 from loopx_recall_core.plugins import load_host
-from loopx_recall_core.recall import by_hand
-from loopx_recall_core.recall.by_hand import OperatorRefused
+from loopx_recall_core.recall import operator_requests
+from loopx_recall_core.recall.operator_requests import OperatorRefused
 from loopx_recall_core.recall.service import DEFAULT_TIMEOUT_S
 from loopx_recall_core.state import DEFAULT_CEILINGS, StateStore
 
@@ -133,7 +133,7 @@ def answer(request: Any) -> dict[str, Any]:
     wanted = min(max(1, checked["max_results"]), MAX_ADVISORY_ITEMS)
     agent_id, project_id = scope
     try:
-        outcome = by_hand.history(
+        outcome = operator_requests.history(
             StateStore().read(),
             load_host,
             provider_id=None,

@@ -47,6 +47,7 @@ from loopx_recall_core.contracts import EvidenceItem, HistoricalEvidenceRequestV
 from loopx_recall_core.contracts.replan import Step
 from loopx_recall_core.recall.outcome import RecallOutcome
 from loopx_recall_core.recall.replan.relation import Relation, proposed_route, relate, verdict_of
+from loopx_recall_core.recall.replan.routes import Route
 from loopx_recall_core.redaction import redact
 
 __all__ = ["VERDICTS", "Comparison", "RouteMatch", "compare", "item_ref"]
@@ -119,10 +120,13 @@ def compare(
     *,
     request: HistoricalEvidenceRequestV0 | None = None,
     repository_root: str | None = None,
+    route: Route | None = None,
 ) -> Comparison:
     """Compare ``step`` with the items of an admitted recall ``outcome`` (None: refused).
 
     With ``request``, the result is re-checked against it and rejected on any problem.
+    ``route`` is the step's route when the caller made it already
+    (:func:`~.relation.proposed_route`): a command is read once per consultation.
     """
     if outcome is None:
         return Comparison(verdict="undetermined", reason="not_admitted")
@@ -132,7 +136,8 @@ def compare(
         return Comparison(verdict="undetermined", reason=reason)
     if request is not None and result_problems(request, result):
         return Comparison(verdict="undetermined", reason="result_rejected")
-    route = proposed_route(step, repository_root)
+    if route is None:
+        route = proposed_route(step, repository_root)
     matches = tuple(
         RouteMatch(ref=item_ref(item), evidence_type=item.evidence_type, relation=relation)
         for item in result.items

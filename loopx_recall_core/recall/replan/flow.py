@@ -17,7 +17,12 @@ from loopx_recall_core.recall.outcome import RecallOutcome
 from loopx_recall_core.recall.receipts import failure_receipt
 from loopx_recall_core.recall.replan.comparison import Comparison, compare
 from loopx_recall_core.recall.replan.legality import Legality, check_outcome
-from loopx_recall_core.recall.replan.situation_admission import SituationAdmission, admit_situation
+from loopx_recall_core.recall.replan.relation import proposed_route
+from loopx_recall_core.recall.replan.situation_admission import (
+    SituationAdmission,
+    admit_situation,
+    attempt_routes,
+)
 from loopx_recall_core.recall.request_admission import Admitted
 from loopx_recall_core.state import Enablement, StateError
 
@@ -55,14 +60,19 @@ class ReplanReport:
 
     ``public_json`` is safe to print, log or publish (ids, reasons, verdicts, digests and
     counts); ``private_json`` adds the request (query terms) and the matching items'
-    private references, and stays owner-local.
+    private references, and stays owner-local. :meth:`text` is the report for a person.
+    ``window_days`` is the days back the enablement searches, when the caller knows them
+    (it words what ``no_prior_match`` covers); it is in no JSON.
     """
 
     situation_id: str
+    agent_id: str
+    project_id: str
     admission: SituationAdmission
     outcome: RecallOutcome | None
     comparison: Comparison
     legality: Legality | None
+    window_days: int | None = None
 
     def public_json(self) -> dict[str, Any]:
         return {
@@ -83,6 +93,14 @@ class ReplanReport:
             "comparison": self.comparison.private_json(),
             "legality": self.legality.private_json() if self.legality is not None else None,
         }
+
+    def text(self, *, show_private: bool = False, provider_id: str | None = None) -> str:
+        """The report for a person (``recall replan --format text``): with
+        ``show_private``, also the matched items and what they say (owner only);
+        ``provider_id`` is the provider the operator named, for the next steps."""
+        from loopx_recall_core.recall.replan.report_text import render
+
+        return render(self, show_private=show_private, provider_id=provider_id)
 
 
 def replan(
@@ -106,12 +124,18 @@ def replan(
         situation = structure(situation, ReplanSituationV0)
     if outcome is not None and not isinstance(outcome, ReplanOutcomeV0):
         outcome = structure(outcome, ReplanOutcomeV0)
+    # each command is read once: the proposed step (redacted, then parsed) for its query
+    # terms and its comparison; the attempts for the repetition, their terms and legality
+    route = proposed_route(situation.proposed_step, situation.repository_root)
+    attempts = attempt_routes(situation)
     admission = admit_situation(
         situation,
         recall.enablements,
         provider_id=recall.provider_id,
         request_id=request_id,
         id_key=recall.id_key(),
+        proposed=route,
+        attempts=attempts,
     )
     recalled = None
     if admission.decision is not None:
@@ -121,6 +145,7 @@ def replan(
         recalled,
         request=admission.request,
         repository_root=situation.repository_root,
+        route=route,
     )
     legality = None
     if outcome is not None:
@@ -130,9 +155,12 @@ def replan(
             comparison=comparison,
             recall=recalled,
             request=admission.request,
+            attempt_routes=attempts,
         )
     return ReplanReport(
         situation_id=situation.situation_id,
+        agent_id=situation.agent_id,
+        project_id=situation.project_id,
         admission=admission,
         outcome=recalled,
         comparison=comparison,

@@ -37,6 +37,7 @@ outcome argued from current evidence alone: basic continuation works without his
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal
 
 import attrs
@@ -45,7 +46,7 @@ from loopx_recall_core.contracts import HistoricalEvidenceRequestV0
 from loopx_recall_core.contracts.replan import ReplanOutcomeV0, ReplanSituationV0
 from loopx_recall_core.recall.outcome import RecallOutcome
 from loopx_recall_core.recall.replan.comparison import Comparison, compare, item_ref
-from loopx_recall_core.recall.replan.routes import same_route, step_route
+from loopx_recall_core.recall.replan.routes import Route, same_route, step_route
 
 __all__ = ["LEGALITY_REASONS", "Legality", "check_outcome"]
 
@@ -99,11 +100,13 @@ def check_outcome(
     comparison: Comparison,
     recall: RecallOutcome | None,
     request: HistoricalEvidenceRequestV0 | None = None,
+    attempt_routes: Sequence[Route] | None = None,
 ) -> Legality:
     """Judge ``outcome`` against the comparison of the situation's proposed step.
 
     ``recall`` is the admitted recall (None when refused); the outcome's own step, if any,
-    is compared against the same result.
+    is compared against the same result. ``attempt_routes`` are the routes of the
+    situation's attempts, in their order, when the caller made them already.
     """
     root = situation.repository_root
     step_comparison = (
@@ -141,8 +144,10 @@ def check_outcome(
         return verdict("argued_from_undetermined_comparison")
     if outcome.step is not None and outcome.kind in _NOVELTY:
         route = step_route(outcome.step, root)
-        failed = [a for a in situation.signals.attempts if a.outcome == "failed"]
-        if any(same_route(route, step_route(a.step, root)) for a in failed):
+        attempts = situation.signals.attempts
+        routes = attempt_routes or [step_route(a.step, root) for a in attempts]
+        failed = [r for a, r in zip(attempts, routes, strict=True) if a.outcome == "failed"]
+        if any(same_route(route, attempt) for attempt in failed):
             return verdict("repeats_current_failed_attempt")
     repeats = step_comparison is not None and step_comparison.verdict == "repeats_prior_failure"
     if repeats and outcome.kind == "grounded_successor":

@@ -39,7 +39,7 @@ import attrs
 from loopx_recall_core.canonical import keyed_digest
 from loopx_recall_core.contracts import HistoricalEvidenceRequestV0, unstructure
 from loopx_recall_core.contracts.replan import ReplanSituationV0
-from loopx_recall_core.recall.replan.routes import same_route, step_route
+from loopx_recall_core.recall.replan.routes import Route, same_route, step_route
 from loopx_recall_core.recall.replan.terms import query_terms
 from loopx_recall_core.recall.request_admission import Admitted, admit
 from loopx_recall_core.recall.requests import history_request
@@ -49,6 +49,7 @@ __all__ = [
     "REFUSAL_REASONS",
     "SituationAdmission",
     "admit_situation",
+    "attempt_routes",
     "build_request",
     "evidence_types_for",
     "trigger_refusal",
@@ -139,13 +140,15 @@ def evidence_types_for(situation: ReplanSituationV0) -> tuple[str, ...]:
     return tuple(t for t in _TYPE_ORDER if t in wanted)
 
 
-def trigger_refusal(situation: ReplanSituationV0) -> RefusalReason | None:
-    """The first unmet condition of the situation's trigger, or None when all hold."""
+def trigger_refusal(
+    situation: ReplanSituationV0, attempts: Sequence[Route] | None = None
+) -> RefusalReason | None:
+    """The first unmet condition of the situation's trigger, or None when all hold
+    (``attempts``: the routes of its attempts, when the caller made them already)."""
     signals, trigger = situation.signals, situation.trigger
     if trigger == "replan_repetition":
-        return (
-            None if signals.repeated_route or _repeated(situation) else "repetition_not_evidenced"
-        )
+        repeated = signals.repeated_route or _repeated(situation, attempts)
+        return None if repeated else "repetition_not_evidenced"
     if trigger == "hypothesis_history_gap":
         if not signals.hypotheses or not all(h.exhausted for h in signals.hypotheses):
             return "hypotheses_not_exhausted"
@@ -163,14 +166,20 @@ def trigger_refusal(situation: ReplanSituationV0) -> RefusalReason | None:
     return None if signals.operator_requested else "operator_request_missing"
 
 
-def _repeated(situation: ReplanSituationV0) -> bool:
-    root = situation.repository_root
-    routes = [step_route(attempt.step, root) for attempt in situation.signals.attempts]
+def _repeated(situation: ReplanSituationV0, routes: Sequence[Route] | None) -> bool:
+    if routes is None:
+        routes = attempt_routes(situation)
     return any(
         same_route(routes[i], routes[j])
         for i in range(len(routes))
         for j in range(i + 1, len(routes))
     )
+
+
+def attempt_routes(situation: ReplanSituationV0) -> tuple[Route, ...]:
+    """The route of each attempt of ``situation``, in its order (each read once)."""
+    root = situation.repository_root
+    return tuple(step_route(attempt.step, root) for attempt in situation.signals.attempts)
 
 
 #: Keys request ids when the caller has no owner key (ids then differ between processes).
@@ -217,11 +226,15 @@ def admit_situation(
     provider_id: str,
     request_id: str | None = None,
     id_key: bytes | None = None,
+    proposed: Route | None = None,
+    attempts: Sequence[Route] | None = None,
 ) -> SituationAdmission:
-    """Admit ``situation`` for ``provider_id`` or refuse it with a typed reason."""
+    """Admit ``situation`` for ``provider_id`` or refuse it with a typed reason
+    (``proposed``, ``attempts``: the routes of its proposed step and its attempts
+    (:func:`attempt_routes`), when the caller made them already)."""
     trigger = situation.trigger
-    refusal = trigger_refusal(situation)
-    if refusal is None and not (terms := query_terms(situation)):
+    refusal = trigger_refusal(situation, attempts)
+    if refusal is None and not (terms := query_terms(situation, proposed, attempts)):
         refusal = "no_query_terms"
     if refusal is not None:
         return SituationAdmission(

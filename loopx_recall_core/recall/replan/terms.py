@@ -14,9 +14,14 @@ Sources, in priority order (the first 8 distinct terms win):
 3. the attempts' own routes, newest first (as for the proposed step);
 4. keywords of the situation's hypotheses.
 
+The proposed command is read once: its words come from the canonical route Replan
+compares (:func:`.relation.proposed_route`, made of the command once redacted), given to
+:func:`query_terms` by the flow.
+
 Every term is a verbatim substring of the field it came from (a normalized form that is
 not, such as ``a//b`` -> ``a/b``, is dropped) and of that field once redacted (a secret,
-or a term holding one, is never searched for: ``loopx_recall_core/redaction.py``), or a
+or a term holding one or a redaction mark, is never searched for:
+``loopx_recall_core/redaction.py``), or a
 word of the public program tables (:func:`.canonical.vocabulary`: no text of the situation),
 non-blank, at most 128 UTF-16 units (a longer error signature is cut at a blank), and
 never an absolute or home path, a flag, or an id. Duplicates are dropped
@@ -27,14 +32,14 @@ any of them and rank items by how many they contain.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
 from loopx_recall_core.canonical import js_trim, utf16_len
 from loopx_recall_core.contracts.replan import ReplanSituationV0, Step
 from loopx_recall_core.recall.replan.canonical_command import spellings, vocabulary
 from loopx_recall_core.recall.replan.paths import normalize_arg
-from loopx_recall_core.recall.replan.routes import hypothesis_keywords
+from loopx_recall_core.recall.replan.routes import Route, hypothesis_keywords
 from loopx_recall_core.recall.replan.shell import Segment, command_segments
 from loopx_recall_core.recall.replan.toolchains import SCRIPT_RUNNERS
 from loopx_recall_core.redaction import redact
@@ -46,21 +51,31 @@ MAX_TERM_UNITS = 128
 _MIN_TERM_CHARS = 2
 _WORDY = re.compile(r"\w")
 _VOCABULARY = vocabulary()
+_MARK = "[redacted:"  # the redactor's mark (a route read from a redacted command holds it)
 _redacted = lru_cache(maxsize=64)(redact)  # one situation's fields, each redacted once
 
 
-def query_terms(situation: ReplanSituationV0) -> tuple[str, ...]:
-    """At most :data:`MAX_TERMS` bounded terms (possibly none) for ``situation``."""
+def query_terms(
+    situation: ReplanSituationV0,
+    proposed: Route | None = None,
+    attempt_routes: Sequence[Route] | None = None,
+) -> tuple[str, ...]:
+    """At most :data:`MAX_TERMS` bounded terms (possibly none) for ``situation``;
+    ``proposed`` and ``attempt_routes`` are the routes of its proposed step and of its
+    attempts (in their order), when already made (else they are made here)."""
     root = situation.repository_root
-    attempts = tuple(reversed(situation.signals.attempts))  # newest first
+    given = situation.signals.attempts
+    routes = attempt_routes if attempt_routes is not None else (None,) * len(given)
+    attempts = tuple(reversed(given))  # newest first
+    routed = tuple(reversed(tuple(zip(given, routes, strict=True))))
 
     def candidates() -> Iterator[tuple[str, str]]:
-        yield from _step_terms(situation.proposed_step, root)
+        yield from _step_terms(situation.proposed_step, root, proposed)
         for attempt in attempts:
             if attempt.error_signature is not None:
                 yield _clip(attempt.error_signature), attempt.error_signature
-        for attempt in attempts:
-            yield from _step_terms(attempt.step, root)
+        for attempt, route in routed:
+            yield from _step_terms(attempt.step, root, route)
         for hypothesis in situation.signals.hypotheses:
             yield from ((word, hypothesis.text) for word in hypothesis_keywords(hypothesis.text))
 
@@ -77,9 +92,13 @@ def query_terms(situation: ReplanSituationV0) -> tuple[str, ...]:
     return tuple(terms)
 
 
-def _step_terms(step: Step, root: str | None) -> Iterator[tuple[str, str]]:
+def _step_terms(
+    step: Step, root: str | None, route: Route | None = None
+) -> Iterator[tuple[str, str]]:
     if step.command is not None:
-        for segment in command_segments(step.command, root):
+        made = route is not None and route.kind == "command"
+        segments = route.segments if made else command_segments(step.command, root)
+        for segment in segments:
             yield from ((term, step.command) for term in _route_words(segment))
     for path in step.file_paths:
         yield normalize_arg(path), path
@@ -105,7 +124,8 @@ def _acceptable(term: str, source: str) -> bool:
     return (
         len(term) >= _MIN_TERM_CHARS
         and utf16_len(term) <= MAX_TERM_UNITS
-        and (term in _redacted(source) or term in _VOCABULARY)
+        and (term in _VOCABULARY or (term in source and term in _redacted(source)))
+        and _MARK not in term
         and _WORDY.search(term) is not None
         and not term.startswith(("-", "/", "~", "|", "cd:"))
     )

@@ -1,10 +1,17 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""What an operator asks for by hand: a history lookup and a Replan consultation.
+"""The recalls a person asks for: a history lookup and a Replan consultation.
 
-The operator gives flags (an agent, a project, terms, a proposed command); these functions
-build the v0 request or situation from them and the owner's enablements, pick the provider
-when none is named, and run the one :class:`~loopx_recall_core.recall.service.RecallService`.
+``loopx-recall recall history|replan`` and the LoopX capability (an operator's or an
+agent's explicit request, not the guard's automatic one) call these. The asker gives an
+agent, a project, terms or a proposed command; these functions build the v0 request or
+situation from them and the owner's enablements, pick the provider when none is named,
+and run the one :class:`~loopx_recall_core.recall.service.RecallService`.
+
+A Replan consultation travels as one typed record, :class:`Consultation`, from the
+command line's parsing to :func:`replan`; its situation is a contract record or the flag
+form (:class:`ProposedCommand`), which :func:`flag_situation` turns into one through the
+one strict converter.
 """
 
 from __future__ import annotations
@@ -12,10 +19,17 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Mapping, Sequence
-from typing import Any
+
+import attrs
 
 from loopx_recall_core.catalogue import find_known
-from loopx_recall_core.contracts import EVIDENCE_TYPES, ContractError, HistoricalEvidenceRequestV0
+from loopx_recall_core.contracts import (
+    EVIDENCE_TYPES,
+    ContractError,
+    HistoricalEvidenceRequestV0,
+    structure,
+)
+from loopx_recall_core.contracts.replan import ReplanOutcomeV0, ReplanSituationV0
 from loopx_recall_core.plugins import ProviderNotChosen, load_host
 from loopx_recall_core.recall.outcome import RecallOutcome
 from loopx_recall_core.recall.replan.flow import ReplanReport
@@ -27,7 +41,9 @@ from loopx_recall_core.state import State, StateStore
 
 __all__ = [
     "FLAG_TRIGGERS",
+    "Consultation",
     "OperatorRefused",
+    "ProposedCommand",
     "flag_situation",
     "history",
     "operator_request",
@@ -44,6 +60,39 @@ FLAG_TRIGGERS = {
 class OperatorRefused(Exception):
     """The operator's input is refused (an invalid request, an unknown provider, several
     providers to choose from); the message is safe to print."""
+
+
+@attrs.frozen(kw_only=True)
+class ProposedCommand:
+    """A Replan situation in its flag form (``recall replan --proposed-command``, the LoopX
+    capability's replan input): the command proposed next, for an agent and project.
+
+    :func:`flag_situation` makes the ``loopx_replan_situation_v0`` of it: the repository id
+    from the enablement, the signals of ``trigger`` (a key of :data:`FLAG_TRIGGERS`), the
+    situation id (default: the one the outcome answers, else a new one)."""
+
+    command: str
+    agent_id: str
+    project_id: str
+    trigger: str = attrs.field(
+        default="operator_requested_history", validator=attrs.validators.in_(FLAG_TRIGGERS)
+    )
+    situation_id: str | None = None
+    revision: str | None = None
+    repository_root: str | None = None
+
+
+@attrs.frozen(kw_only=True)
+class Consultation:
+    """One Replan consultation as asked: the situation (a contract record, or its flag
+    form), the outcome to judge, the provider named (None: the one enabled, else the one
+    installed), the provider's deadline and the sessions the agent runs now."""
+
+    situation: ReplanSituationV0 | ProposedCommand
+    outcome: ReplanOutcomeV0 | None = None
+    provider_id: str | None = None
+    timeout: float = DEFAULT_TIMEOUT_S
+    current_sessions: tuple[str, ...] = ()
 
 
 def _service(
@@ -151,78 +200,71 @@ def history(
 
 def flag_situation(
     state: State,
+    flags: ProposedCommand,
     *,
     provider_id: str,
-    proposed_command: str,
-    agent_id: str,
-    project_id: str,
-    trigger: str,
-    situation_id: str | None = None,
-    revision: str | None = None,
-    repository_root: str | None = None,
-    outcome: Mapping[str, Any] | None = None,
-) -> dict[str, Any]:
-    """A ``loopx_replan_situation_v0`` from flags, its repository id from the enablement
-    (the situation id defaults to the one ``outcome`` answers)."""
-    answered = (outcome or {}).get("situation_id")
-    if situation_id is None and isinstance(answered, str):
-        situation_id = answered
-    situation: dict[str, Any] = {
+    outcome: ReplanOutcomeV0 | None = None,
+) -> ReplanSituationV0:
+    """The ``loopx_replan_situation_v0`` of ``flags``, its repository id from the enablement
+    (the situation id defaults to the one ``outcome`` answers); ``ContractError`` when the
+    flags make no valid situation (the converter's message, which names the field)."""
+    situation_id = flags.situation_id
+    if situation_id is None and outcome is not None:
+        situation_id = outcome.situation_id
+    situation: dict[str, object] = {
         "schema_version": "loopx_replan_situation_v0",
         "situation_id": situation_id or "operator-" + uuid.uuid4().hex,
-        "agent_id": agent_id,
-        "project_id": project_id,
-        "repository_id": _repository_id(state, provider_id, agent_id, project_id),
-        "trigger": trigger,
-        "signals": FLAG_TRIGGERS[trigger],
-        "proposed_step": {"kind": "command", "command": proposed_command},
+        "agent_id": flags.agent_id,
+        "project_id": flags.project_id,
+        "repository_id": _repository_id(state, provider_id, flags.agent_id, flags.project_id),
+        "trigger": flags.trigger,
+        "signals": FLAG_TRIGGERS[flags.trigger],
+        "proposed_step": {"kind": "command", "command": flags.command},
     }
-    if revision:
-        situation["revision"] = {"current": revision}
-    if repository_root:
-        situation["repository_root"] = os.path.abspath(repository_root)
-    return situation
+    if flags.revision:
+        situation["revision"] = {"current": flags.revision}
+    if flags.repository_root:
+        situation["repository_root"] = os.path.abspath(flags.repository_root)
+    # the converter is the one strict check of a situation, whatever its source
+    return structure(situation, ReplanSituationV0)
 
 
 def replan(
-    state: State | None = None,
-    host: Host | None = None,
-    *,
-    situation: Mapping[str, Any] | None,
-    flags: Mapping[str, Any] | None = None,
-    outcome: Mapping[str, Any] | None = None,
-    provider_id: str | None = None,
-    timeout: float = DEFAULT_TIMEOUT_S,
-    current_sessions: tuple[str, ...] = (),
+    consultation: Consultation, state: State | None = None, host: Host | None = None
 ) -> ReplanReport:
-    """A Replan consultation for a situation record, or one built from ``flags`` (the
-    keyword arguments of :func:`flag_situation` but the state and provider).
+    """A Replan consultation: its situation as given, or made of its flag form.
 
-    A bad situation or outcome is :class:`OperatorRefused`; everything after admission is
-    a typed report (Replan goes on with current evidence). ``state`` and ``host`` default
-    as for :func:`history`.
+    A situation the flags cannot make is :class:`OperatorRefused`; everything after
+    admission is a typed report (Replan goes on with current evidence). ``state`` and
+    ``host`` default as for :func:`history`. The report knows the days back the
+    enablement searches, for its text.
     """
     state = state if state is not None else StateStore().read()
-    named = flags if situation is None else situation
+    asked = consultation.situation
     service = _service(
         state,
         host,
-        provider_id,
-        _text(named, "agent_id"),
-        _text(named, "project_id"),
-        timeout,
-        current_sessions,
+        consultation.provider_id,
+        asked.agent_id,
+        asked.project_id,
+        consultation.timeout,
+        consultation.current_sessions,
     )
-    if situation is None:
-        situation = flag_situation(
-            state, provider_id=service.provider_id, outcome=outcome, **(flags or {})
-        )
-    try:
-        return run_replan(situation, recall=service, outcome=outcome)
-    except ContractError as exc:
-        raise OperatorRefused(str(exc)) from None
+    if isinstance(asked, ProposedCommand):
+        try:
+            asked = flag_situation(
+                state, asked, provider_id=service.provider_id, outcome=consultation.outcome
+            )
+        except ContractError as exc:
+            raise OperatorRefused(str(exc)) from None
+    report = run_replan(asked, recall=service, outcome=consultation.outcome)
+    return attrs.evolve(report, window_days=_window_days(state, asked))
 
 
-def _text(record: Mapping[str, Any] | None, key: str) -> str | None:
-    value = (record or {}).get(key)
-    return value if isinstance(value, str) else None
+def _window_days(state: State, situation: ReplanSituationV0) -> int | None:
+    """The days back the enablement's binding searches (``window_days``), for the text
+    that says what ``no_prior_match`` covers; None when it names none or several."""
+    found = state.find(agent_id=situation.agent_id, project_id=situation.project_id)
+    days = {e.binding.get("window_days") for e in found if isinstance(e.binding, dict)}
+    (one,) = days if len(days) == 1 else (None,)
+    return one if isinstance(one, int) and not isinstance(one, bool) else None
