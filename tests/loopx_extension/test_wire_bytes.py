@@ -48,6 +48,8 @@ def _results(request_data, result_data) -> dict[str, dict]:
     succeeded = _outcome(request_data, result_data, "succeeded")
     report = ReplanReport(
         situation_id="sit-1",
+        agent_id="agent-1",
+        project_id="project-1",
         admission=SituationAdmission(admitted=True, trigger="replan_repetition"),
         outcome=succeeded,
         comparison=Comparison(
