@@ -8,7 +8,7 @@ set is never tuned on (the rules were developed against :data:`DEV`). A case is
 once in an earlier session of the same agent in the same repository and ended with that
 exit status (0: it succeeded). Labels are a careful reviewer's, by the tools' own
 documentation (the facts and their sources are beside the rules,
-``loopx_recall_core/recall/replan/wrappers.py`` and ``toolchains.py``):
+``loopx_recall_core/recall/replan/programs.py`` and ``toolchains.py``):
 
 * ``repeat``: the prior call FAILED and the proposal runs the same thing: behind a
   time-limit, timing, priority or buffering prefix (tag ``limit``); with options that
@@ -131,8 +131,8 @@ HELD_OUT: list[Case] = [
     ("make --keep-going docs-html", "make -k docs-html", 2, "repeat", "alias"),
     ("pytest --exitfirst --capture=no tests/test_io_fast.py", "pytest -xs tests/test_io_fast.py",
      1, "repeat", "alias"),
-    ("docker compose --file compose.ci.yaml run tests", "docker compose -f compose.ci.yaml run tests",
-     1, "repeat", "alias"),
+    ("docker compose --file compose.ci.yaml run tests",
+     "docker compose -f compose.ci.yaml run tests", 1, "repeat", "alias"),
     ("mvn --projects inventory --also-make verify", "mvn -pl inventory -am verify", 1,
      "repeat", "alias"),
     ("pip install --requirement requirements/prod.txt", "pip install -r requirements/prod.txt", 1,
@@ -221,8 +221,8 @@ DEV: list[Case] = [
      "repeat", "alias"),
     ("jest --updateSnapshot src/devsnap.test.js", "jest -u src/devsnap.test.js", 1,
      "repeat", "alias"),
-    ("helm upgrade devrel2 ./charts/dev -f other.yaml", "helm upgrade devrel2 ./charts/dev -f dev.yaml",
-     1, "near", "near"),
+    ("helm upgrade devrel2 ./charts/dev -f other.yaml",
+     "helm upgrade devrel2 ./charts/dev -f dev.yaml", 1, "near", "near"),
     ("git push --force-with-lease origin dev", "git push origin dev", 1, "near", "bait"),
     ("cargo check --profile dev -p devlint", "cargo check -p devlint", 101, "repeat", "default"),
     ("make --jobs=1 dev-pack", "make dev-pack", 2, "repeat", "default"),
