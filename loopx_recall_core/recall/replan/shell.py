@@ -2,6 +2,10 @@
 # SPDX-License-Identifier: Apache-2.0
 """Shell command lines normalized to :class:`Segment` objects, one per material command.
 
+Long because: tokenizing, segmenting, unwrapping and reading options are one pass over one
+command line, and the rules that pass applies are listed here, in one place, for replan and
+the guard alike.
+
 A command is split with :mod:`shlex` into shell segments (``&&``, ``||``, ``;``, ``|``,
 ``&``, newline); redirections (``2>&1``, ``> log``) and parentheses are dropped; a
 backslash-newline is a blank. Then trivially different spellings of one command

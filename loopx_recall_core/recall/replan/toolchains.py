@@ -2,6 +2,10 @@
 # SPDX-License-Identifier: Apache-2.0
 """Per-toolchain facts for the route normalizer (issue 18, item E), one table per class.
 
+Long because: it is data, one table per class of spelling, and every fact sits beside the
+line of the tool's help or manual it comes from; split by tool, the rule for one class
+would be read from a dozen files.
+
 Each table holds only what the tool's own documentation states; the source is named at
 the table (or the row). The rules that apply them are in :mod:`.canonical_command`:
 
