@@ -66,7 +66,9 @@ __all__ = [
     "write_set",
 ]
 
-SET_VERSION = "loopx_guard_set_v2"
+#: v3: the index keys each item by its programs as the route rules read them now (a
+#: program behind a wrapper such as ``ionice`` or ``stdbuf`` is the program it runs)
+SET_VERSION = "loopx_guard_set_v3"
 DEFAULT_TTL_S = 6 * 3600
 #: A set whose recall failed is made again after 30 s, then 60 s, 120 s, ... (at most the TTL).
 RETRY_FIRST_S = 30.0

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """The one builder of a ``historical_evidence_request_v0``: an operator's lookup
 (:mod:`.operator_requests`), a Replan situation's request
-(:mod:`.replan.situation_admission`) and the guard's prefetch (:mod:`loopx_recall_core.guard.prefetch`) all call :func:`history_request`.
+(:mod:`.replan.situation_admission`) and the guard's prefetch
+(:mod:`loopx_recall_core.guard.prefetch`) all call :func:`history_request`.
 
 The scope is always the agent's own history in its own project and repository (the cross
 flags are false by construction); the record goes through the one strict converter, so a

@@ -9,10 +9,17 @@ from datetime import UTC, datetime, timedelta
 
 from loopx_recall_core.guard.decide import find_repeat, warning_text
 from tests.guard import helpers
+from tests.recall import corpus_wrappers
+from tests.recall.test_wrapper_routes import snippet as stored
 from tests.recall.replan import corpus
 from tests.recall.replan.corpus_routes import ROUTES
 
-CASES = corpus.CASES + corpus.HOLDOUT + ROUTES
+# with the routes behind wrappers: time limits, output-only options, aliases, defaults
+WRAPPERS = [
+    ({"kind": "command", "command": proposed}, stored(prior, code), label)
+    for proposed, prior, code, label, _ in corpus_wrappers.DEV + corpus_wrappers.HELD_OUT
+]
+CASES = corpus.CASES + corpus.HOLDOUT + ROUTES + WRAPPERS
 AN_HOUR_AGO = (datetime.now(UTC) - timedelta(hours=1)).isoformat()
 
 
@@ -33,7 +40,7 @@ def test_the_guard_and_replan_give_the_same_verdicts_on_the_labelled_corpus():
         # never be a repeat, so only the repeat verdict must agree exactly
         if (guard == "repeats_prior_failure") != (expected == "repeats_prior_failure"):
             disagreements.append((step["command"], snippet, replan, guard))
-    assert compared >= 150
+    assert compared >= 270
     assert disagreements == []
 
 

@@ -14,6 +14,11 @@
   build-file option naming the file the tool reads anyway there (``make -f Makefile``,
   ``docker compose -f compose.yaml``, ``mvn -f pom.xml``), is dropped, only when no
   ``cd <subfolder>`` is in effect and the option is given once.
+* **Default values**: an option given once with the value the tool uses anyway when it
+  is not given (``cargo build --profile dev``, ``make -j1``, ``kubectl apply
+  --dry-run=none``, ``terraform plan -lock=true``) is dropped (``DEFAULT_VALUES``, per
+  program and subcommand; not when an option that changes the default is present:
+  ``kubectl logs -l app=x`` shows 10 lines).
 * **Environment**: a leading ``NAME=value`` is material (``RAILS_ENV``, ``PGHOST``,
   ``PYTHONPATH`` change what runs) unless the variable only changes how output is shown
   (``OUTPUT_ENV``: ``CI``, ``NO_COLOR``, ``TERM``, ...), which is dropped.
@@ -30,6 +35,7 @@ from loopx_recall_core.recall.replan.paths import is_path_like
 from loopx_recall_core.recall.replan.programs import RUN_IN_DIR, VALUE_FLAGS
 from loopx_recall_core.recall.replan.toolchains import (
     DEFAULT_FILES,
+    DEFAULT_VALUES,
     KUBE_RESOURCES,
     OUTPUT_ENV,
     PROGRAM_ALIASES,
@@ -91,9 +97,10 @@ def _kube_resource(arg: str) -> str:
 
 
 def drop_defaults(
-    program: str, flags: list[tuple[str, str]], *, at_root: bool
+    program: str, flags: list[tuple[str, str]], *, at_root: bool, subcommand: str | None = None
 ) -> list[tuple[str, str]]:
-    """Without the options that name the default location, when they provably do.
+    """Without the options that name the default location, when they provably do, and
+    those set to the value the tool uses anyway (``DEFAULT_VALUES``).
 
     ``make -C <root> migrate`` run from anywhere is ``make migrate`` run from the root,
     which is where a command is assumed to run. Only a value that provably names the root
@@ -105,6 +112,7 @@ def drop_defaults(
     normalize to ``.``. A build-file option is dropped only when given once (two
     ``-f`` merge two files) and naming the tool's default file.
     """
+    flags = _drop_default_values(program, flags, subcommand)
     if not at_root:
         return flags
     option = RUN_IN_DIR.get(program)
@@ -119,6 +127,24 @@ def drop_defaults(
         name, files = default
         values = [value for flag, value in flags if flag == name]
         if len(values) == 1 and values[0] in files:
+            flags = [flag for flag in flags if flag[0] != name]
+    return flags
+
+
+def _drop_default_values(
+    program: str, flags: list[tuple[str, str]], subcommand: str | None
+) -> list[tuple[str, str]]:
+    entries = DEFAULT_VALUES.get(program)
+    if not entries:
+        return flags
+    if subcommand is not None:
+        subcommand = SUBCOMMAND_ALIASES.get(program, {}).get(subcommand, subcommand)
+    names = {flag for flag, _ in flags}
+    for subcommands, name, defaults, unless in entries:
+        if subcommands is not None and subcommand not in subcommands:
+            continue
+        values = [value for flag, value in flags if flag == name]
+        if len(values) == 1 and values[0] in defaults and unless not in names:
             flags = [flag for flag in flags if flag[0] != name]
     return flags
 

@@ -21,10 +21,13 @@ from loopx_recall_core.recall.replan.toolchains import (
 
 __all__ = [
     "COSMETIC_FLAGS",
+    "ENV_OUTPUT_ONLY",
+    "ENV_VALUE_FLAGS",
     "FLAG_ALIASES",
+    "NOT_A_WRAPPER",
     "ORDER_FREE",
     "PIPE_VIEWERS",
-    "PLAIN_WRAPPERS",
+    "PROCESS_WRAPPERS",
     "RUNNER_PROGRAMS",
     "RUNNER_SUBCOMMANDS",
     "RUNNER_VALUE_FLAGS",
@@ -33,6 +36,7 @@ __all__ = [
     "SHELLS",
     "SINGLE_DASH_LONG",
     "TARGETS_ONLY",
+    "TIMED_OUT",
     "VALUE_FLAGS",
     "canonical_option",
     "option_pairs",
@@ -41,8 +45,47 @@ __all__ = [
 
 #: Shells whose ``-c SCRIPT`` is replaced by the segments of SCRIPT.
 SHELLS = frozenset({"bash", "sh", "zsh", "dash"})
-#: Wrappers dropped with nothing kept (``env``, ``nice`` and ``timeout`` take options).
-PLAIN_WRAPPERS = frozenset({"time", "nohup", "command", "exec", "builtin"})
+#: Process wrappers: they change when, for how long, at what priority or with what
+#: buffering a command runs, or time it, never what it runs, so they are dropped with
+#: their options (program -> its options that take a value). ``timeout``'s DURATION is
+#: kept apart as the segment's ``limit`` (:mod:`.shell`); ``env`` is read in :mod:`.shell`
+#: (its assignments and ``-i``/``-u``/``-C``/``-S`` change what runs). Sources, each
+#: tool's ``--help`` run here: GNU coreutils 9.1 ``timeout`` ("Start COMMAND, and kill it if
+#: still running after DURATION"; "-k, --kill-after=DURATION", "-s, --signal=SIGNAL",
+#: "--preserve-status", "--foreground", "-v, --verbose"), ``nice`` ("Run COMMAND with an
+#: adjusted niceness, which affects process scheduling"; "-n, --adjustment=N"),
+#: ``stdbuf`` ("Run COMMAND, with modified buffering operations for its standard
+#: streams"; "-i, --input=MODE", "-o, --output=MODE", "-e, --error=MODE"), ``nohup``
+#: ("Run COMMAND, ignoring hangup signals"); GNU time 1.9 ``/usr/bin/time`` ("Run COMMAND,
+#: then print system resource usage"; "-f, --format=FORMAT", "-o, --output=FILE", "-a",
+#: "-p", "-q", "-v"), bash's ``time [-p]`` keyword; util-linux ``ionice`` ("Show or change
+#: the I/O-scheduling class and priority of a process"; "-c, --class <class>",
+#: "-n, --classdata <num>", "-t, --ignore"); bash builtins ``command``, ``exec``,
+#: ``builtin`` (run the named command).
+PROCESS_WRAPPERS: dict[str, frozenset[str]] = {
+    "time": frozenset({"-f", "--format", "-o", "--output"}),
+    "nice": frozenset({"-n", "--adjustment"}),
+    "ionice": frozenset({"-c", "--class", "-n", "--classdata"}),
+    "stdbuf": frozenset({"-i", "--input", "-o", "--output", "-e", "--error"}),
+    "timeout": frozenset({"-k", "--kill-after", "-s", "--signal"}),
+    "nohup": frozenset(),
+    "command": frozenset(),
+    "exec": frozenset(),
+    "builtin": frozenset(),
+}
+#: ``ionice`` options that act on running processes instead of running a command.
+NOT_A_WRAPPER = frozenset({"-p", "--pid", "-P", "--pgid", "-u", "--uid"})
+#: ``env`` options (GNU coreutils 9.1 ``env --help``) that take a value: "-u, --unset=NAME",
+#: "-C, --chdir=DIR", "-S, --split-string=S"; and the only one that changes output alone:
+#: "-v, --debug  print verbose information for each processing step". Every other option
+#: (``-i``/``-``: "start with an empty environment", ``-u``, ``-C``, the signal options)
+#: changes what runs and stays in the route.
+ENV_VALUE_FLAGS = frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string"})
+ENV_OUTPUT_ONLY = frozenset({"-v", "--debug"})
+#: GNU ``timeout --help``, "EXIT status": "124 if COMMAND times out, and --preserve-status
+#: is not specified", "137 if COMMAND (or timeout itself) is sent the KILL (9) signal
+#: (128+9)": a prior call that ended so was stopped by its time limit.
+TIMED_OUT = frozenset({124, 137})
 #: ``program subcommand`` pairs that run the rest of the line (dropped; options kept).
 RUNNER_SUBCOMMANDS = frozenset(
     {
@@ -134,7 +177,8 @@ FLAG_ALIASES: dict[str, dict[str, str]] = {
     # ``pytest --help``: "-x, --exitfirst", "-s  Shortcut for --capture=no",
     # "--lf, --last-failed", "--ff, --failed-first", "--nf, --new-first",
     # "--sw, --stepwise", "--co, --collect-only", "-c FILE, --config-file=FILE",
-    # "-o ..., --override-ini=...", "-W ..., --pythonwarnings=...", "-l, --showlocals";
+    # "-o ..., --override-ini=...", "-W ..., --pythonwarnings=...", "-l, --showlocals",
+    # "-r chars, --report-chars=chars", "--disable-warnings, --disable-pytest-warnings";
     # pytest-xdist: "-n numprocesses, --numprocesses=numprocesses". (-k and -m have no
     # long form.)
     "pytest": {
@@ -150,14 +194,19 @@ FLAG_ALIASES: dict[str, dict[str, str]] = {
         "-W": "--pythonwarnings",
         "-l": "--showlocals",
         "-n": "--numprocesses",
+        "-r": "--report-chars",
+        "--disable-pytest-warnings": "--disable-warnings",
     },
     # The Cargo Book, cargo-build/-test/-run/-check/...: "-p spec, --package spec",
     # "-F features, --features features", "-r, --release", "-j N, --jobs N",
-    # "--all  Deprecated alias for --workspace".
+    # "--all  Deprecated alias for --workspace"; "--release  Build optimized artifacts with
+    # the release profile. See also the --profile option for choosing a specific profile by
+    # name": ``--release`` is ``--profile release``.
     "cargo": {
         "-p": "--package",
         "-F": "--features",
-        "-r": "--release",
+        "-r": "--profile=release",
+        "--release": "--profile=release",
         "-j": "--jobs",
         "--all": "--workspace",
     },

@@ -21,6 +21,7 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Literal
 
+from loopx_recall_core.recall.replan.programs import TIMED_OUT
 from loopx_recall_core.recall.replan.routes import (
     Route,
     command_route,
@@ -74,10 +75,18 @@ def relate_parsed(
         failed = route.kind == "command" and (
             evidence_type == "prior_failure" or parsed.failed is True
         )
+        if failed and parsed.exit in TIMED_OUT and _other_limit(route, parsed.route):
+            return "near_miss"  # stopped by its time limit: another limit is another try
         return "same_route_failed" if failed else "same_route"
     if near_route(route, parsed.route):
         return "near_miss"
     return None
+
+
+def _other_limit(route: Route, prior: Route) -> bool:
+    """A prior call with a ``timeout`` limit, proposed with another limit or none."""
+    pairs = zip(route.segments, prior.segments, strict=True)
+    return any(b.limit and a.limit != b.limit for a, b in pairs)
 
 
 def verdict_of(

@@ -2,16 +2,24 @@
 # SPDX-License-Identifier: Apache-2.0
 """Shell command lines normalized to :class:`Segment` objects, one per material command.
 
+Long because: tokenizing, segmenting, unwrapping and reading options are one pass over one
+command line, and the rules that pass applies are listed here, in one place, for replan and
+the guard alike.
+
 A command is split with :mod:`shlex` into shell segments (``&&``, ``||``, ``;``, ``|``,
 ``&``, newline); redirections (``2>&1``, ``> log``) and parentheses are dropped; a
 backslash-newline is a blank. Then trivially different spellings of one command
 normalize to one segment:
 
 * leading ``NAME=value`` assignments stay material, as ``context`` (but those of a
-  variable that only changes how output is shown: :mod:`.canonical`); the wrappers
-  ``env``, ``time``, ``nohup``,
-  ``command``, ``exec``, ``builtin``, ``nice`` are dropped; ``timeout DURATION`` is
-  dropped but its duration stays material, as ``context``;
+  variable that only changes how output is shown: :mod:`.canonical`); the process
+  wrappers (``PROCESS_WRAPPERS``: ``time``, ``/usr/bin/time -v``, ``timeout``, ``nice``,
+  ``ionice``, ``stdbuf``, ``nohup``, ``command``, ``exec``, ``builtin``) are dropped with
+  their options: they change when, how long, at what priority or with what buffering a
+  command runs, not what it runs. ``timeout``'s DURATION is kept apart as the segment's
+  ``limit``, which :mod:`.relation` reads only when the prior call was stopped by its limit
+  (exit 124 or 137). ``env`` is dropped, but its options that change what runs (``-i``,
+  ``-u NAME``, ``-C DIR``, ``-S``, the signal options) stay material, as ``context``;
 * ``bash|sh|zsh|dash -c SCRIPT`` (also ``-lc``) is replaced by the segments of SCRIPT;
   ``bash [opts] x.sh`` is ``./x.sh`` (its options stay material, as ``context``);
 * runners ``uv run``, ``poetry run``, ``pipenv run``, ``pdm run``, ``rye run``,
@@ -29,7 +37,10 @@ normalize to one segment:
 * flags: order never matters; ``-xvs`` is ``-x -v -s``; ``--opt=v`` is ``--opt v``; a
   flag in ``VALUE_FLAGS`` takes the next argument (``-k expr``); ``FLAG_ALIASES`` map each
   documented alias to its canonical long spelling, per program (``cargo -p`` is
-  ``--package``, pytest ``-s`` is ``--capture=no``); ``COSMETIC_FLAGS`` are dropped; a
+  ``--package``, pytest ``-s`` is ``--capture=no``), or per subcommand where the tool's
+  short options differ by subcommand (``SUBCOMMAND_OPTION_ALIASES``: ``git commit -m`` is
+  ``--message``); ``COSMETIC_FLAGS`` (options that change only what is shown) are dropped;
+  an option set to the value the tool uses anyway is dropped (``DEFAULT_VALUES``); a
   ``RUN_IN_DIR`` option naming the repository root (``make -C <root>``, ``git -C .``,
   ``cargo --manifest-path <root>/Cargo.toml``) is dropped; every other flag added,
   removed or changed is material. After ``--`` everything is a positional argument;
@@ -66,10 +77,13 @@ from loopx_recall_core.recall.replan.paths import (
 )
 from loopx_recall_core.recall.replan.programs import (
     COSMETIC_FLAGS,
+    ENV_OUTPUT_ONLY,
+    ENV_VALUE_FLAGS,
     FLAG_ALIASES,
+    NOT_A_WRAPPER,
     ORDER_FREE,
     PIPE_VIEWERS,
-    PLAIN_WRAPPERS,
+    PROCESS_WRAPPERS,
     RUN_IN_DIR,
     RUNNER_PROGRAMS,
     RUNNER_SUBCOMMANDS,
@@ -82,7 +96,10 @@ from loopx_recall_core.recall.replan.programs import (
     option_pairs,
     takes_value,
 )
-from loopx_recall_core.recall.replan.toolchains import GLOBAL_ALIASES
+from loopx_recall_core.recall.replan.toolchains import (
+    GLOBAL_ALIASES,
+    SUBCOMMAND_OPTION_ALIASES,
+)
 
 __all__ = [
     "COSMETIC_FLAGS",
@@ -113,6 +130,9 @@ class Segment(NamedTuple):
     context: tuple[str, ...] = ()
     flags: tuple[tuple[str, str], ...] = ()
     positionals: tuple[str, ...] = ()
+    #: ``timeout``'s DURATION in seconds ("" without one): not part of :meth:`same`; a
+    #: prior call stopped by its limit is told apart in :mod:`.relation`
+    limit: str = ""
 
     @property
     def subcommand(self) -> str | None:
@@ -231,27 +251,52 @@ def _drop_assignments(tokens: list[str], context: list[str]) -> list[str]:
     return tokens[index:]
 
 
-def _unwrap(
-    tokens: list[str], root: str | None, depth: int
-) -> tuple[list[Segment] | None, tuple[str, ...], list[str]]:
-    """Strip wrappers: (segments of an inline shell script, context, remaining tokens)."""
+_DURATION = re.compile(r"(\d+(?:\.\d*)?|\.\d+)([smhd]?)\Z")
+_UNIT = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def _seconds(duration: str) -> str:
+    """A ``timeout`` DURATION in seconds (GNU ``timeout --help``: "a floating point number
+    with an optional suffix: 's' for seconds (the default), 'm' for minutes, 'h' for hours
+    or 'd' for days"), as text; anything else as written."""
+    match = _DURATION.match(duration)
+    if match is None:
+        return duration
+    return f"{float(match.group(1)) * _UNIT[match.group(2)]:g}"
+
+
+class _Unwrapped(NamedTuple):
+    inline: list[Segment] | None  # the segments of an inline shell script
+    context: tuple[str, ...]
+    rest: list[str]
+    limit: str = ""
+
+
+def _unwrap(tokens: list[str], root: str | None, depth: int) -> _Unwrapped:
+    """Strip wrappers: the segments of an inline shell script, context, remaining tokens
+    and a ``timeout`` limit."""
     context: list[str] = []
+    limit = ""
     while True:
         tokens = _drop_assignments(tokens, context)
         if not tokens:
-            return None, tuple(context), tokens
+            return _Unwrapped(None, tuple(context), tokens, limit)
         head = _program_name(tokens[0], root)
         if head == "env":
-            _, tokens = _skip_options(tokens[1:], frozenset({"-u", "--unset", "-C"}))
-        elif head in PLAIN_WRAPPERS:
-            _, tokens = _skip_options(tokens[1:], frozenset())
-        elif head == "nice":
-            _, tokens = _skip_options(tokens[1:], frozenset({"-n"}))
-        elif head == "timeout" and len(tokens) > 2:
-            # A time limit can turn a hang into a failure: material, kept as context.
-            options, rest = _skip_options(tokens[1:], frozenset({"-s", "--signal", "-k"}))
-            context.extend(["timeout", *options, rest[0]] if rest else ["timeout", *options])
-            tokens = rest[1:]
+            options, tokens = _skip_options(tokens[1:], ENV_VALUE_FLAGS)
+            if tokens[:1] == ["-"]:  # env --help: "A mere - implies -i."
+                options, tokens = [*options, "-i"], tokens[1:]
+            material = [o for o in options if o.partition("=")[0] not in ENV_OUTPUT_ONLY]
+            context.extend(["env", *material] if material else [])
+        elif head in PROCESS_WRAPPERS:
+            options, rest = _skip_options(tokens[1:], PROCESS_WRAPPERS[head])
+            if not rest or (head == "ionice" and NOT_A_WRAPPER & set(options)):
+                return _Unwrapped(None, tuple(context), tokens, limit)
+            if head == "timeout":
+                if len(rest) < 2:  # "timeout 5" alone runs nothing
+                    return _Unwrapped(None, tuple(context), tokens, limit)
+                limit, rest = _seconds(rest[0]), rest[1:]
+            tokens = rest
         elif head in RUNNER_PROGRAMS or (head, [*tokens, ""][1]) in RUNNER_SUBCOMMANDS:
             skip = 1 if head in RUNNER_PROGRAMS else 2
             options, tokens = _skip_options(tokens[skip:], RUNNER_VALUE_FLAGS)
@@ -261,10 +306,10 @@ def _unwrap(
         elif head in SHELLS and depth < _MAX_SHELL_DEPTH:
             script = _inline_script(tokens[1:])
             if script is not None:
-                return _segments(script, root, depth + 1), tuple(context), []
+                return _Unwrapped(_segments(script, root, depth + 1), tuple(context), [], limit)
             options, rest = _skip_options(tokens[1:], frozenset({"-o", "+o"}))
             if not rest or not is_path_like(rest[0]):
-                return None, tuple(context), tokens
+                return _Unwrapped(None, tuple(context), tokens, limit)
             # "bash [opts] scripts/x.sh" runs the script: options (-x, -e) stay material.
             context.extend([head, *options] if options else [])
             tokens = [rest[0] if "/" in rest[0] else "./" + rest[0], *rest[1:]]
@@ -276,7 +321,7 @@ def _unwrap(
             options, tokens = script
             context.extend([head, *options] if options else [])
         else:
-            return None, tuple(context), tokens
+            return _Unwrapped(None, tuple(context), tokens, limit)
 
 
 def _inline_script(tokens: list[str]) -> str | None:
@@ -295,6 +340,7 @@ def _parse_args(
     ``cd <subfolder>`` is in effect."""
     cosmetic = COSMETIC_FLAGS["*"] | COSMETIC_FLAGS.get(program, frozenset())
     global_aliases = GLOBAL_ALIASES.get(program, {})
+    by_subcommand = SUBCOMMAND_OPTION_ALIASES.get(program, {})
     flags: list[tuple[str, str]] = []
     positionals: list[str] = []
     index = 0
@@ -311,6 +357,8 @@ def _parse_args(
         for spelled, value in option_pairs(program, arg):
             if not positionals:  # before the subcommand: the program's global options
                 spelled = global_aliases.get(spelled, spelled)
+            else:  # after it: the subcommand's own spellings (git commit -m: --message)
+                spelled = by_subcommand.get(positionals[0], {}).get(spelled, spelled)
             name, implied = canonical_option(program, spelled)
             if implied is not None:
                 value = implied
@@ -322,7 +370,9 @@ def _parse_args(
                     value = ""
             if spelled not in cosmetic and name not in cosmetic:
                 flags.append((name, normalize_arg(value, root)))
-    flags = drop_defaults(program, flags, at_root=at_root)
+    flags = drop_defaults(
+        program, flags, at_root=at_root, subcommand=positionals[0] if positionals else None
+    )
     return tuple(sorted(flags)), canonical_positionals(program, tuple(positionals))
 
 
@@ -330,9 +380,9 @@ def _segments(command: str, root: str | None, depth: int = 0) -> list[Segment]:
     result: list[Segment] = []
     cwd: str | None = None  # a relative "cd" target: later segments run there
     for tokens, after_pipe in _split_segments(_tokens(command)):
-        inline, context, rest = _unwrap(tokens, root, depth)
+        inline, context, rest, limit = _unwrap(tokens, root, depth)
         if inline is not None:
-            result.extend(inline)
+            result.extend(s._replace(limit=limit) if limit else s for s in inline)
             continue
         if not rest:
             continue
@@ -343,7 +393,11 @@ def _segments(command: str, root: str | None, depth: int = 0) -> list[Segment]:
         elif cwd is not None:
             context = (*context, "cd:" + cwd)
         segment = Segment(
-            program=program, context=tuple(sorted(context)), flags=flags, positionals=positionals
+            program=program,
+            context=tuple(sorted(context)),
+            flags=flags,
+            positionals=positionals,
+            limit=limit,
         )
         result.append(_mark_viewer(segment) if after_pipe else segment)
     return result

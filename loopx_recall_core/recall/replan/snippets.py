@@ -25,12 +25,14 @@ _OUTCOME = re.compile(r"outcome: (ok|failed)(?: \(exit (-?\d+)\))?\s*\Z")
 
 
 class ParsedSnippet(NamedTuple):
-    """What a snippet says: the route of its tool call (None without a header) and
-    whether line 2 reports a failure (None when there is no outcome line)."""
+    """What a snippet says: the route of its tool call (None without a header),
+    whether line 2 reports a failure (None when there is no outcome line) and the exit
+    status it names (None when it names none)."""
 
     tool: str | None
     route: Route | None
     failed: bool | None
+    exit: int | None = None
 
 
 def outcome_of(snippet: str) -> tuple[str | None, bool | None]:
@@ -58,14 +60,15 @@ def parse_snippet(snippet: str, root: str | None = None) -> ParsedSnippet:
     complete = not summary.endswith(CUT)
     if not complete:
         summary = summary[: -len(CUT)]
-    failed = None
+    failed = exit_status = None
     if len(lines) > 1 and (outcome := _OUTCOME.match(lines[1].strip())) is not None:
         failed = outcome.group(1) == "failed"
+        exit_status = None if outcome.group(2) is None else int(outcome.group(2))
     if tool.casefold() in SHELL_TOOLS:
         route = command_route(summary, root, complete=complete)
     else:
         route = edit_route(_paths(summary), root)._replace(complete=complete)
-    return ParsedSnippet(tool=tool, route=route, failed=failed)
+    return ParsedSnippet(tool=tool, route=route, failed=failed, exit=exit_status)
 
 
 def _paths(summary: str) -> list[str]:

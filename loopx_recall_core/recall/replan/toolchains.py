@@ -2,6 +2,10 @@
 # SPDX-License-Identifier: Apache-2.0
 """Per-toolchain facts for the route normalizer (issue 18, item E), one table per class.
 
+Long because: it is data, one table per class of spelling, and every fact sits beside the
+line of the tool's help or manual it comes from; split by tool, the rule for one class
+would be read from a dozen files.
+
 Each table holds only what the tool's own documentation states; the source is named at
 the table (or the row). The rules that apply them are in :mod:`.canonical_command`:
 
@@ -18,6 +22,11 @@ the table (or the row). The rules that apply them are in :mod:`.canonical_comman
   ``--force``) are not here: a non-interactive shell would otherwise not take the action;
 * ``DEFAULT_FILES``: options naming the build file a tool reads anyway from the
   repository root;
+* ``DEFAULT_VALUES``: options set to the value the tool uses anyway when they are not
+  given (``cargo build --profile dev``, ``make -j1``, ``terraform plan -lock=true``), per
+  program and subcommand, as each tool's ``--help`` or manual states the default;
+* ``SUBCOMMAND_OPTION_ALIASES``: short and long spellings of one option that hold only
+  for one subcommand (git: ``-m`` is ``--message`` for commit, ``--merge`` for checkout);
 * ``OUTPUT_ENV``: environment variables that only change how output is shown (colour,
   terminal, buffering and encoding of output, paging, backtraces and log verbosity, and
   ``CI``); a leading ``NAME=value`` of one of them is dropped, every other assignment is
@@ -29,6 +38,7 @@ from __future__ import annotations
 
 __all__ = [
     "DEFAULT_FILES",
+    "DEFAULT_VALUES",
     "GLOBAL_ALIASES",
     "GO_FLAGS",
     "KUBE_RESOURCES",
@@ -37,6 +47,7 @@ __all__ = [
     "PROGRAM_ALIASES",
     "SCRIPT_RUNNERS",
     "SUBCOMMAND_ALIASES",
+    "SUBCOMMAND_OPTION_ALIASES",
     "TOOL_ALIASES",
     "TOOL_VALUE_FLAGS",
 ]
@@ -245,6 +256,104 @@ TOOL_ALIASES: dict[str, dict[str, str]] = {
     "pip": {"-q": "--quiet", "-v": "--verbose"},
     # npm config docs: "-q, --quiet: --loglevel warn", "-d: --loglevel info".
     "npm": {"-q": "--loglevel=warn", "-d": "--loglevel=info"},
+    # ``jest --help`` (jest 29.7, npm-installed here): "-b, --bail", "-c, --config",
+    # "-e, --expand", "-i, --runInBand", "-o, --onlyChanged", "-t, --testNamePattern",
+    # "-u, --updateSnapshot", "-w, --maxWorkers", "--colors  Alias for `--color`".
+    "jest": {
+        "-b": "--bail",
+        "-c": "--config",
+        "-e": "--expand",
+        "-i": "--runInBand",
+        "-o": "--onlyChanged",
+        "-t": "--testNamePattern",
+        "-u": "--updateSnapshot",
+        "-w": "--maxWorkers",
+        "--colors": "--color",
+    },
+    # ``vitest --help`` (vitest 4, npm-installed here): "-r, --root <path>", "-c, --config
+    # <path>", "-u, --update", "-w, --watch", "-t, --testNamePattern <pattern>".
+    "vitest": {
+        "-r": "--root",
+        "-c": "--config",
+        "-u": "--update",
+        "-w": "--watch",
+        "-t": "--testNamePattern",
+    },
+    # Helm docs (helm.sh/docs/helm/helm, helm_install, helm_upgrade): global "-n,
+    # --namespace string  namespace scope for this request"; install/upgrade "-f, --values
+    # strings  specify values in a YAML file or a URL"; upgrade "-i, --install".
+    "helm": {"-n": "--namespace", "-f": "--values", "-i": "--install"},
+}
+
+#: Option spellings that hold for one subcommand only, program -> subcommand -> alias ->
+#: canonical. git 2.39 ``git <subcommand> -h``, run here: commit "-m, --message",
+#: "-a, --all", "-F, --file", "-s, --signoff", "-n, --no-verify", "-e, --edit",
+#: "-C, --reuse-message", "-c, --reedit-message", "-t, --template", "-i, --include",
+#: "-o, --only", "-p, --patch", "-q, --quiet", "-v, --verbose"; push "-u, --set-upstream",
+#: "-f, --force", "-n, --dry-run", "-d, --delete", "-o, --push-option", "-q, --quiet",
+#: "-v, --verbose"; stash push "-m, --message", "-u, --include-untracked", "-a, --all",
+#: "-k, --keep-index", "-S, --staged", "-p, --patch", "-q, --quiet"; branch "-d, --delete",
+#: "-m, --move", "-c, --copy", "-f, --force", "-a, --all", "-r, --remotes", "-l, --list",
+#: "-u, --set-upstream-to", "-q, --quiet" (``-D`` is not ``-d``: "delete branch (even if
+#: not merged)"); fetch "-p, --prune", "-t, --tags", "-f, --force", "-a, --append",
+#: "-P, --prune-tags", "-q, --quiet", "-v, --verbose".
+SUBCOMMAND_OPTION_ALIASES: dict[str, dict[str, dict[str, str]]] = {
+    "git": {
+        "commit": {
+            "-m": "--message",
+            "-a": "--all",
+            "-F": "--file",
+            "-s": "--signoff",
+            "-n": "--no-verify",
+            "-e": "--edit",
+            "-C": "--reuse-message",
+            "-c": "--reedit-message",
+            "-t": "--template",
+            "-i": "--include",
+            "-o": "--only",
+            "-p": "--patch",
+            "-q": "--quiet",
+            "-v": "--verbose",
+        },
+        "push": {
+            "-u": "--set-upstream",
+            "-f": "--force",
+            "-n": "--dry-run",
+            "-d": "--delete",
+            "-o": "--push-option",
+            "-q": "--quiet",
+            "-v": "--verbose",
+        },
+        "stash": {
+            "-m": "--message",
+            "-u": "--include-untracked",
+            "-a": "--all",
+            "-k": "--keep-index",
+            "-S": "--staged",
+            "-p": "--patch",
+            "-q": "--quiet",
+        },
+        "branch": {
+            "-d": "--delete",
+            "-m": "--move",
+            "-c": "--copy",
+            "-f": "--force",
+            "-a": "--all",
+            "-r": "--remotes",
+            "-l": "--list",
+            "-u": "--set-upstream-to",
+            "-q": "--quiet",
+        },
+        "fetch": {
+            "-p": "--prune",
+            "-t": "--tags",
+            "-f": "--force",
+            "-a": "--append",
+            "-P": "--prune-tags",
+            "-q": "--quiet",
+            "-v": "--verbose",
+        },
+    },
 }
 
 #: Option spellings valid only BEFORE the subcommand (git(1): "-P, --no-pager"; after
@@ -255,12 +364,12 @@ GLOBAL_ALIASES: dict[str, dict[str, str]] = {"git": {"-P": "--no-pager"}}
 TOOL_VALUE_FLAGS: dict[str, frozenset[str]] = {
     "kubectl": frozenset(
         {"--namespace", "--filename", "--selector", "--output", "--container", "--context"}
-        | {"--kubeconfig", "--cluster", "--user", "--v", "--kustomize"}
+        | {"--kubeconfig", "--cluster", "--user", "--v", "--kustomize", "--tail"}
     ),
+    "cargo": frozenset({"--color", "--message-format"}),  # The Cargo Book: "--color when"
     "docker": frozenset(
         {"--file", "--tag", "--progress", "--project-directory", "--env-file", "--ansi"}
     ),
-    "cargo": frozenset({"--color"}),  # The Cargo Book: "--color when"
     "gradle": frozenset(
         {"--exclude-task", "--project-dir", "--project-prop", "--system-prop", "--tests"}
         | {"--console", "--warning-mode"}
@@ -276,6 +385,35 @@ TOOL_VALUE_FLAGS: dict[str, frozenset[str]] = {
     "poetry": frozenset({"--directory", "--project", "--with", "--without", "--only"}),
     "manage.py": frozenset({"--verbosity", "--settings", "--pythonpath", "--database"}),
     "alembic": frozenset({"--config", "--name", "-x"}),
+    # the spellings above and each tool's help: jest "--testPathPattern", "--reporters",
+    # "--outputFile", "--testTimeout", "--shard", "--seed", "--selectProjects"; vitest
+    # "--reporter <name>", "--outputFile", "--project"; helm "--set", "--set-string",
+    # "--set-file", "--set-json", "--version", "--kube-context", "--kubeconfig",
+    # "--timeout", "--repo", "-o, --output"; pytest "--report-chars", "--show-capture",
+    # "--code-highlight", "--durations-min", "--color=color"; cargo "--message-format
+    # <FMT>"; kubectl logs "--tail"; pip install "--upgrade-strategy <upgrade_strategy>";
+    # git commit "-F, --file <file>", "-t, --template <file>", "-C, --reuse-message
+    # <commit>", "-c, --reedit-message <commit>", push "-o, --push-option", branch "-u,
+    # --set-upstream-to <upstream>".
+    "jest": frozenset(
+        {"--config", "--testNamePattern", "--maxWorkers", "--testPathPattern", "--reporters"}
+        | {"--outputFile", "--testTimeout", "--shard", "--seed", "--selectProjects"}
+    ),
+    "vitest": frozenset(
+        {"--root", "--config", "--testNamePattern", "--reporter", "--outputFile", "--project"}
+    ),
+    "helm": frozenset(
+        {"--namespace", "--values", "--set", "--set-string", "--set-file", "--set-json"}
+        | {"--version", "--kube-context", "--kubeconfig", "--timeout", "--repo", "--output"}
+    ),
+    "pytest": frozenset(
+        {"--report-chars", "--show-capture", "--code-highlight", "--durations-min", "--color"}
+    ),
+    "pip": frozenset({"--upgrade-strategy"}),
+    "git": frozenset(
+        {"--file", "--template", "--reuse-message", "--reedit-message", "--push-option"}
+        | {"--set-upstream-to"}
+    ),
 }
 
 #: Options that change only output or prompting (canonical spelling), per program:
@@ -309,6 +447,26 @@ OUTPUT_ONLY: dict[str, frozenset[str]] = {
     # Django docs: "--verbosity", "--noinput: Suppresses all user prompts", "--traceback",
     # "--no-color", "--force-color".
     "manage.py": frozenset({"--verbosity", "--noinput", "--traceback", "--force-color"}),
+    # ``pytest --help`` (pytest 9.2), reporting: "-r chars, --report-chars=chars  Show
+    # extra test summary info", "--full-trace  Don't cut any tracebacks",
+    # "--show-capture=...", "--code-highlight={yes,no}", "--durations-min=N".
+    "pytest": frozenset(
+        {"--report-chars", "--full-trace", "--show-capture", "--code-highlight"}
+        | {"--durations-min"}
+    ),
+    # ``jest --help``: "--silent  Prevent tests from printing messages through the
+    # console", "--json  Prints the test results in JSON", "--noStackTrace  Disables stack
+    # trace in test results output", "--useStderr  Divert all output to stderr", "-e,
+    # --expand  Use this flag to show full diffs instead of a patch". (``--ci`` is not here:
+    # "It will prevent snapshots from being written"; nor ``-u``, ``-o``, ``--coverage``.)
+    "jest": frozenset({"--silent", "--json", "--noStackTrace", "--useStderr", "--expand"}),
+    # ``vitest --help``: "--reporter <name>  Specify reporters", "--silent [value]  Silent
+    # console output from tests".
+    "vitest": frozenset({"--reporter", "--silent"}),
+    # The Cargo Book and ``cargo build --help``: "--message-format <FMT>  Error format".
+    "cargo": frozenset({"--message-format"}),
+    # Helm docs, global flags: "--debug  enable verbose output".
+    "helm": frozenset({"--debug"}),
 }
 
 #: Option -> the values naming the file the tool reads anyway from the repository root.
@@ -326,6 +484,50 @@ DEFAULT_FILES: dict[str, tuple[str, frozenset[str]]] = {
     ),
     "mvn": ("--file", frozenset({"pom.xml"})),
     "alembic": ("--config", frozenset({"alembic.ini"})),
+}
+
+#: Options set to the value the tool uses anyway: program -> (subcommands, or None for any;
+#: the option, canonical spelling; the default values; an option whose presence changes
+#: the default, or None). A given option naming a default is dropped when given once.
+#: Sources, run here unless named: the Cargo Reference, "Profile selection" (build, check,
+#: run and rustc use ``dev``, test ``test``, bench ``bench``, install ``release``) with
+#: ``cargo build --help`` "--profile <PROFILE-NAME>"; GNU make manual, "Parallel
+#: Execution": "By default, make will execute only one recipe at a time"; ``kubectl logs
+#: --help`` (v1.32) "--tail=-1: Lines of recent log file to display. Defaults to -1 with no
+#: selector, showing all log lines otherwise 10, if a selector is provided"; ``kubectl
+#: apply --help`` "--dry-run='none'"; ``terraform plan -help`` / ``apply -help`` (1.11)
+#: "-refresh=false  Skip checking for external changes", "-lock=false  Don't hold a state
+#: lock", "-parallelism=n  ... Defaults to 10" (a bare ``-lock`` is ``-lock=true``: Go's
+#: flag package); ``pytest --help`` "--import-mode={prepend,append,importlib} ... Default:
+#: prepend", and pytest's parsed options (``config.option.capture`` is ``fd`` when no
+#: ``--capture`` is given, read here with a conftest); npm config docs "save  Default: true
+#: unless when using npm update" (``npm config get save``: true); ``pip install --help``
+#: "--upgrade-strategy ... [default: only-if-needed]".
+_TRUE = frozenset({"true", ""})
+DEFAULT_VALUES: dict[str, tuple[tuple[frozenset[str] | None, str, frozenset[str], str | None], ...]]
+DEFAULT_VALUES = {
+    "cargo": (
+        (frozenset({"build", "check", "run", "rustc"}), "--profile", frozenset({"dev"}), None),
+        (frozenset({"test"}), "--profile", frozenset({"test"}), None),
+        (frozenset({"bench"}), "--profile", frozenset({"bench"}), None),
+        (frozenset({"install"}), "--profile", frozenset({"release"}), None),
+    ),
+    "make": ((None, "--jobs", frozenset({"1"}), None),),
+    "kubectl": (
+        (frozenset({"logs"}), "--tail", frozenset({"-1"}), "--selector"),
+        (frozenset({"apply"}), "--dry-run", frozenset({"none"}), None),
+    ),
+    "terraform": (
+        (frozenset({"plan", "apply"}), "-refresh", _TRUE, None),
+        (frozenset({"plan", "apply"}), "-lock", _TRUE, None),
+        (frozenset({"plan", "apply"}), "-parallelism", frozenset({"10"}), None),
+    ),
+    "pytest": (
+        (None, "--import-mode", frozenset({"prepend"}), None),
+        (None, "--capture", frozenset({"fd"}), None),
+    ),
+    "npm": ((frozenset({"install", "uninstall"}), "--save", _TRUE, None),),
+    "pip": ((frozenset({"install"}), "--upgrade-strategy", frozenset({"only-if-needed"}), None),),
 }
 
 #: Rails guides ("RAILS_ENV"), Rack ("RACK_ENV"), Node ("NODE_ENV"), Django docs

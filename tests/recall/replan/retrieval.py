@@ -49,8 +49,9 @@ LABELS = ("repeat", "near", "novel")
 OUTPUT = {True: "Exit code 1\nerror: see above", False: "ok"}
 
 # A history entry: (kind, text, failed). kind "call": text is a shell command; "edit": a
-# path; "decision" / "summary": free text.
-Entry = tuple[str, str, bool]
+# path; "decision" / "summary": free text. ``failed`` may be the call's exit status (an int,
+# 0: it succeeded) where the status matters (a time limit's 124).
+Entry = tuple[str, str, bool | int]
 
 
 def fail(command: str) -> Entry:
@@ -169,8 +170,10 @@ def _rows(entry: Entry, age: int, terms: tuple[str, ...]) -> list[tuple[int, int
         n = matched(body)
         return [(n, recency, kind, body)] if n else []
     source = json.dumps({"command": body})
-    output = OUTPUT[failed]
-    status = "outcome: failed (exit 1)" if failed else "outcome: ok"
+    code = failed if type(failed) is int else int(failed)  # an int: the exit status
+    failed = code != 0
+    output = f"Exit code {code}\nerror: see above" if failed else OUTPUT[False]
+    status = f"outcome: failed (exit {code})" if failed else "outcome: ok"
     snippet = f"Bash: {body}\n{status}\n{output}"
     rows = []
     if failed and (n := matched(source + " " + output)):

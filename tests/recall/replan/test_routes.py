@@ -38,7 +38,16 @@ COMMANDS = [
         "same",
     ),
     ("env-prefix", "CI=1 NO_COLOR=x pytest tests/a.py", "pytest tests/a.py", "same"),
-    ("env-wrapper", "env -u HOME TERM=dumb pytest tests/a.py", "pytest tests/a.py", "same"),
+    ("env-wrapper", "env TERM=dumb pytest tests/a.py", "pytest tests/a.py", "same"),
+    # env -u NAME removes a variable, as NAME=value sets one: part of the route
+    ("env-unset", "env -u HOME TERM=dumb pytest tests/a.py", "pytest tests/a.py", "near"),
+    ("timeout-wrapper", "timeout -s KILL 5m pytest tests/a.py", "pytest tests/a.py", "same"),
+    (
+        "timing-wrapper",
+        "/usr/bin/time -f %e -o t.txt pytest tests/a.py",
+        "pytest tests/a.py",
+        "same",
+    ),
     # issue 28 item 6: an assignment that can change what runs is part of the route
     ("env-material", "FOO=1 BAR=x pytest tests/a.py", "pytest tests/a.py", "near"),
     ("time-wrapper", "time pytest tests/a.py", "pytest tests/a.py", "same"),
