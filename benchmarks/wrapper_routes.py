@@ -136,9 +136,10 @@ def main() -> None:
     from loopx_obelisk_session_evidence.qualification import identity_of
 
     from loopx_recall_core.guard import hotpath, prefetch, store
-    from loopx_recall_core.guard.switch import set_guard
-    from loopx_recall_core.recall import by_hand
+    from loopx_recall_core.guard.policy_change import set_guard
     from loopx_recall_core.recall import enablement as enabling
+    from loopx_recall_core.recall.operator_requests import Consultation, ProposedCommand
+    from loopx_recall_core.recall.operator_requests import replan as replan_consultation
     from loopx_recall_core.recall.sessions.ledger import SessionLedger
     from loopx_recall_core.state import (
         DEFAULT_CEILINGS,
@@ -216,9 +217,9 @@ def main() -> None:
     counter.write_text("")
     replan = []
     for case in cases:
-        report = by_hand.replan(situation=None, flags={
-            "proposed_command": case[0], "agent_id": "agent-a", "project_id": "proj-w",
-            "trigger": "replan_repetition", "repository_root": str(repo)})  # fmt: skip
+        report = replan_consultation(Consultation(situation=ProposedCommand(
+            command=case[0], agent_id="agent-a", project_id="proj-w",
+            trigger="replan_repetition", repository_root=str(repo))))  # fmt: skip
         replan.append(report.comparison.verdict == "repeats_prior_failure")
     replan_queries = len(counter.read_text().splitlines())
 

@@ -9,15 +9,14 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-import attrs
-
-from loopx_recall_core.contracts import structure, unstructure
+from loopx_recall_core.contracts import structure
 from loopx_recall_core.contracts.replan import ReplanOutcomeV0, ReplanSituationV0
 from loopx_recall_core.recall.outcome import RecallOutcome
 from loopx_recall_core.recall.receipts import failure_receipt
 from loopx_recall_core.recall.replan.comparison import Comparison, compare
 from loopx_recall_core.recall.replan.legality import Legality, check_outcome
 from loopx_recall_core.recall.replan.relation import proposed_route
+from loopx_recall_core.recall.replan.report import ReplanReport
 from loopx_recall_core.recall.replan.situation_admission import (
     SituationAdmission,
     admit_situation,
@@ -35,9 +34,6 @@ __all__ = [
     "replan",
 ]
 
-REPORT_SCHEMA = "loopx_replan_report_v0"
-
-
 class Recaller(Protocol):
     """What Replan recalls through (:class:`~loopx_recall_core.recall.service.RecallService`):
     the provider and the enablements it admits for, the key of its request ids, and the
@@ -52,55 +48,6 @@ class Recaller(Protocol):
     def id_key(self) -> bytes | None: ...
 
     def admitted(self, decision: Admitted) -> RecallOutcome: ...
-
-
-@attrs.frozen(kw_only=True)
-class ReplanReport:
-    """Everything one Replan consultation produced.
-
-    ``public_json`` is safe to print, log or publish (ids, reasons, verdicts, digests and
-    counts); ``private_json`` adds the request (query terms) and the matching items'
-    private references, and stays owner-local. :meth:`text` is the report for a person.
-    ``window_days`` is the days back the enablement searches, when the caller knows them
-    (it words what ``no_prior_match`` covers); it is in no JSON.
-    """
-
-    situation_id: str
-    agent_id: str
-    project_id: str
-    admission: SituationAdmission
-    outcome: RecallOutcome | None
-    comparison: Comparison
-    legality: Legality | None
-    window_days: int | None = None
-
-    def public_json(self) -> dict[str, Any]:
-        return {
-            "schema_version": REPORT_SCHEMA,
-            "situation_id": self.situation_id,
-            "admission": self.admission.public_json(),
-            "recall": self.outcome.public_json() if self.outcome is not None else None,
-            "comparison": self.comparison.public_json(),
-            "legality": self.legality.public_json() if self.legality is not None else None,
-        }
-
-    def private_json(self) -> dict[str, Any]:
-        request = self.admission.request
-        return {
-            **self.public_json(),
-            "request": unstructure(request) if request is not None else None,
-            "recall_private_ref": self.outcome.private_ref if self.outcome is not None else None,
-            "comparison": self.comparison.private_json(),
-            "legality": self.legality.private_json() if self.legality is not None else None,
-        }
-
-    def text(self, *, show_private: bool = False, provider_id: str | None = None) -> str:
-        """The report for a person (``recall replan --format text``): with
-        ``show_private``, also the matched items and what they say (owner only);
-        ``provider_id`` is the provider the operator named, for the next steps."""
-        from loopx_recall_core.recall.replan.report_text import render
-
-        return render(self, show_private=show_private, provider_id=provider_id)
 
 
 def replan(

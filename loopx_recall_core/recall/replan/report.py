@@ -1,20 +1,74 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""The text of a Replan report (``recall replan --format text``), read from the report
-itself: admission, recall, comparison, what to do next, the stored result's handle and
-the outcome's legality; with ``show_private``, the matched items and what they say."""
+"""A Replan report and how it renders itself. Its text (``recall replan --format text``)
+reads the report alone: admission, recall, comparison, what to do next, the stored
+result's handle and the outcome's legality; with ``show_private``, the matched items and
+what they say."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+import attrs
+
+from loopx_recall_core.contracts import unstructure
 from loopx_recall_core.recall.next_steps import behind_line, coverage_line, next_step
-from loopx_recall_core.recall.replan.comparison import item_ref
+from loopx_recall_core.recall.outcome import RecallOutcome
+from loopx_recall_core.recall.replan.comparison import Comparison, item_ref
+from loopx_recall_core.recall.replan.legality import Legality
+from loopx_recall_core.recall.replan.situation_admission import SituationAdmission
 
-if TYPE_CHECKING:
-    from loopx_recall_core.recall.replan.flow import ReplanReport
+__all__ = ["REPORT_SCHEMA", "ReplanReport", "matched_items", "render"]
 
-__all__ = ["matched_items", "render"]
+REPORT_SCHEMA = "loopx_replan_report_v0"
+
+
+@attrs.frozen(kw_only=True)
+class ReplanReport:
+    """Everything one Replan consultation produced.
+
+    ``public_json`` is safe to print, log or publish (ids, reasons, verdicts, digests and
+    counts); ``private_json`` adds the request (query terms) and the matching items'
+    private references, and stays owner-local. :meth:`text` is the report for a person.
+    ``window_days`` is the days back the enablement searches, when the caller knows them
+    (it words what ``no_prior_match`` covers); it is in no JSON.
+    """
+
+    situation_id: str
+    agent_id: str
+    project_id: str
+    admission: SituationAdmission
+    outcome: RecallOutcome | None
+    comparison: Comparison
+    legality: Legality | None
+    window_days: int | None = None
+
+    def public_json(self) -> dict[str, Any]:
+        return {
+            "schema_version": REPORT_SCHEMA,
+            "situation_id": self.situation_id,
+            "admission": self.admission.public_json(),
+            "recall": self.outcome.public_json() if self.outcome is not None else None,
+            "comparison": self.comparison.public_json(),
+            "legality": self.legality.public_json() if self.legality is not None else None,
+        }
+
+    def private_json(self) -> dict[str, Any]:
+        request = self.admission.request
+        return {
+            **self.public_json(),
+            "request": unstructure(request) if request is not None else None,
+            "recall_private_ref": self.outcome.private_ref if self.outcome is not None else None,
+            "comparison": self.comparison.private_json(),
+            "legality": self.legality.private_json() if self.legality is not None else None,
+        }
+
+    def text(self, *, show_private: bool = False, provider_id: str | None = None) -> str:
+        """The report for a person (``recall replan --format text``): with
+        ``show_private``, also the matched items and what they say (owner only);
+        ``provider_id`` is the provider the operator named, for the next steps."""
+        return render(self, show_private=show_private, provider_id=provider_id)
+
 
 
 def render(report: ReplanReport, *, show_private: bool, provider_id: str | None) -> str:
