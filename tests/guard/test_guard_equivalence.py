@@ -10,9 +10,9 @@ from datetime import UTC, datetime, timedelta
 from loopx_recall_core.guard.decide import find_repeat, warning_text
 from tests.guard import helpers
 from tests.recall import corpus_wrappers
-from tests.recall.test_wrapper_routes import snippet as stored
 from tests.recall.replan import corpus
 from tests.recall.replan.corpus_routes import ROUTES
+from tests.recall.test_wrapper_routes import snippet as stored
 
 # with the routes behind wrappers: time limits, output-only options, aliases, defaults
 WRAPPERS = [
