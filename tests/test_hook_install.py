@@ -505,7 +505,7 @@ def test_status_says_whether_codex_recorded_trust_for_our_hooks(guard_world, mon
     assert "--dangerously-bypass-hook-trust" in text
     _trust(codex_home, ["session_start", "pre_tool_use"])  # one of ours still untrusted
     assert hooks_state()[0] == {"codex": "not_trusted"}
-    _trust(codex_home, ["session_start", "pre_tool_use", "post_tool_use"])
+    _trust(codex_home, ["session_start", "stop", "session_end", "pre_tool_use", "post_tool_use"])
     state, text = hooks_state()
     assert state == {"codex": "trust_recorded"}
     assert "trusted once (whether that trust still covers them as written: unknown" in text

@@ -7,7 +7,8 @@ Both runtimes read ``{"hooks": {"<Event>": [{"matcher": ..., "hooks": [{"type":
 project's ``.claude/settings.local.json``; Codex: ``hooks.json`` in ``$CODEX_HOME`` or
 ``~/.codex``; facts and sources in :mod:`loopx_recall_core.guard`). We add a
 ``SessionStart`` group running ``loopx-recall hook <runtime>`` (it claims the session and
-starts the guard's prefetch) and, with the guard, ``PreToolUse`` and ``PostToolUse`` groups
+starts the guard's prefetch) and, with the guard, ``Stop`` and ``SessionEnd`` groups running
+the same command (the agent's set for the next session), ``PreToolUse`` and ``PostToolUse`` groups
 (Claude Code: ``PostToolUseFailure`` too; matcher ``Bash``) running ``loopx-recall guard
 <runtime>``. A Codex user who keeps hooks inline in ``config.toml`` gets them there
 (:mod:`.codex_toml`). Our entries are recognised by their
@@ -69,13 +70,18 @@ def hook_command(kind: str, runtime: str, agent_id: str, project_id: str) -> str
 
 def settings_snippet(runtime: str, agent_id: str, project_id: str, guard: bool) -> dict:
     """The fragment we add: SessionStart (claim; the guard's prefetch) and, with the guard,
-    PreToolUse (warn or deny) and PostToolUse (record what ran; Claude Code also
-    PostToolUseFailure) on the shell tool (``Bash`` in both runtimes): the events and the
-    matcher are the runtime record's (:mod:`loopx_recall_core.runtimes`)."""
+    the runtime's end events (``Stop``, ``SessionEnd``: the same claiming command, which
+    makes the agent's set for the next session), PreToolUse (warn or deny) and PostToolUse
+    (record what ran; Claude Code also PostToolUseFailure) on the shell tool (``Bash`` in
+    both runtimes): the events and the matcher are the runtime record's
+    (:mod:`loopx_recall_core.runtimes`)."""
     rec = runtimes.record(runtime)
-    start = {"hooks": [{"type": "command", "command": hook_command("hook", runtime, agent_id,
-                                                                   project_id)}]}  # fmt: skip
+    claim = hook_command("hook", runtime, agent_id, project_id)
+    start = {"hooks": [{"type": "command", "command": claim}]}
     hooks: dict[str, list] = {"SessionStart": [start]}
+    if guard:  # a turn's or session's end: the agent's set is made for the next session
+        for event in rec.end_events:
+            hooks[event] = [{"hooks": [{"type": "command", "command": claim}]}]
     if guard:  # one command for every tool event: it reads hook_event_name from the payload
         command = hook_command("guard", runtime, agent_id, project_id)
         for event in rec.hook_events:
