@@ -314,8 +314,9 @@ def _prefetch_locked(
     try:
         store.write_set(root, fetched.header, fetched.items)
         if scope == "session" and fetched.header["status"] == "succeeded":
-            # the same answer is the agent's set for the next session's first call (the
-            # installed hooks may send no Stop); only this session's items are missing
+            # the same answer is the agent's set for the next session's first call until
+            # a session's end makes it again (an end hook may not run: a killed runtime,
+            # an install from before the end hooks); only this session's items are missing
             _keep_as_agent_set(root, fetched)
     except StateError:
         return "state_unusable"
