@@ -31,10 +31,16 @@ def holds_marker(handle: Any) -> bool:
     joined to the end of the one before so a marker across two blocks is found."""
     tail = b""
     while block := handle.read(_BLOCK):
-        if _MARKER in tail + block:
+        if _found(tail, block):
             return True
         tail = block[-(len(_MARKER) - 1) :]
     return False
+
+
+def _found(tail: bytes, block: bytes) -> bool:
+    """The marker in ``block``, or across the end of the block before (``tail``): only
+    the join's few bytes are copied, not the block."""
+    return _MARKER in block or _MARKER in tail + block[: len(_MARKER) - 1]
 
 
 def _open_regular(path: str) -> int | None:
@@ -76,7 +82,7 @@ def scan_file(path: str, start: int, max_bytes: int) -> tuple[bool, int] | None:
         read = 0
         tail = b""
         while read < max_bytes and (block := handle.read(min(_BLOCK, max_bytes - read))):
-            if _MARKER in tail + block:
+            if _found(tail, block):
                 return True, begin + read + len(block)
             read += len(block)
             tail = block[-(len(_MARKER) - 1) :]
