@@ -17,6 +17,11 @@ and the query terms ``command`` and ``cmd``: the input keys of the runtimes' she
 (Claude ``Bash`` ``{"command": ...}``, Codex ``shell`` ``{"command": [...]}`` and
 ``exec_command`` ``{"cmd": ...}``), so every shell call in the agent's claimed sessions
 is eligible and the provider's ranking (newest first) decides what fits the limits.
+
+Long because: the making of a set has one home, from when the hooks ask for one (a
+session's start, a turn's or session's end, with the private marker's drop there) through
+the detached process, its lock, its bounded retries and the set it writes; split, the
+start and the making would each need the other's rules of which set, when and how often.
 """
 
 from __future__ import annotations
