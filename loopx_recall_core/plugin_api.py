@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from loopx_recall_core.decisive_lines import OUTPUT_WINDOW, joined_output
     from loopx_recall_core.jsonio import JsonInputError
     from loopx_recall_core.jsonio import loads as loads_json
+    from loopx_recall_core.private_marker import PRIVATE_MARKER, file_holds_marker, holds_marker
     from loopx_recall_core.provider_cache import ProviderCache, enabled_bindings
     from loopx_recall_core.provider_protocols import (
         ENTRY_POINT_GROUP,
@@ -102,6 +103,9 @@ _SOURCES = {
     "enabled_bindings": "loopx_recall_core.provider_cache",
     "HISTORY_SOURCES": "loopx_recall_core.runtimes",
     "index_session_name": "loopx_recall_core.runtimes",
+    "PRIVATE_MARKER": "loopx_recall_core.private_marker",
+    "file_holds_marker": "loopx_recall_core.private_marker",
+    "holds_marker": "loopx_recall_core.private_marker",
     "redact": "loopx_recall_core.redaction",
     "redact_snippet": "loopx_recall_core.redaction",
     "SHELL_TOOLS": "loopx_recall_core.snippet_rules",
@@ -136,6 +140,7 @@ __all__ = [
     "FAULT_KINDS",
     "HISTORY_SOURCES",
     "OUTPUT_WINDOW",
+    "PRIVATE_MARKER",
     "SHELL_TOOLS",
     "BindingOption",
     "CorpusScope",
@@ -160,7 +165,9 @@ __all__ = [
     "enabled_bindings",
     "epoch_ms",
     "exit_code",
+    "file_holds_marker",
     "format_tool_snippet",
+    "holds_marker",
     "hookimpl",
     "index_session_name",
     "joined_output",

@@ -127,9 +127,10 @@ Stdin = bytes | Callable[[], bytes | None] | None
 
 def _session_of(
     runtime: str, argv_payload: str | None, stdin: Stdin
-) -> tuple[str, str | None, str | None]:
-    """``(session id, cwd, hook event)`` from what the runtime sent; ``stdin`` is read
-    (when it is a reader) only if the runtime sent nothing on the command line."""
+) -> tuple[str, str | None, str | None, str | None]:
+    """``(session id, cwd, hook event, transcript path)`` from what the runtime sent;
+    ``stdin`` is read (when it is a reader) only if the runtime sent nothing on the
+    command line."""
     notify = RECORDS.get(runtime)  # a runtime with a legacy `notify` program (Codex)
     if notify and "agent-turn-complete" in notify.payload_keys and argv_payload is not None:
         payload = _payload(argv_payload)
@@ -142,7 +143,7 @@ def _session_of(
     if session is None:
         raise _Skip("no_session_id")
     cwd = _text(payload, "cwd")
-    return session, cwd, _text(payload, "hook_event_name")
+    return session, cwd, _text(payload, "hook_event_name"), _text(payload, "transcript_path")
 
 
 def run_hook(
@@ -186,7 +187,7 @@ def _claim(
     stdin: Stdin,
     root: Path,
 ) -> str:
-    session, cwd, event = _session_of(runtime, argv_payload, stdin)
+    session, cwd, event, transcript = _session_of(runtime, argv_payload, stdin)
     if not agent_id or not project_id:
         raise _Skip("no_agent_configured")
     _check_repository(root, agent_id, project_id, cwd)
@@ -199,10 +200,11 @@ def _claim(
         timeout=_LOCK_TIMEOUT_S,
     )
     if event in ("SessionStart", "Stop", "SessionEnd"):
-        # the repetition guard's prior-outcome sets: made (or refreshed) detached, if on
+        # the repetition guard's prior-outcome sets: dropped at once when the session's
+        # transcript holds the private marker; made (or refreshed) detached, if on
         from loopx_recall_core.guard.prefetch import start_for_hook
 
-        start_for_hook(root, runtime, session, agent_id, project_id, event)
+        start_for_hook(root, runtime, session, agent_id, project_id, event, transcript)
     return "claimed" if changed else "already_claimed"
 
 

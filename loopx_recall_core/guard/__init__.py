@@ -10,6 +10,11 @@ Flow (RFC Stage 2 with the runtime's own hook as the caller; default off):
   enablement's limits) runs in a detached process under a lock (:mod:`.prefetch`); its
   private result is kept as the session's prior-outcome set (:mod:`.store`: 0600, a TTL,
   removed on release). A receipt is written as for any recall.
+* ``Stop`` and ``SessionEnd`` (the same claiming command; ``hook install --guard`` adds
+  them, the runtime records name them): the agent's set is made again, detached, with
+  the ended session's calls, so the next session's first call is guarded; a session whose
+  transcript holds the private marker has every set holding it dropped before the hook
+  returns (:func:`.prefetch.start_for_hook`).
 * ``PreToolUse`` (``loopx-recall guard claude|codex``, :mod:`.hotpath`): claimed session,
   guard on, set present -> the replan comparison
   (:mod:`loopx_recall_core.recall.replan.relation`, one code path) -> a repeat of an

@@ -17,6 +17,11 @@ and the query terms ``command`` and ``cmd``: the input keys of the runtimes' she
 (Claude ``Bash`` ``{"command": ...}``, Codex ``shell`` ``{"command": [...]}`` and
 ``exec_command`` ``{"cmd": ...}``), so every shell call in the agent's claimed sessions
 is eligible and the provider's ranking (newest first) decides what fits the limits.
+
+Long because: the making of a set has one home, from when the hooks ask for one (a
+session's start, a turn's or session's end, with the private marker's drop there) through
+the detached process, its lock, its bounded retries and the set it writes; split, the
+start and the making would each need the other's rules of which set, when and how often.
 """
 
 from __future__ import annotations
@@ -51,6 +56,14 @@ GUARD_TERMS = ("command", "cmd")
 MAX_PAGES = 640
 INDEX_SNIPPET_CHARS = 400
 _LOCK_TIMEOUT_S = 60.0
+#: A set made at a session's end from an index that is behind its transcripts is made once
+#: more this long after: the real Obelisk refreshes its index at a query only when its last
+#: build is at least 30 s old (obelisk_double/README.md, fact 15; seen on 0.2.1, where a
+#: session's Stop came seconds after its start's build and its calls were not in the answer).
+BEHIND_RETRY_S = 31.0
+#: The freshness labels of an index behind the transcripts: a file newer than its row, or
+#: one with no row yet (a result's ``freshness``: fresh, stale, incomplete or unknown).
+BEHIND = ("stale", "incomplete")
 _RECALL_TIMEOUT_S = 30.0
 
 
@@ -72,9 +85,13 @@ def start_detached(
     requested_at: float,
     pending_s: float = 120.0,
     scope: str = "session",
+    again_if_behind: bool = False,
 ) -> bool:
     """Start the prefetch in a detached process; False when one is already pending.
-    ``scope="agent"``: the agent's set for the runtime (``session_id`` unused)."""
+    ``scope="agent"``: the agent's set for the runtime (``session_id`` unused).
+    ``again_if_behind``: made once more, :data:`BEHIND_RETRY_S` later, when the index
+    answered ``stale`` or ``incomplete`` (a session's end: its last calls may not be
+    indexed yet)."""
     facts = {
         "runtime": runtime,
         "session_id": session_id,
@@ -82,6 +99,7 @@ def start_detached(
         "project_id": project_id,
         "requested_at": requested_at,
         "scope": scope,
+        "again_if_behind": again_if_behind,
     }
     marker = _set_file(root, facts).with_suffix(".pending")
     with contextlib.suppress(FileNotFoundError):
@@ -223,7 +241,22 @@ def fetch_set(
 
 def run_prefetch(root: Path, facts: dict[str, Any], host: Any = None) -> str:
     """Make the session's set, or the agent's (``facts["scope"] == "agent"``), in the
-    detached process; returns an outcome code."""
+    detached process; returns an outcome code. With ``facts["again_if_behind"]`` a set the
+    index answered ``stale`` or ``incomplete`` is made once more :data:`BEHIND_RETRY_S`
+    later (the lock is not held meanwhile)."""
+    outcome = _run_once(root, facts, host)
+    if outcome != "made" or not facts.get("again_if_behind"):
+        return outcome
+    path = _set_file(root, facts)
+    lines = store.read_set_lines(path)
+    header = store.read_header(lines) if lines else None
+    if header is None or header.get("freshness") not in BEHIND:
+        return outcome
+    time.sleep(BEHIND_RETRY_S)
+    return _run_once(root, {**facts, "again_if_behind": False, "requested_at": time.time()}, host)
+
+
+def _run_once(root: Path, facts: dict[str, Any], host: Any) -> str:
     requested_at = float(facts.get("requested_at") or time.time())
     path = _set_file(root, facts)
     outcome = "failed"
@@ -286,8 +319,9 @@ def _prefetch_locked(
     try:
         store.write_set(root, fetched.header, fetched.items)
         if scope == "session" and fetched.header["status"] == "succeeded":
-            # the same answer is the agent's set for the next session's first call (the
-            # installed hooks may send no Stop); only this session's items are missing
+            # the same answer is the agent's set for the next session's first call until
+            # a session's end makes it again (an end hook may not run: a killed runtime,
+            # an install from before the end hooks); only this session's items are missing
             _keep_as_agent_set(root, fetched)
     except StateError:
         return "state_unusable"
@@ -303,34 +337,114 @@ def _keep_as_agent_set(root: Path, fetched: FetchedSet) -> None:
         store.write_set(root, {**header, "scope": "agent", "session_id": ""}, fetched.items)
 
 
+#: The end events of the runtime records (``Stop``, ``SessionEnd``): a turn or a session ended.
+END_EVENTS = ("Stop", "SessionEnd")
+#: How much of a session's transcript one hook run reads for the private marker (the rest
+#: at the next one): a hook never reads a whole long transcript again.
+MARKER_SCAN_BYTES = 64 * 1024 * 1024
+
+
 def start_for_hook(
-    root: Path, runtime: str, session: str, agent_id: str, project_id: str, event: str | None = None
+    root: Path,
+    runtime: str,
+    session: str,
+    agent_id: str,
+    project_id: str,
+    event: str | None = None,
+    transcript: str | None = None,
 ) -> bool:
-    """From the claiming hook, when the guard is on for this agent and project
+    """From the claiming hook. First, wherever sets are kept: when the session's transcript
+    (the payload's ``transcript_path``) holds the private marker, every set holding the
+    session is dropped before the hook returns, whatever the index has taken in
+    (:func:`_drop_if_private`). Then, when the guard is on for this agent and project
     (``state.json`` read as the hot path reads it): at ``SessionStart`` the session's own
     set; when a turn or session ends (``Stop``, ``SessionEnd``) the agent's set (so the
-    next session's first call is guarded) and every other session's set that holds this
-    session's items (its history just grew, or its user marked it private)."""
+    next session's first call is guarded, this session's calls included) and every other
+    session's set that holds this session's items (its history just grew), unless the
+    transcript is as it was when this session's last end started them (``SessionEnd``
+    right after ``Stop``). Each making is detached and bounded (one pending at a time per
+    set, :func:`start_detached`; the making's own lock and timeouts)."""
     from loopx_recall_core.guard.policy import guard_policy
     from loopx_recall_core.recall.sessions.ledger import native_session_id
+    from loopx_recall_core.runtimes import index_session_name
 
-    if guard_policy(root, agent_id, project_id) is None:
-        return False
     native = native_session_id(runtime, session)
+    named = index_session_name(runtime, native)
+    record = None
+    if transcript and _any_set(root):
+        record = store.read_session(root, runtime, native)
+        dropped = _drop_if_private(root, named, transcript, record)
+    else:
+        dropped = []
+    if guard_policy(root, agent_id, project_id) is None:
+        if record is not None:
+            store.write_session(root, runtime, native, record)
+        return False
     now = time.time()
     ids = {"agent_id": agent_id, "project_id": project_id, "requested_at": now, "pending_s": 5.0}
-    if event not in ("Stop", "SessionEnd"):
+    if event not in END_EVENTS:
+        if record is not None:
+            store.write_session(root, runtime, native, record)
         return start_detached(root, runtime=runtime, session_id=native, **ids)
-    started = start_detached(root, runtime=runtime, session_id="", scope="agent", **ids)
-    for other_runtime, other in _sets_holding(root, native, agent_id, project_id):
+    if record is None:
+        record = store.read_session(root, runtime, native)
+    stamp = _stamp(transcript)
+    if stamp is not None and record.get("ended") == stamp and not dropped:
+        return False  # nothing happened since this session's last end started the makings
+    others = _sets_holding(root, named, agent_id, project_id)
+    others += [(str(h["runtime"]), str(h["session_id"])) for h in dropped
+               if h.get("scope") == "session" and h.get("agent_id") == agent_id
+               and h.get("project_id") == project_id and (h["runtime"], h["session_id"])
+               not in others]  # fmt: skip
+    started = start_detached(root, runtime=runtime, session_id="", scope="agent",
+                             again_if_behind=True, **ids)  # fmt: skip
+    for other_runtime, other in others:
         started = start_detached(root, runtime=other_runtime, session_id=other, **ids) or started
+    if stamp is not None:
+        record["ended"] = stamp
+    store.write_session(root, runtime, native, record)
     return started
+
+
+def _any_set(root: Path) -> bool:
+    with contextlib.suppress(OSError), os.scandir(root / "private" / "guard" / "sets") as entries:
+        return any(e.name.endswith(".json") for e in entries)
+    return False
+
+
+def _stamp(transcript: str | None) -> list[int] | None:
+    """The transcript's size and modification time (None: none named or unreadable)."""
+    if not transcript:
+        return None
+    try:
+        info = os.stat(transcript)
+    except (OSError, ValueError):
+        return None
+    return [info.st_size, info.st_mtime_ns]
+
+
+def _drop_if_private(
+    root: Path, named: str, transcript: str, record: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """Read the session's transcript for the private marker from where the last hook run
+    stopped (``record["marker_scan"]``, at most :data:`MARKER_SCAN_BYTES` a run); when it
+    is there, drop every set holding the session (:func:`store.drop_holding`) and return
+    their headers."""
+    from loopx_recall_core.private_marker import scan_file
+
+    start = record.get("marker_scan")
+    scanned = scan_file(transcript, start if isinstance(start, int) else 0, MARKER_SCAN_BYTES)
+    if scanned is None:
+        return []
+    found, record["marker_scan"] = scanned
+    return store.drop_holding(root, named) if found else []
 
 
 def _sets_holding(
     root: Path, session: str, agent_id: str, project_id: str
 ) -> list[tuple[str, str]]:
-    """(runtime, session) of the agent's session sets whose items include ``session``."""
+    """(runtime, session) of the agent's session sets whose items include ``session`` (as
+    the index names it: ``codex:<thread>``, a Claude id as is)."""
     key = store.key_of(session)[:16]
     found = []
     folder = root / "private" / "guard" / "sets"

@@ -149,6 +149,11 @@ def _hook_line(runtime: str, state: str) -> str:
     if state == "trust_recorded":
         return (f"\n    hooks ({runtime}): installed and trusted once (whether that trust "
                 "still covers them as written: unknown; it re-asks after a change)")  # fmt: skip
+    if state == "no_session_end":
+        return (f"\n    hooks ({runtime}): installed without the session-end hooks (Stop, "
+                "SessionEnd), so a new session's first call is not guarded from the one "
+                f"that just ended: run `loopx-recall hook install {runtime} ... --guard` "
+                "again")  # fmt: skip
     if state in ("not_trusted", "trust_unknown"):
         said = "not trusted yet" if state == "not_trusted" else "trust unknown"
         return f"\n    hooks ({runtime}): installed, {said}: {record(runtime).trust}"

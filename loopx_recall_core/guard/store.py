@@ -53,6 +53,7 @@ __all__ = [
     "agent_set_path",
     "append_decision",
     "decision_lines",
+    "drop_holding",
     "drop_sets",
     "key_of",
     "outdated",
@@ -156,6 +157,30 @@ def drop_sets(root: Path, *, agent_id: str, project_id: str) -> int:
                     os.unlink(entry.path)
                     count += 1
     return count
+
+
+def drop_holding(root: Path, session_name: str) -> list[dict[str, Any]]:
+    """Remove every set (any agent, project or scope) whose items include the session the
+    index names ``session_name``, and stamp the time (a making under way, which may hold
+    it too, is then never used: :func:`outdated`): the private marker reaching the copies
+    we keep. Returns the removed sets' headers (an unreadable set is removed too)."""
+    key = key_of(session_name)[:16]
+    stamp = _revoked(root)
+    with contextlib.suppress(FileNotFoundError):
+        os.close(os.open(stamp, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600))
+        os.utime(stamp)
+    dropped: list[dict[str, Any]] = []
+    with contextlib.suppress(FileNotFoundError):
+        for entry in os.scandir(_folder(root, "sets", False)):
+            if not (len(entry.name) == 37 and entry.name.endswith(".json")):
+                continue
+            with contextlib.suppress(OSError, StateError):
+                lines = read_set_lines(Path(entry.path))
+                header = read_header(lines) if lines else None
+                if header is None or key in str(header.get("sessions", "")).split(" "):
+                    os.unlink(entry.path)
+                    dropped.append(header or {})
+    return dropped
 
 
 def write_set(root: Path, header: dict[str, Any], items: list[dict[str, Any]]) -> Path:

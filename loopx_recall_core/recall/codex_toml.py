@@ -20,7 +20,8 @@ What Codex documents, and what this relies on (developers.openai.com/codex/hooks
   before they run; Codex keeps per-hook enablement and trust in ``[hooks.state]``, which
   is not an event: we never read, write or count it (skillsaw's codex-hooks-valid rule
   describes that table).
-* ``SessionStart`` (matcher on ``source``: ``startup``, ``resume``, ``clear``),
+* ``SessionStart`` (matcher on ``source``: ``startup``, ``resume``, ``clear``), ``Stop``,
+  ``SessionEnd``,
   ``PreToolUse`` and ``PostToolUse`` (matcher on the tool name; shell calls are ``Bash``)
   are events; their stdin payloads are in :mod:`loopx_recall_core.guard`.
 

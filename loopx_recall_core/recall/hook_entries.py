@@ -46,13 +46,18 @@ def hook_command(kind: str, runtime: str, agent_id: str, project_id: str) -> str
 
 def settings_snippet(runtime: str, agent_id: str, project_id: str, guard: bool) -> dict:
     """The fragment we add: SessionStart (claim; the guard's prefetch) and, with the guard,
-    PreToolUse (warn or deny) and PostToolUse (record what ran; Claude Code also
-    PostToolUseFailure) on the shell tool (``Bash`` in both runtimes): the events and the
-    matcher are the runtime record's (:mod:`loopx_recall_core.runtimes`)."""
+    the runtime's end events (``Stop``, ``SessionEnd``: the same claiming command, which
+    makes the agent's set for the next session), PreToolUse (warn or deny) and PostToolUse
+    (record what ran; Claude Code also PostToolUseFailure) on the shell tool (``Bash`` in
+    both runtimes): the events and the matcher are the runtime record's
+    (:mod:`loopx_recall_core.runtimes`)."""
     rec = runtimes.record(runtime)
-    start = {"hooks": [{"type": "command", "command": hook_command("hook", runtime, agent_id,
-                                                                   project_id)}]}  # fmt: skip
+    claim = hook_command("hook", runtime, agent_id, project_id)
+    start = {"hooks": [{"type": "command", "command": claim}]}
     hooks: dict[str, list] = {"SessionStart": [start]}
+    if guard:  # a turn's or session's end: the agent's set is made for the next session
+        for event in rec.end_events:
+            hooks[event] = [{"hooks": [{"type": "command", "command": claim}]}]
     if guard:  # one command for every tool event: it reads hook_event_name from the payload
         command = hook_command("guard", runtime, agent_id, project_id)
         for event in rec.hook_events:

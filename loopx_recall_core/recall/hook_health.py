@@ -127,7 +127,8 @@ def _snake(event: str) -> str:
 
 
 #: Worst first: what status reports when one agent's hooks differ.
-_ORDER = ("points_nowhere", "trust_unknown", "not_trusted", "trust_recorded", "ok")
+_ORDER = ("points_nowhere", "trust_unknown", "not_trusted", "no_session_end", "trust_recorded",
+          "ok")  # fmt: skip
 
 
 def installed_hooks(roots: Iterable[str]) -> dict[tuple[str, str], dict[str, str]]:
@@ -137,15 +138,19 @@ def installed_hooks(roots: Iterable[str]) -> dict[tuple[str, str], dict[str, str
     hooks (Codex) ``not_trusted`` (no trust record for one of them: Codex skips it
     without a word), ``trust_recorded`` (every one was trusted; whether that trust still
     covers them as written only Codex can tell) or ``trust_unknown`` (its config file
-    cannot be read), and ``ok`` for a runtime that runs hooks as written."""
+    cannot be read), and ``ok`` for a runtime that runs hooks as written;
+    ``no_session_end`` when the guard's tool hooks are there without the runtime's end
+    events (``Stop``, ``SessionEnd``: an install from before ``hook install`` added them)."""
     health: dict[tuple[str, str], dict[str, str]] = {}
     for runtime in runtimes.HOOK_RUNTIMES:
         trusted = _trusted(runtime) if runtimes.record(runtime).trust else set()
+        events: dict[tuple[str, str], set[str]] = {}
         for path, hooks in _sources(runtime, set(roots)):
             for event, group, handler, command in _commands(hooks):
                 ids = command_ids(command, runtime)
                 if ids is None:
                     continue
+                events.setdefault(ids[1:], set()).add(event)
                 if not _runs(ids[0]):
                     state = "points_nowhere"
                 elif not runtimes.record(runtime).trust:
@@ -158,4 +163,17 @@ def installed_hooks(roots: Iterable[str]) -> dict[tuple[str, str], dict[str, str
                 found = health.setdefault(ids[1:], {})
                 before = found.get(runtime, "ok")
                 found[runtime] = min(before, state, key=_ORDER.index)
+        for pair, seen in events.items():
+            if _lacks_end_events(runtime, seen):
+                found = health[pair]
+                found[runtime] = min(found[runtime], "no_session_end", key=_ORDER.index)
     return health
+
+
+def _lacks_end_events(runtime: str, seen: set[str]) -> bool:
+    """The guard's tool hooks are there but not the end events the record names (an
+    install from before they were added): a new session's first call is then guarded
+    only from the set of the last session start, never from a session that just ended."""
+    rec = runtimes.record(runtime)
+    guarded = any(event in seen for event in rec.hook_events if event != "SessionStart")
+    return guarded and not set(rec.end_events) <= seen

@@ -7,7 +7,8 @@ Both runtimes read ``{"hooks": {"<Event>": [{"matcher": ..., "hooks": [{"type":
 project's ``.claude/settings.local.json``; Codex: ``hooks.json`` in ``$CODEX_HOME`` or
 ``~/.codex``; facts and sources in :mod:`loopx_recall_core.guard`). We add a
 ``SessionStart`` group running ``loopx-recall hook <runtime>`` (it claims the session and
-starts the guard's prefetch) and, with the guard, ``PreToolUse`` and ``PostToolUse`` groups
+starts the guard's prefetch) and, with the guard, ``Stop`` and ``SessionEnd`` groups running
+the same command (the agent's set for the next session), ``PreToolUse`` and ``PostToolUse`` groups
 (Claude Code: ``PostToolUseFailure`` too; matcher ``Bash``) running ``loopx-recall guard
 <runtime>``. A Codex user who keeps hooks inline in ``config.toml`` gets them there
 (:mod:`.codex_toml`). Our entries are recognised by their

@@ -77,9 +77,9 @@ class Runtime(_Record):
     """Everything the host knows about one agent runtime."""
 
     __slots__ = (
-        "config_default", "config_env", "failure_event", "hook_events", "hook_files",
-        "hook_matcher", "index_prefix", "name", "output_forms", "payload_keys",
-        "post_tool_status", "shell_tools", "title", "trust",
+        "config_default", "config_env", "end_events", "end_events_source", "failure_event",
+        "hook_events", "hook_files", "hook_matcher", "index_prefix", "name", "output_forms",
+        "payload_keys", "post_tool_status", "shell_tools", "title", "trust",
     )  # fmt: skip
 
     #: The name everywhere: CLI arguments, the ledger, the index's ``source`` column.
@@ -96,6 +96,13 @@ class Runtime(_Record):
     hook_files: tuple[HookFile, ...]
     #: The events we install, in order; the command hook reads ``hook_event_name``.
     hook_events: tuple[str, ...]
+    #: The events the runtime fires when a turn or a session ends, which ``hook install
+    #: --guard`` adds to the claiming hook (``loopx-recall hook <runtime>``): there the
+    #: agent's guard set is made, so the next session starts with one. Empty: the runtime
+    #: sends none we can use (``end_events_source`` says why).
+    end_events: tuple[str, ...]
+    #: Where ``end_events`` (or their absence) was seen, and the payload keys observed.
+    end_events_source: str
     #: The event the runtime fires after a failed call (None: it fires PostToolUse only).
     failure_event: str | None
     #: The matcher our tool hooks use (the shell tool's name in hook payloads).

@@ -34,10 +34,21 @@ RECORD = Runtime(
         ),
     ),
     hook_events=("SessionStart", "PreToolUse", "PostToolUse", "PostToolUseFailure"),
+    end_events=("Stop", "SessionEnd"),
+    end_events_source=(
+        "Claude Code 2.1.328, observed headless (`claude -p`, the real-runtime lane's scripted "
+        "model): `Stop` after each turn (session_id, transcript_path, cwd, prompt_id, "
+        "permission_mode, effort, hook_event_name, stop_hook_active, last_assistant_message, "
+        "background_tasks, session_crons), then `SessionEnd` at exit (session_id, "
+        "transcript_path, cwd, prompt_id, hook_event_name, reason: \"other\"), about 0.1 s "
+        "apart; docs.claude.com/en/docs/claude-code/hooks lists both"
+    ),
     failure_event="PostToolUseFailure",
     hook_matcher="Bash",
     payload_keys={
         "SessionStart": ("session_id", "transcript_path", "cwd", "hook_event_name", "source"),
+        "Stop": ("session_id", "transcript_path", "cwd", "hook_event_name", "stop_hook_active"),
+        "SessionEnd": ("session_id", "transcript_path", "cwd", "hook_event_name", "reason"),
         "PreToolUse": (
             "session_id",
             "cwd",

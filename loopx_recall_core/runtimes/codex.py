@@ -111,10 +111,21 @@ RECORD = Runtime(
         HookFile("user", "config.toml", "toml", "the Codex config file"),
     ),
     hook_events=("SessionStart", "PreToolUse", "PostToolUse"),
+    end_events=("Stop", "SessionEnd"),
+    end_events_source=(
+        "Codex 0.169.0, observed headless (`codex exec`, the real-runtime lane's scripted "
+        "model): `Stop` after each turn (session_id, turn_id, transcript_path, cwd, "
+        "hook_event_name, model, permission_mode, stop_hook_active, last_assistant_message), "
+        "then `SessionEnd` at exit (session_id, transcript_path, cwd, hook_event_name, "
+        "reason: \"other\"); the 0.169.0 binary's schemas stop.command.input and "
+        "session-end.command.input (transcript_path may be null)"
+    ),
     failure_event=None,
     hook_matcher="Bash",
     payload_keys={
         "SessionStart": ("session_id", "transcript_path", "cwd", "hook_event_name", "source"),
+        "Stop": ("session_id", "transcript_path", "cwd", "hook_event_name", "stop_hook_active"),
+        "SessionEnd": ("session_id", "transcript_path", "cwd", "hook_event_name", "reason"),
         "PreToolUse": (
             "session_id",
             "cwd",

@@ -16,6 +16,11 @@ RECORD = Runtime(
     config_default=None,
     hook_files=(),
     hook_events=(),
+    end_events=(),
+    end_events_source=(
+        "none used: we install no hooks for this runtime (a history source only), so its "
+        "sessions' guard sets are made at a guarded session's start, never at its end"
+    ),
     failure_event=None,
     hook_matcher="",
     payload_keys={},

@@ -347,7 +347,12 @@ def test_guard_install_policy_change_and_uninstall(guard_world):
     for event in ("PostToolUse", "PostToolUseFailure"):
         assert _commands(written, event) == [guard_command]
         assert written["hooks"][event][0]["matcher"] == "Bash"
-    assert len(_commands(written, "SessionStart")) == 1
+    (claim_command,) = _commands(written, "SessionStart")
+    # a turn's and a session's end (Claude Code 2.1.328 fires Stop, then SessionEnd): the
+    # claiming command, which makes the agent's set for the next session's first call
+    for event in ("Stop", "SessionEnd"):
+        assert _commands(written, event) == [claim_command]
+        assert "matcher" not in written["hooks"][event][0]
     # another policy: our entries replaced, not doubled; the policy follows
     again = run(*GUARD, "--policy", "deny-once")
     assert again.exit_code == 0, again.output
@@ -424,6 +429,30 @@ def test_status_says_when_a_hook_command_points_nowhere(guard_world, loopx_home)
     assert "hook install claude" in shown
     for text in (out, shown):
         assert "CANARY" not in text
+
+
+def test_status_says_when_the_session_end_hooks_are_missing(guard_world, loopx_home):
+    """An install from before the end events were added (Stop and SessionEnd missing):
+    the guard's first call in a new session misses the session that just ended, so status
+    names it and says how to fix it."""
+    run, settings, verdict = guard_world
+    seed(enablement("obelisk-session-evidence", stage=2))
+    verdict(True)
+    assert run(*GUARD).exit_code == 0
+    out = run(*STATUS, "--format", "json").output
+    assert json.loads(out)["enablements"][0]["guard"]["hooks"] == {"claude": "ok"}
+    written = json.loads(settings.read_text())
+    for event in ("Stop", "SessionEnd"):
+        del written["hooks"][event]
+    settings.write_text(json.dumps(written))
+    out = run(*STATUS, "--format", "json").output
+    assert json.loads(out)["enablements"][0]["guard"]["hooks"] == {"claude": "no_session_end"}
+    shown = run(*STATUS).output
+    assert "hooks (claude): installed without the session-end hooks" in shown
+    assert "hook install claude ... --guard" in shown
+    assert run(*GUARD).exit_code == 0  # installing again adds them
+    out = run(*STATUS, "--format", "json").output
+    assert json.loads(out)["enablements"][0]["guard"]["hooks"] == {"claude": "ok"}
 
 
 # -- CLAUDE_CONFIG_DIR (issue 27 item 4) ----------------------------------------------------
@@ -505,7 +534,7 @@ def test_status_says_whether_codex_recorded_trust_for_our_hooks(guard_world, mon
     assert "--dangerously-bypass-hook-trust" in text
     _trust(codex_home, ["session_start", "pre_tool_use"])  # one of ours still untrusted
     assert hooks_state()[0] == {"codex": "not_trusted"}
-    _trust(codex_home, ["session_start", "pre_tool_use", "post_tool_use"])
+    _trust(codex_home, ["session_start", "stop", "session_end", "pre_tool_use", "post_tool_use"])
     state, text = hooks_state()
     assert state == {"codex": "trust_recorded"}
     assert "trusted once (whether that trust still covers them as written: unknown" in text

@@ -23,9 +23,10 @@ from ..settings_corpus import JSON_FILES, LOOKALIKE, TOML_FILES
 
 CORPUS = {**JSON_FILES, **TOML_FILES}
 #: Files whose own bytes removing ours cannot tell from another file's (an empty file,
-#: ``{ }`` and ``{}`` all become the same document): uninstall gives them back from the
-#: backup instead (the CLI test below covers them too).
-ONLY_FROM_THE_BACKUP = {"empty", "whitespace-only", "spaced-empty-object"}
+#: ``{ }`` and ``{}`` all become the same document; a user's empty ``"Stop": []`` that our
+#: Stop group went into reads as a Stop event we added): uninstall gives them back from
+#: the backup instead (the CLI test below covers them too).
+ONLY_FROM_THE_BACKUP = {"empty", "whitespace-only", "spaced-empty-object", "empty-hooks-later-keys"}
 
 
 def _runtime(name: str) -> tuple[str, bool]:
@@ -86,6 +87,21 @@ def test_install_then_uninstall_gives_back_the_original_bytes(name, tmp_path, lo
     assert backups[0].read_bytes() == original
     _run("hook", "uninstall", runtime, "--settings", str(path), "--yes")
     assert path.read_bytes() == original
+
+
+@pytest.mark.parametrize("name", sorted(CORPUS))
+def test_the_guards_hooks_come_out_byte_for_byte_through_the_backup(name, tmp_path):
+    # with --guard, install adds more events (the tool events and the end events, Stop and
+    # SessionEnd); uninstall's backup path (what `hook uninstall` runs when nothing else
+    # changed since install) gives back every corpus file as it was
+    runtime, toml = _runtime(name)
+    path = tmp_path / ("config.toml" if toml else "settings.json")
+    original = CORPUS[name].encode("utf-8")
+    path.write_bytes(original)
+    merged = hook_install.merge(original, runtime, "agent-a", "proj-j", True, toml=toml)
+    assert merged is not None
+    hook_install.write_with_backup(path, merged, original)
+    assert hook_install.original_if_unchanged(path, merged, runtime, toml=toml) == original
 
 
 def test_a_lookalike_of_the_users_is_neither_replaced_nor_removed(tmp_path, loopx_home):

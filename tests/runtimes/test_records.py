@@ -56,3 +56,19 @@ def test_config_folders_follow_the_runtimes_variables(monkeypatch, tmp_path):
     )
     with pytest.raises(ValueError, match="unknown runtime"):
         runtimes.record("nope")
+
+
+@pytest.mark.parametrize("name", sorted(runtimes.RECORDS))
+def test_every_record_says_which_end_events_it_has_and_where_that_was_seen(name):
+    rec = runtimes.record(name)
+    assert rec.end_events_source.strip()
+    if rec.hook_files:  # Claude Code 2.1.328 and Codex 0.169.0 both fire these (observed)
+        assert rec.end_events == ("Stop", "SessionEnd")
+        for event in rec.end_events:
+            assert {"session_id", "transcript_path", "cwd", "hook_event_name"} <= set(
+                rec.payload_keys[event]
+            )
+        assert "observed" in rec.end_events_source
+    else:  # a history source only: no hook, said so
+        assert rec.end_events == ()
+        assert "no hooks" in rec.end_events_source

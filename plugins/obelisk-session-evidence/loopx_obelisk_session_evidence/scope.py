@@ -36,7 +36,6 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-import stat
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -45,7 +44,10 @@ import attrs
 
 from loopx_recall_core.plugin_api import (
     HISTORY_SOURCES,
+    PRIVATE_MARKER,
     epoch_ms,
+    file_holds_marker,
+    holds_marker,
     index_session_name,
     under,
     window_start_ms,
@@ -58,6 +60,7 @@ __all__ = [
     "claimed_index_ids",
     "exclude_globs",
     "glob_escape",
+    "holds_marker",
     "instant_ms",
     "marked_owners",
     "path_excluded",
@@ -68,9 +71,6 @@ __all__ = [
     "session_aliases",
     "turn_owner",
 ]
-
-#: A user who writes this in any message of a session keeps that whole session out of recall.
-PRIVATE_MARKER = "loopx-recall:private"
 
 #: How far past now an instant may be (clock skew between the runtime and this host).
 FUTURE_SKEW = timedelta(minutes=5)
@@ -303,11 +303,16 @@ def marked_owners(
     rows: Iterable[Mapping[str, Any]], transcripts: Iterable[str] = ()
 ) -> set[str]:
     """The sessions (:func:`turn_owner`) of rows holding :data:`PRIVATE_MARKER` in any
-    field, or whose transcript on disk (one of ``transcripts``, named by its session's id)
-    holds it anywhere: a row carries its output only up to the snippet cap, and an index
-    need not keep a whole tool result (the double keeps 10,000 characters:
-    ``TOOL_RESULT_MAX`` in tests/obelisk_double/obelisk.mjs), so a marker further in is
-    found only in the file."""
+    field, or whose transcript on disk holds it anywhere: a row carries its output only up
+    to the snippet cap, an index need not keep a whole tool result (the double keeps
+    10,000 characters: ``TOOL_RESULT_MAX`` in tests/obelisk_double/obelisk.mjs), and an
+    index that has not refreshed yet (the real Obelisk refreshes at most every 30 s:
+    obelisk_double/README.md, fact 15) has not taken in a marker written just now. The
+    file is one of ``transcripts`` (the in-scope scan), named by its session's id, or for
+    a Claude session the index has from another project folder (a session started outside
+    the repository whose messages ran inside it) ``<session id>.jsonl`` in any folder
+    under ``~/.claude/projects`` (Claude names a transcript by its session id:
+    runtimes/claude.py)."""
     rows = list(rows)
     marked = {
         turn_owner(row)
@@ -315,35 +320,43 @@ def marked_owners(
         if any(isinstance(value, str) and PRIVATE_MARKER in value for value in row.values())
     }
     files = [path for path in transcripts if isinstance(path, str)]
-    for row in rows:
+    elsewhere: dict[str, list[str]] | None = None
+    ids_of: dict[str, set[str]] = {}
+    for row in rows:  # a forked Codex thread's rows carry its parent's session too
         owner = turn_owner(row)
-        if owner in marked:
-            continue
-        ids = {str(session).rsplit(":", 1)[-1] for session in (owner, row.get("session_id"))}
+        ids_of.setdefault(owner, set()).update(
+            str(session).rsplit(":", 1)[-1] for session in (owner, row.get("session_id"))
+        )
+    for owner in sorted(set(ids_of) - marked):
+        ids = ids_of[owner]
         named = [path for path in files if any(i and i in os.path.basename(path) for i in ids)]
-        if any(_file_holds_marker(path) for path in named):
+        if not named and ":" not in owner:  # a Claude session whose file the scan missed
+            if elsewhere is None:
+                wanted = {turn_owner(row) for row in rows if ":" not in turn_owner(row)}
+                elsewhere = _claude_files(wanted, {os.path.basename(p) for p in files})
+            named = elsewhere.get(owner, [])
+        if any(file_holds_marker(path) for path in named):
             marked.add(owner)
     return marked
 
 
-def _file_holds_marker(path: str) -> bool:
-    """Whether the regular file at ``path`` holds the marker (no link followed, no FIFO
-    opened)."""
+def _claude_files(sessions: set[str], scanned: set[str]) -> dict[str, list[str]]:
+    """``<session>.jsonl`` files of ``sessions`` in Claude's project folders (one listing
+    of each folder; a name the in-scope scan already had is skipped)."""
+    home = os.path.expanduser(os.environ.get("HOME") or "~")
+    projects = os.path.join(home, ".claude", "projects")
+    names = {f"{s}.jsonl": s for s in sessions if s and "/" not in s and not s.startswith(".")}
+    found: dict[str, list[str]] = {}
     try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
+        folders = [e.path for e in os.scandir(projects) if e.is_dir(follow_symlinks=False)]
     except OSError:
-        return False
-    with os.fdopen(descriptor, "rb") as handle:
-        return stat.S_ISREG(os.fstat(descriptor).st_mode) and holds_marker(handle)
-
-
-def holds_marker(handle: Any) -> bool:
-    """Whether the rest of ``handle`` (binary) holds the marker: read in 1 MiB blocks, each
-    joined to the end of the one before so a marker across two blocks is found."""
-    marker = PRIVATE_MARKER.encode()
-    tail = b""
-    while block := handle.read(1 << 20):
-        if marker in tail + block:
-            return True
-        tail = block[-(len(marker) - 1) :]
-    return False
+        return found
+    for folder in folders:
+        try:
+            with os.scandir(folder) as entries:
+                for entry in entries:
+                    if entry.name in names and entry.name not in scanned:
+                        found.setdefault(names[entry.name], []).append(entry.path)
+        except OSError:
+            continue
+    return found

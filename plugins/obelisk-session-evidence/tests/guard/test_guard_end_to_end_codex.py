@@ -115,7 +115,8 @@ def world(loopx, archive_home, obelisk_bin, tmp_path):
                    "proj-j", "--guard", "--policy", policy, "--yes")  # fmt: skip
         assert f"guard on ({policy})" in done.stdout
         hooks = json.loads((home / ".codex" / "hooks.json").read_text())["hooks"]
-        assert set(hooks) == {"SessionStart", "PreToolUse", "PostToolUse"}
+        # Stop and SessionEnd: Codex 0.169.0 fires both (observed), the claiming command
+        assert set(hooks) == {"SessionStart", "Stop", "SessionEnd", "PreToolUse", "PostToolUse"}
         assert [g["matcher"] for g in hooks["PreToolUse"] + hooks["PostToolUse"]] == ["Bash"] * 2
 
     def run(kind, payload, *, raw=None, deadline="30000"):

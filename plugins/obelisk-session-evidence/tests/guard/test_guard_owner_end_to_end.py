@@ -226,8 +226,9 @@ def test_the_set_covers_the_whole_window_not_the_newest_16(world, archive_home, 
 
 
 def test_a_session_start_leaves_the_agents_set_for_the_next_first_call(world, cli):  # noqa: F811
-    # the installed hooks send no Stop: the set made at one SessionStart (one provider
-    # process) is kept as the agent's set too, so the next session is guarded at once
+    # before any session's end (its Stop may never come: a killed runtime), the set made
+    # at one SessionStart (one provider process) is kept as the agent's set too, so the
+    # next session is guarded at once
     guard_on, start, propose, counter, state, _ran = world
     guard_on("warn")
     start("S-own-7")

@@ -6,7 +6,8 @@ and Codex CLIs, run headless against our scripted model server on 127.0.0.1, wit
 real Obelisk in the real-binary lane) as the provider.
 
 Per runtime, four real sessions in one throw-away HOME, each claimed by the runtime's own
-SessionStart hook:
+SessionStart hook, and each ending with the runtime's own Stop and SessionEnd, which make the
+agent's set for the next session (asserted after session 2):
 
 1. agent-b's session: ``sh build.sh`` fails (another agent's failure);
 2. agent-a's first session: the test run (``pytest``) fails, ``sh lint.sh`` succeeds;
@@ -14,7 +15,8 @@ SessionStart hook:
 3. agent-a, guard ``warn``: a near miss, the prior success and agent-b's failure run
    silently, then the failed test run is warned in the model's next request with its
    decisive error line; one provider query in the whole session; the follow-ups are
-   recorded at PostToolUse with the failed ones counted;
+   recorded at PostToolUse with the failed ones counted; two provider queries (its start,
+   its end);
 4. agent-a, guard ``deny-once``: the repeat is denied (the model sees the runtime's deny
    text, the command did not run), the retry runs.
 
@@ -39,6 +41,7 @@ from pathlib import Path
 
 import pytest
 
+from loopx_recall_core.plugin_api import index_session_name
 from loopx_recall_core.testing import guard_stats
 from loopx_recall_core.testing import guard_store as store
 
@@ -248,6 +251,13 @@ def test_the_guard_inside_the_real_runtime(name, lane_world):
     assert session_b in claimed("agent-b")
     assert session_a1 in claimed("agent-a")
     assert session_b not in claimed("agent-a")
+    # the runtime's own Stop/SessionEnd ran the claiming hook when a1 ended: the agent's set
+    # was made then, with a1's calls (the set its SessionStart kept left a1 out), so the
+    # next session's first call is guarded from a1 however early it comes
+    agent_set = store.agent_set_path(state, name, "agent-a", "proj-j")
+    header = json.loads(agent_set.read_bytes().split(b"\n", 1)[0])
+    assert store.key_of(index_session_name(name, session_a1))[:16] in header["sessions"].split()
+    assert header["status"] == "succeeded"
     catch_up()
 
     # 3. guard warn: silent for the near miss, the success and agent-b's failure; the repeat
@@ -258,7 +268,9 @@ def test_the_guard_inside_the_real_runtime(name, lane_world):
     session_a2 = runtime.session(repo)
     _settle(home)
     assert session_a2 in claimed("agent-a")  # SessionStart claimed it
-    assert len(counter.read_text().splitlines()) == 1  # exactly one provider query
+    # one provider query at its start (its own set) and one at its end (the agent's set:
+    # Stop, then SessionEnd finding the transcript as Stop left it)
+    assert len(counter.read_text().splitlines()) == 2
     ran = runtime.results()
     assert [c for c, _, _ in ran] == [NEAR_MISS, SUCCEEDED, OTHERS_FAILURE, REPEATED, AFTER]
     for quiet in (NEAR_MISS, SUCCEEDED, OTHERS_FAILURE, AFTER):
