@@ -29,9 +29,9 @@ import pytest
 
 from loopx_recall_core.testing import guard_store as store
 
-from ..adversarial.hostile import now_iso
+from ..hostile import now_iso
 from ..obelisk_double.fixtures import OBELISK_WRAPPER, double_settings
-from ..test_guard_end_to_end import (
+from .test_guard_end_to_end import (
     PRIOR_A,
     PRIOR_OK,
     REPEATED,

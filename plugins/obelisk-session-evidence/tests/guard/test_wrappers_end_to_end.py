@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from ..adversarial.hostile import now_iso
 from ..conftest import LOOPX
-from ..test_guard_end_to_end import _counting_wrapper, _wait_for_set, stage_two
+from ..hostile import now_iso
+from .test_guard_end_to_end import _counting_wrapper, _wait_for_set, stage_two
 
 pytestmark = pytest.mark.real_obelisk
 
