@@ -27,7 +27,11 @@ if TYPE_CHECKING:
     from loopx_recall_core.guard import store as guard_store
     from loopx_recall_core.guard.stats import guard_stats
     from loopx_recall_core.plugins import PluginHost, safe_readback
-    from loopx_recall_core.qualification.canaries import secret_canaries, vendor_canaries
+    from loopx_recall_core.qualification.canaries import (
+        planted_canaries,
+        secret_canaries,
+        vendor_canaries,
+    )
     from loopx_recall_core.qualification.corpus import build_corpus
     from loopx_recall_core.qualification.guard_arm import GUARDED_FAMILIES, HOT_PATH_RUNS
     from loopx_recall_core.qualification.guard_arm import kind_of as guard_kind_of
@@ -56,6 +60,7 @@ _SOURCES: dict[str, tuple[str, str | None]] = {
     "guard_stats": ("loopx_recall_core.guard.stats", "guard_stats"),
     "PluginHost": ("loopx_recall_core.plugins", "PluginHost"),
     "safe_readback": ("loopx_recall_core.plugins", "safe_readback"),
+    "planted_canaries": ("loopx_recall_core.qualification.canaries", "planted_canaries"),
     "secret_canaries": ("loopx_recall_core.qualification.canaries", "secret_canaries"),
     "vendor_canaries": ("loopx_recall_core.qualification.canaries", "vendor_canaries"),
     "build_corpus": ("loopx_recall_core.qualification.corpus", "build_corpus"),
@@ -112,6 +117,7 @@ __all__ = [
     "guard_kind_of",
     "guard_stats",
     "guard_store",
+    "planted_canaries",
     "query_terms",
     "read_transcripts",
     "run_qualification",
