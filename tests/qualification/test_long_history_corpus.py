@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """The corpus's long-history family on disk: every first attempt behind >= 40 newer shell
 calls (half failed) in the same repository, and the canary corpus's 300 secrets in the
-fillers' commands, outputs and messages, in both runtimes' transcripts."""
+commands, outputs and messages of older unrelated sessions, in both runtimes' transcripts."""
 
 from __future__ import annotations
 
@@ -26,13 +26,17 @@ def test_every_long_history_shard_plants_every_canary_in_its_fillers(cases):
     assert shards
     assert "long_history" in GUARDED_FAMILIES
     for family in shards:
-        fillers = [s for s in family.sessions if s.filler]
+        fillers = [s for s in family.sessions if s.filler and not s.secrets]
+        carriers = [s for s in family.sessions if s.secrets]
         assert len(fillers) == 24
-        assert sorted(i for s in fillers for i in s.secrets) == list(range(len(planted_canaries())))
-        assert not any(s.secrets for s in family.sessions if not s.filler)
-        # the cases' own first attempts are older than every filler
+        assert all(s.filler for s in carriers)
+        assert sorted(i for s in carriers for i in s.secrets) == list(
+            range(len(planted_canaries()))
+        )
+        # the cases' own first attempts are older than every filler, newer than every carrier
         firsts = [s.age_min for s in family.sessions if not s.filler]
         assert min(firsts) > max(s.age_min for s in fillers)
+        assert max(firsts) < min(s.age_min for s in carriers) < 30 * 1440
     # a repeat at least, whatever the size
     assert any(c.family == "long_history" and c.label == "repeat" for c in corpus.cases)
 

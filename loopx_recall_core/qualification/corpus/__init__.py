@@ -35,8 +35,8 @@ pressure    15%   24 failing ``pytest`` sessions per archive: every request matc
 unicode     15%   non-ASCII slugs, paths, output and error signatures
 long_       15%   each repeat's or near miss's first attempt 10-26 days back, behind 24
 history           newer sessions of unrelated shell calls in the same repository (48
-                  calls, half failed), which also carry the canary corpus's 300 made-up
-                  secrets in their commands, outputs and messages
+                  calls, half failed); 12 more, 27-29 days back, carry the canary
+                  corpus's 300 made-up secrets in their commands, outputs and messages
 ==========  ====  =========================================================================
 
 (Shares are weights: they add up to 115.)

@@ -36,6 +36,12 @@ _OLD = (34 * _DAY, 55 * _DAY)  # outside it with four days to spare
 _PRESSURE_SUCCESS = ("pytest tests/smoke -q", "5 passed in 0.41s")
 _LONG_AGO = (10 * _DAY, 26 * _DAY)  # a long history's first attempts
 _NEWER = (60, 9 * _DAY)  # its fillers: every one newer than every first attempt
+#: The sessions that carry the canary corpus: at the far end of the window, older than every
+#: first attempt, so the guard's whole-window set reads them all while arm (b)'s newest-first
+#: ranking seldom does (each secret-laden output costs the redactor tens of ms: measured 46
+#: ms for one of 13 secrets, which at the front of every answer would be arm (b)'s latency).
+_CARRIERS = 12
+_FAR_END = (27 * _DAY, 29 * _DAY)
 #: The newer, unrelated sessions a long history puts in front of its repeats, each with one
 #: failing and one passing shell call: 48 newer calls, half failed (issue 28 gave each case
 #: 40, half failed), three times the newest 16 a set of one request holds.
@@ -360,8 +366,9 @@ def plant_pressure(b: Builder, count: int) -> None:
 def plant_long_history(b: Builder, count: int, *, canaries: int) -> None:
     """Each repeat's or near miss's first attempt 10-26 days back in ``alpha``, and in front
     of them :data:`LONG_HISTORY_FILLERS` newer sessions of unrelated shell calls (half
-    failed) in the same repository, both runtimes; the fillers carry the ``canaries``
-    secrets of the canary corpus between them, in commands, outputs and messages."""
+    failed) in the same repository, both runtimes; behind them, 27-29 days back, twelve
+    more unrelated sessions carry the ``canaries`` secrets of the canary corpus between
+    them, in commands, outputs and messages."""
     scope = Scope(sources=_BOTH, repos=("alpha",))
     for label in _labels(b.rng, count, {"repeat": 50, "near_miss": 25, "novel": 25}):
         b.matched(
@@ -383,6 +390,17 @@ def plant_long_history(b: Builder, count: int, *, canaries: int) -> None:
             (line, code),
             ages=_NEWER,
             success=(ok, output),
-            secrets=tuple(range(k, canaries, LONG_HISTORY_FILLERS)),
+            filler=True,
+        )
+    for k in range(_CARRIERS):
+        command, line, code, ok, output = _FILLERS[k % len(_FILLERS)]
+        b.plant(
+            "alpha",
+            _BOTH[k % 2],
+            command.format(s=f"vault{k}"),
+            (line, code),
+            ages=_FAR_END,
+            success=(ok, output),
+            secrets=tuple(range(k, canaries, _CARRIERS)),
             filler=True,
         )

@@ -219,7 +219,7 @@ def test_the_report_is_public_safe(qualified):
 
 
 def test_no_planted_secret_reaches_the_report_the_output_or_the_state(qualified):
-    """The corpus's long-history fillers carry the canary corpus's 300 secrets in their
+    """The corpus's long-history carrier sessions hold the canary corpus's 300 secrets in their
     commands, outputs and messages; the run passed (the first test), and not one 8-character
     piece of any secret is in the report's files, stdout, stderr or the state folder."""
     result, folder, home = qualified
