@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: Apache-2.0
 """How each family's cases and planted sessions are drawn: :class:`Builder` (one family
 shard) and one ``plant_<family>`` function per family of
-:mod:`loopx_recall_core.qualification.corpus`'s table."""
+:mod:`loopx_recall_core.qualification.corpus`'s table.
+
+Long because: one planting function per family (six), each with the facts its shares and
+ages rest on, beside the builder they share."""
 
 from __future__ import annotations
 
