@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from loopx_recall_core import transcript_rules
+    from loopx_recall_core import redaction, transcript_rules
     from loopx_recall_core.cli import cli
     from loopx_recall_core.contracts import structure
     from loopx_recall_core.contracts.historical import EVIDENCE_TYPES
@@ -27,7 +27,13 @@ if TYPE_CHECKING:
     from loopx_recall_core.guard import store as guard_store
     from loopx_recall_core.guard.stats import guard_stats
     from loopx_recall_core.plugins import PluginHost, safe_readback
-    from loopx_recall_core.qualification.canaries import secret_canaries, vendor_canaries
+    from loopx_recall_core.qualification import guard_arm as qualification_guard_arm
+    from loopx_recall_core.qualification import harness as qualification_harness
+    from loopx_recall_core.qualification.canaries import (
+        planted_canaries,
+        secret_canaries,
+        vendor_canaries,
+    )
     from loopx_recall_core.qualification.corpus import build_corpus
     from loopx_recall_core.qualification.guard_arm import GUARDED_FAMILIES, HOT_PATH_RUNS
     from loopx_recall_core.qualification.guard_arm import kind_of as guard_kind_of
@@ -53,9 +59,13 @@ _SOURCES: dict[str, tuple[str, str | None]] = {
     "EVIDENCE_TYPES": ("loopx_recall_core.contracts.historical", "EVIDENCE_TYPES"),
     "ReplanSituationV0": ("loopx_recall_core.contracts.replan", "ReplanSituationV0"),
     "guard_store": ("loopx_recall_core.guard.store", None),
+    "qualification_guard_arm": ("loopx_recall_core.qualification.guard_arm", None),
+    "qualification_harness": ("loopx_recall_core.qualification.harness", None),
+    "redaction": ("loopx_recall_core.redaction", None),
     "guard_stats": ("loopx_recall_core.guard.stats", "guard_stats"),
     "PluginHost": ("loopx_recall_core.plugins", "PluginHost"),
     "safe_readback": ("loopx_recall_core.plugins", "safe_readback"),
+    "planted_canaries": ("loopx_recall_core.qualification.canaries", "planted_canaries"),
     "secret_canaries": ("loopx_recall_core.qualification.canaries", "secret_canaries"),
     "vendor_canaries": ("loopx_recall_core.qualification.canaries", "vendor_canaries"),
     "build_corpus": ("loopx_recall_core.qualification.corpus", "build_corpus"),
@@ -112,8 +122,12 @@ __all__ = [
     "guard_kind_of",
     "guard_stats",
     "guard_store",
+    "planted_canaries",
+    "qualification_guard_arm",
+    "qualification_harness",
     "query_terms",
     "read_transcripts",
+    "redaction",
     "run_qualification",
     "safe_readback",
     "secret_canaries",

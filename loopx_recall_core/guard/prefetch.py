@@ -152,14 +152,17 @@ def _repository_root(enablement: Any) -> str | None:
 
 
 class FetchedSet:
-    """One prefetch's answer: the request made, the recall outcome, and the set (its header
-    and items) as :func:`~loopx_recall_core.guard.store.write_set` keeps it."""
+    """One prefetch's answer: the request made, the recall outcome (the first page's),
+    ``pages`` (every page's ``(request, outcome)``), and the set (its header and items) as
+    :func:`~loopx_recall_core.guard.store.write_set` keeps it."""
 
-    __slots__ = ("header", "items", "outcome", "request")
+    __slots__ = ("header", "items", "outcome", "pages", "request")
 
-    def __init__(self, request: Any, outcome: Any, header: dict[str, Any], items: list) -> None:
-        self.request = request
-        self.outcome = outcome
+    def __init__(
+        self, pages: list[tuple[Any, Any]], header: dict[str, Any], items: list
+    ) -> None:
+        self.pages = pages
+        self.request, self.outcome = pages[0]
         self.header = header
         self.items = items
 
@@ -191,10 +194,9 @@ def fetch_set(
     if pages is not None:  # the whole window, in pages made by one provider process
         requests = [_request(enablement, compact=True) for _ in range(MAX_PAGES)]
         outcomes = pages(requests) or [recall(requests[0])]
-        request = requests[0]
     else:
-        request = _request(enablement)
-        outcomes = [recall(request)]
+        requests = [_request(enablement)]
+        outcomes = [recall(requests[0])]
     outcome = outcomes[0]
     repository_root = _repository_root(enablement)
     result = outcomes[-1].result
@@ -236,7 +238,7 @@ def fetch_set(
         "count": len(items),
         "index": index_items(items, repository_root),
     }
-    return FetchedSet(request, outcome, header, items)
+    return FetchedSet(list(zip(requests, outcomes, strict=False)), header, items)
 
 
 def run_prefetch(root: Path, facts: dict[str, Any], host: Any = None) -> str:

@@ -96,7 +96,12 @@ def build_report(
     """The whole ``report.json`` record (public-safe), its digest included. ``guard``: the
     run's :class:`~loopx_recall_core.qualification.guard_arm.GuardStage` (None: not run)."""
     floor = floor or {"calls": 0, "p95_ms": 0.0}
-    guarded = guard_measures(guard.records, guard.hot, guard.sets) if guard is not None else None
+    found = {r.case_id for r in records["b"] if r.flagged}
+    guarded = (
+        guard_measures(guard.records, guard.hot, guard.sets, guard.long, found)
+        if guard is not None
+        else None
+    )
     arms = {arm: arm_measures(records[arm], indexed=arm == "b") for arm in ARMS}
     paired = paired_test(records["a"], records["b"])
     gates = evaluate(

@@ -9,7 +9,9 @@ vendor's documented format: never a real credential. :func:`ordinary_lines` give
 build and test output that must come through unchanged (commit hashes, UUIDs, digests,
 base64 test data, long paths, version strings, image digests). Both are deterministic.
 :func:`vendor_canaries` is issue 29's wider corpus (250 secrets of 50 kinds) that chose and
-proves the detector.
+proves the detector. :func:`planted_canaries` is both (300 secrets), as the end-to-end leak
+tests plant them and as ``recall qualify``'s corpus carries them in its long-history
+family's transcripts (commands, outputs and messages).
 
 Long because: one maker per vendor format and per leaking form, each with its source.
 """
@@ -17,6 +19,7 @@ Long because: one maker per vendor format and per leaking form, each with its so
 from __future__ import annotations
 
 import base64
+import functools
 import random
 import re
 import string
@@ -24,7 +27,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-__all__ = ["Canary", "ordinary_lines", "secret_canaries"]
+__all__ = ["Canary", "ordinary_lines", "planted_canaries", "secret_canaries", "vendor_canaries"]
 
 _ALNUM = string.ascii_letters + string.digits
 _UPPER32 = string.ascii_uppercase + "234567"
@@ -485,3 +488,10 @@ def vendor_canaries(seed: int = 29) -> list[Canary]:
             secret, text = make(rng)
             found.append(Canary(kind=kind, secret=secret, text=text))
     return found
+
+
+@functools.cache
+def planted_canaries() -> tuple[Canary, ...]:
+    """Every canary (:func:`secret_canaries` then :func:`vendor_canaries`): the corpus the
+    end-to-end leak tests plant, and the one the qualification corpus carries."""
+    return (*secret_canaries(), *vendor_canaries())

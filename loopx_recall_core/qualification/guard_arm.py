@@ -5,11 +5,18 @@
 After a family shard's recall arm, for the cases of :data:`GUARDED_FAMILIES`:
 
 * **the set**: the cases of a shard share one scope, so ONE request per scope is made by
-  :func:`loopx_recall_core.guard.prefetch.fetch_set` (the prefetch's own code: trigger
-  ``resume_or_handoff_gap``, the guard's terms and evidence types, the enablement's
-  limits) through the qualification's recall service, on the provider's real answer. The
-  set is written for each case's own guard session (a session is warned at most once per
-  route), in a throw-away state folder whose ``state.json`` has the guard on (``warn``).
+  :func:`loopx_recall_core.guard.prefetch.fetch_set` (the prefetch's own code and call:
+  trigger ``resume_or_handoff_gap``, the guard's terms and evidence types, the
+  enablement's limits, and the whole window in pages from one provider call, the
+  service's :meth:`~loopx_recall_core.recall.service.RecallService.pages`, as
+  :func:`~loopx_recall_core.guard.prefetch.run_prefetch` passes them) through the
+  qualification's recall service, on the provider's real answer. The set is written for
+  each case's own guard session (a session is warned at most once per route), in a
+  throw-away state folder whose ``state.json`` has the guard on (``warn``).
+* **a long history** (family ``long_history``): each repeat's first attempt sits behind
+  newer, unrelated shell calls in the same repository (:class:`LongHistory` counts them in
+  the files written: the fewest newer calls, and failed calls, in front of any first
+  attempt); a set that held only the newest ``max_items`` calls would not see it.
 * **the decision**: a Claude Code ``PreToolUse`` payload (``session_id``,
   ``transcript_path``, ``cwd``, ``hook_event_name``, ``tool_name`` ``Bash``,
   ``tool_input.command``, ``tool_use_id``) goes through
@@ -18,9 +25,10 @@ After a family shard's recall arm, for the cases of :data:`GUARDED_FAMILIES`:
   be warned), ``near_miss``, ``novel``, ``bait`` (the bait family's novel steps: the
   command failed only outside the scope) and ``prior_success`` (per repeat case, a
   command an in-scope planted session ran successfully: never warned).
-* **replan on the same set**: :func:`~loopx_recall_core.recall.replan.comparison.compare`
-  on the same recall outcome; the guard's verdict must agree on ``repeats_prior_failure``
-  (one code path).
+* **replan on the same set**:
+  :func:`~loopx_recall_core.recall.replan.comparison.compare_pages` on the same recall
+  outcomes (every page); the guard's verdict must agree on ``repeats_prior_failure`` (one
+  code path).
 * **the hot path**: a few payloads per shard (:data:`HOT_PATH_RUNS` in all, the first
   shards' share rounded up) run through
   the installed hook command (``loopx-recall guard claude ...``, as ``hook install``
@@ -54,7 +62,8 @@ from loopx_recall_core.guard.prefetch import fetch_set
 from loopx_recall_core.qualification.corpus import Case
 from loopx_recall_core.qualification.materialize import FamilyArchive
 from loopx_recall_core.recall.hook_entries import hook_command
-from loopx_recall_core.recall.replan.comparison import compare
+from loopx_recall_core.recall.replan.comparison import compare_pages
+from loopx_recall_core.recall.service import RecallService
 from loopx_recall_core.state import Enablement, State, StateStore
 
 __all__ = [
@@ -64,10 +73,11 @@ __all__ = [
     "GuardRecord",
     "GuardStage",
     "HotRun",
+    "LongHistory",
     "kind_of",
 ]
 
-GUARDED_FAMILIES = ("baseline", "bait", "pressure", "unicode")
+GUARDED_FAMILIES = ("baseline", "bait", "pressure", "unicode", "long_history")
 KINDS = ("repeat", "near_miss", "prior_success", "bait", "novel")
 #: Hook processes per qualification (each paired with ``python -c pass``).
 HOT_PATH_RUNS = 16
@@ -114,6 +124,42 @@ class GuardSet:
     status: str
     items: int
     bait_rows: int
+
+
+@attrs.frozen(kw_only=True)
+class LongHistory:
+    """One long-history shard, counted in its files: in the cases' scope, the fewest shell
+    calls (and failed ones) newer than any planted first attempt, over how many first
+    attempts."""
+
+    first_attempts: int
+    newer_calls_min: int
+    newer_failed_min: int
+
+
+#: The planted events that are shell calls (``transcripts``: a failing and a passing one).
+_SHELL_EVENTS = {"prior_failure": True, "tool_outcome": False}
+
+
+def _long_history(files: FamilyArchive, in_scope: frozenset[str]) -> LongHistory:
+    calls = [
+        (e.timestamp, _SHELL_EVENTS[e.kind])
+        for e in files.archive.events
+        if e.kind in _SHELL_EVENTS and e.command is not None and e.session_id in in_scope
+    ]
+    firsts = [
+        e.timestamp
+        for spec in files.family.sessions
+        if not (spec.filler or spec.bait)
+        for e in files.archive.events
+        if e.session_id == files.session_ids[spec.key] and e.kind == "prior_failure"
+    ]
+    newer = [[failed for at, failed in calls if at > first] for first in firsts]
+    return LongHistory(
+        first_attempts=len(firsts),
+        newer_calls_min=min((len(n) for n in newer), default=0),
+        newer_failed_min=min((sum(n) for n in newer), default=0),
+    )
 
 
 def kind_of(case: Case) -> str:
@@ -170,6 +216,7 @@ class GuardStage:
         self.records: list[GuardRecord] = []
         self.hot: list[HotRun] = []
         self.sets: list[GuardSet] = []
+        self.long: list[LongHistory] = []
         self._quota = -(-HOT_PATH_RUNS // max(shards, 1))
         self._payloads = 0
 
@@ -178,7 +225,7 @@ class GuardStage:
         files: FamilyArchive,
         cases: list[Case],
         enablements: dict[str, Enablement],
-        recall_for: Callable[[Enablement], Callable[[Any], Any]],
+        recall_for: Callable[[Enablement], RecallService],
     ) -> None:
         """Prefetch once per scope, then decide every payload of the shard."""
         family = files.family
@@ -191,14 +238,17 @@ class GuardStage:
             box[0] = State(schema_version="loopx_state_v0", enablements=tuple(guarded.values()))
         fetched: dict[tuple, Any] = {}
         successes = sorted({s.success[0] for s in family.sessions if not s.bait})
+        if family.name == "long_history":
+            self.long.append(_long_history(files, files.view(cases[0]).in_scope_sessions))
         hot_left = min(self._quota, HOT_PATH_RUNS - len(self.hot))
         for index, case in enumerate(cases):
             enablement = guarded[case.case_id]
             view = files.view(case)
             key = (case.scope, case.home_repo, enablement.project_id, enablement.repository_id)
             if key not in fetched:
+                service = recall_for(enablement)
                 fetched[key] = fetch_set(
-                    recall_for(enablement), enablement, runtime=RUNTIME, session_id="-"
+                    service, enablement, runtime=RUNTIME, session_id="-", pages=service.pages
                 )
                 items = fetched[key].items
                 self.sets.append(
@@ -241,10 +291,9 @@ class GuardStage:
         decisions = store.decision_lines(home, enablement.project_id)[recorded:]
         verdict = decisions[-1].get("verdict") if decisions else None
         step = structure({"kind": "command", "command": payload["tool_input"]["command"]}, Step)
-        replan = compare(
-            step, answer.outcome, request=answer.request,
-            repository_root=answer.header.get("repository_root"),
-        )  # fmt: skip
+        replan = compare_pages(
+            step, answer.pages, repository_root=answer.header.get("repository_root")
+        )
         return GuardRecord(
             case_id=case.case_id,
             family=case.family,

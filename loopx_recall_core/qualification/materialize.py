@@ -21,6 +21,7 @@ from typing import Any
 
 import attrs
 
+from loopx_recall_core.qualification.canaries import planted_canaries
 from loopx_recall_core.qualification.corpus import Case, Family, SessionSpec
 from loopx_recall_core.qualification.templates import ROOT
 from loopx_recall_core.qualification.transcripts import (
@@ -98,6 +99,7 @@ class FamilyArchive:
     def _plant(self, spec: SessionSpec, at: datetime | None = None) -> Path:
         root = str(self.repos[spec.repo])
         command, line, code = spec.failure
+        canaries = planted_canaries() if spec.secrets else ()
         before = len(self.archive.events)
         self.archive = append_session(
             self.archive,
@@ -106,7 +108,11 @@ class FamilyArchive:
             runtime=spec.runtime,
             seed=spec.seed,
             index=spec.index,
-            story=Story(failure=(command.replace(ROOT, root), line, code), success=spec.success),
+            story=Story(
+                failure=(command.replace(ROOT, root), line, code),
+                success=spec.success,
+                secrets=tuple(canaries[i].text for i in spec.secrets),
+            ),
         )
         session_id = self.archive.events[before].session_id
         self.session_ids[spec.key] = session_id

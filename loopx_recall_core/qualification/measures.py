@@ -20,14 +20,15 @@
   comparison verdicts;
 * :func:`paired_test`: exact one-sided McNemar test over repeats flagged by one arm only;
 * :func:`guard_measures`: the guard families (warnings per kind, agreement with replan,
-  the decision's and the hook process's time).
+  the decision's and the hook process's time, and the long history: the guard's warnings
+  on the repeats arm (b) found behind it).
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from loopx_recall_core.qualification.arms import CaseRecord
@@ -40,6 +41,7 @@ __all__ = [
     "freshness",
     "guard_measures",
     "latency",
+    "long_history",
     "paired_test",
     "percentile",
     "scope",
@@ -165,10 +167,40 @@ GUARD_TARGET_P95_MS = 100.0
 _REPEAT = "repeats_prior_failure"
 
 
-def guard_measures(records: Sequence[Any], hot: Sequence[Any], sets: Sequence[Any]) -> dict:
+def long_history(
+    records: Sequence[Any], long: Sequence[Any], found: Collection[str]
+) -> dict[str, Any]:
+    """The guard on the ``long_history`` family: its repeats, how many the guard warned,
+    how many arm (b) (replan with its own recall, ``found``: the case ids it flagged)
+    found, and how many of those the guard warned; the fewest newer shell calls (and
+    failed ones) in front of a first attempt, counted in the files."""
+    repeats = [r for r in records if r.family == "long_history" and r.kind == "repeat"]
+    seen = [r for r in repeats if r.case_id in found]
+    warned = sum(1 for r in seen if r.warned)
+    return {
+        "shards": len(long),
+        "repeats": len(repeats),
+        "warned": sum(1 for r in repeats if r.warned),
+        "found_by_replan": len(seen),
+        "warned_of_found": warned,
+        "rate_of_found": _ratio(warned, len(seen)),
+        "newer_calls_min": min((x.newer_calls_min for x in long), default=None),
+        "newer_failed_min": min((x.newer_failed_min for x in long), default=None),
+    }
+
+
+def guard_measures(
+    records: Sequence[Any],
+    hot: Sequence[Any],
+    sets: Sequence[Any],
+    long: Sequence[Any] = (),
+    found: Collection[str] = (),
+) -> dict:
     """The guard families (:mod:`.guard_arm`): warnings per kind, the guard's repeat
-    recall, agreement with replan on the same set, the decision's time in process and the
-    hook process's wall and CPU time against ``python -c pass`` (paired runs)."""
+    recall, agreement with replan on the same set, the decision's time in process, the
+    hook process's wall and CPU time against ``python -c pass`` (paired runs), and
+    :func:`long_history` (``long``: the guard stage's long-history shards; ``found``: the
+    case ids arm (b) flagged)."""
     kinds: dict[str, dict[str, Any]] = {}
     for kind in ("repeat", "near_miss", "prior_success", "bait", "novel"):
         rows = [r for r in records if r.kind == kind]
@@ -196,6 +228,7 @@ def guard_measures(records: Sequence[Any], hot: Sequence[Any], sets: Sequence[An
         },
         "kinds": kinds,
         "recall": kinds["repeat"]["rate"],
+        "long_history": long_history(records, long, found),
         "agreement": {"compared": len(compared), "disagreements": disagree},
         "decision": {
             "p50_ms": percentile(decisions, 50),

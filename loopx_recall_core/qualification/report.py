@@ -116,7 +116,8 @@ def guard_lines(report: Mapping[str, Any]) -> list[str]:
         for kind in ("near_miss", "prior_success", "bait", "novel")
     )
     agreement = guard["agreement"]
-    return [
+    long = guard.get("long_history") or {}
+    lines = [
         f"guard: repeats warned {_rate(kinds['repeat']['warned'], kinds['repeat']['cases'])}; "
         f"warnings on {warned}",
         f"guard sets: {guard['sets']['requests']} prefetch requests "
@@ -133,6 +134,14 @@ def guard_lines(report: Mapping[str, Any]) -> list[str]:
         f"{hot['answers_agreeing']} answered as decided, {hot['silent_decided']} silent past "
         "the deadline)",
     ]
+    if long.get("shards"):
+        lines.append(
+            f"guard long history: warned {_rate(long['warned_of_found'], long['found_by_replan'])}"
+            f" of the repeats replan (b) found, behind >= {long['newer_calls_min']} newer shell "
+            f"calls ({long['newer_failed_min']} failed) in the same repository; "
+            f"{long['warned']}/{long['repeats']} labelled repeats warned"
+        )
+    return lines
 
 
 def _table(header: list[str], rows: list[list[str]]) -> list[str]:

@@ -37,6 +37,11 @@ guard_hot_path             the hook process (``loopx-recall guard claude``, as i
                            ``benchmarks/guard_hotpath.py``'s) are reported, not gated
 guard_agrees_with_replan   on every guarded payload, the guard's verdict and replan's
                            comparison on the same set agree on ``repeats_prior_failure``
+guard_long_history         on the ``long_history`` family, where every first attempt sits
+                           behind >= 40 newer shell calls (>= 20 failed) in the same
+                           repository, counted in the files, the guard warned >= 0.95 of
+                           the repeats arm (b) found (and arm (b) found one at least): a set
+                           that held only the newest ``max_items`` calls warns on none
 =========================  ==============================================================
 """
 
@@ -60,6 +65,12 @@ THRESHOLDS = {
     "latency_allowance_ms": 1500.0,
     #: The guard's hook process's CPU time over ``python -c pass``'s (paired runs), at most.
     "guard_cpu_ratio": 10.0,
+    #: The long-history family: the guard's share of the repeats arm (b) found (issue 28's
+    #: benchmark asks the same of the guard against replan), and the history in front of
+    #: each first attempt (issue 28: 40 newer calls, half failed).
+    "guard_long_history_share": 0.95,
+    "long_history_newer_calls": 40,
+    "long_history_newer_failed": 20,
 }
 GATES = (
     "repeat_reduction",
@@ -72,7 +83,9 @@ GATES = (
     "guard_zero_bait_warnings",
     "guard_hot_path",
     "guard_agrees_with_replan",
+    "guard_long_history",
 )
+_GUARD_GATES = GATES[-4:]
 
 
 @attrs.frozen(kw_only=True)
@@ -206,7 +219,7 @@ def _guard_gates(guard: Mapping[str, Any] | None) -> list[Gate]:
     if not guard or not guard["payloads"]:
         return [
             Gate(name=name, passed=False, detail="the guard families did not run")
-            for name in GATES[-3:]
+            for name in _GUARD_GATES
         ]
     bait, rows = guard["kinds"]["bait"], guard["sets"]["bait_rows"]
     hot = guard["hot_path"]
@@ -234,4 +247,27 @@ def _guard_gates(guard: Mapping[str, Any] | None) -> list[Gate]:
             detail=f"{agreement['disagreements']} disagreements on repeats in "
             f"{agreement['compared']} payloads",
         ),
+        _guard_long_history(guard.get("long_history")),
     ]
+
+
+def _guard_long_history(long: Mapping[str, Any] | None) -> Gate:
+    t = THRESHOLDS
+    if not long or not long["shards"]:
+        return Gate(name="guard_long_history", passed=False,
+                    detail="the long-history family did not run")  # fmt: skip
+    found, warned = long["found_by_replan"], long["warned_of_found"]
+    calls, failed = _num(long["newer_calls_min"]), _num(long["newer_failed_min"])
+    share = warned / found if found else 0.0
+    return Gate(
+        name="guard_long_history",
+        passed=found > 0
+        and share >= t["guard_long_history_share"]
+        and calls >= t["long_history_newer_calls"]
+        and failed >= t["long_history_newer_failed"],
+        detail=f"guard warned {warned}/{found} repeats replan (b) found behind >= "
+        f"{calls:.0f} newer shell calls ({failed:.0f} failed) (needs >= "
+        f"{t['guard_long_history_share']:.2f}, behind >= {t['long_history_newer_calls']} "
+        f"calls, {t['long_history_newer_failed']} failed); {long['warned']}/{long['repeats']} "
+        "labelled repeats warned",
+    )

@@ -8,7 +8,7 @@ from typing import Any
 
 from loopx_recall_core.qualification.arms import CaseRecord
 from loopx_recall_core.qualification.faults import RUNTIME_FAULTS, FaultProbe
-from loopx_recall_core.qualification.guard_arm import GuardRecord, GuardSet, HotRun
+from loopx_recall_core.qualification.guard_arm import GuardRecord, GuardSet, HotRun, LongHistory
 from loopx_recall_core.qualification.measures import arm_measures, guard_measures, paired_test
 
 
@@ -88,9 +88,12 @@ def arms_of(a: list[CaseRecord], b: list[CaseRecord]) -> tuple[dict, dict]:
 
 class GuardRun:
     """What :class:`~loopx_recall_core.qualification.guard_arm.GuardStage` collects, by hand:
-    five repeats (four warned), three each of near misses, prior successes and bait steps
-    (none warned), two sets, four paired hook runs; ``warned`` / ``verdicts`` override the
-    ``warned`` flag / the guard's verdict by case id, ``guard_cpu_ms`` every run's CPU."""
+    five repeats (four warned; two of those, ``long_ids``, in the long-history family, where
+    ``newer_calls`` newer shell calls, half failed, sit in front of them and arm (b) found
+    both), three each of near misses, prior successes and bait steps (none warned), two
+    sets, four paired hook runs; ``warned`` / ``verdicts`` override the ``warned`` flag /
+    the guard's verdict by case id, ``guard_cpu_ms`` every run's CPU; ``long=False``: the
+    long-history family did not run."""
 
     def __init__(
         self,
@@ -100,18 +103,25 @@ class GuardRun:
         guard_cpu_ms: float = 80.0,
         guard_ms: float = 120.0,
         bait_rows: int = 0,
+        newer_calls: int = 48,
+        long: bool = True,
+        long_ids: tuple[str, str] = ("repeat2", "repeat3"),
     ) -> None:
         warned, verdicts = warned or {}, verdicts or {}
+        renamed = dict(zip(("repeat2", "repeat3"), long_ids, strict=True)) if long else {}
         self.records = []
         for kind, count in (("repeat", 5), ("near_miss", 3), ("prior_success", 3), ("bait", 3)):
             for index in range(count):
                 case_id = f"{kind}{index}"
                 hit = kind == "repeat" and index < 4
                 verdict = "repeats_prior_failure" if hit else "no_prior_match"
+                family = "bait" if kind == "bait" else "baseline"
+                if case_id in renamed:
+                    case_id, family = renamed[case_id], "long_history"
                 self.records.append(
                     GuardRecord(
                         case_id=case_id,
-                        family="bait" if kind == "bait" else "baseline",
+                        family=family,
                         kind=kind,
                         warned=warned.get(case_id, hit),
                         verdict=verdicts.get(case_id, verdict),
@@ -124,9 +134,19 @@ class GuardRun:
         run = HotRun(guard_ms=guard_ms, bare_ms=18.0, guard_cpu_ms=guard_cpu_ms, bare_cpu_ms=15.0,
                      answered=False, decided=False)  # fmt: skip
         self.hot = [run] * 4
+        self.long = (
+            [
+                LongHistory(
+                    first_attempts=2, newer_calls_min=newer_calls, newer_failed_min=newer_calls // 2
+                )
+            ]
+            if long
+            else []
+        )
+        self.found = set(renamed.values())
 
     def measures(self) -> dict[str, Any]:
-        return guard_measures(self.records, self.hot, self.sets)
+        return guard_measures(self.records, self.hot, self.sets, self.long, self.found)
 
 
 class _Provider:
@@ -146,8 +166,14 @@ def synthetic_report(*, passing: bool = True, cases: int = 30) -> dict[str, Any]
         records["a"].append(record(case.case_id, case.label, repeat and "in_context" in case.tags))
         b_fields = {"requested": True, "provider_calls": 1, "context_chars": 1200}
         b_fields.update(freshness="fresh", verdict="no_prior_match", latency_ms=250.0)
-        records["b"].append(record(case.case_id, case.label, repeat and passing, **b_fields))
+        # failing, arm (b) still finds the long history's repeats (the guard's gate there
+        # reads what it found): repeat_reduction fails alone
+        found = repeat and (passing or case.family == "long_history")
+        records["b"].append(record(case.case_id, case.label, found, **b_fields))
         c_fields = {"requested": True, "context_chars": 90000}
         records["c"].append(record(case.case_id, case.label, repeat, **c_fields))
     runtime = {"runtime_version": "0.2.4", "template_version": "t/1", "private": "/home/x"}
-    return _report(corpus, _Provider(), runtime, records, probes(), 1.0, guard=GuardRun())
+    long_ids = [c.case_id for c in corpus.cases
+                if c.family == "long_history" and c.label == "repeat"]  # fmt: skip
+    guard = GuardRun(long_ids=(long_ids * 2)[:2])
+    return _report(corpus, _Provider(), runtime, records, probes(), 1.0, guard=guard)

@@ -35,9 +35,14 @@ def test_report_structure_and_digest(tmp_path):
         "case_id", "family", "kind", "warned", "verdict", "replan_verdict", "set_status",
         "decision_ms",
     }  # fmt: skip
-    assert [g["name"] for g in report["gates"]][-3:] == [
+    assert [g["name"] for g in report["gates"]][-4:] == [
         "guard_zero_bait_warnings", "guard_hot_path", "guard_agrees_with_replan",
+        "guard_long_history",
     ]  # fmt: skip
+    assert guard["long_history"] == {
+        "shards": 1, "repeats": 2, "warned": 2, "found_by_replan": 2, "warned_of_found": 2,
+        "rate_of_found": 1.0, "newer_calls_min": 48, "newer_failed_min": 24,
+    }  # fmt: skip
     names = write_report(report, tmp_path / "out")
     assert names == ["report.json", "report.md", "report.svg"]
     loaded = json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8"))

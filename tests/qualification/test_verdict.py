@@ -100,6 +100,14 @@ def test_latency_is_judged_against_the_runtime_floor():
         (GuardRun(guard_cpu_ms=250.0), "guard_hot_path"),
         # the guard's comparison says repeat where replan's, on the same set, does not
         (GuardRun(verdicts={"near_miss0": "repeats_prior_failure"}), "guard_agrees_with_replan"),
+        # a repeat arm (b) found behind the long history, not warned (1 of 2 < 0.95)
+        (GuardRun(warned={"repeat2": False}), "guard_long_history"),
+        # the set saw only the newest calls: neither repeat arm (b) found is warned
+        (GuardRun(warned={"repeat2": False, "repeat3": False}), "guard_long_history"),
+        # the history in front of the repeats is short: the family would not test the set
+        (GuardRun(newer_calls=16), "guard_long_history"),
+        # the long-history family did not run
+        (GuardRun(long=False), "guard_long_history"),
     ],
 )
 def test_each_guard_gate_fails_alone(guard, gate):
@@ -115,9 +123,9 @@ def test_the_guard_gates_read_cpu_time_and_need_the_guard_families():
     assert measures["hot_path"]["target_met"] is False
     assert GuardRun().measures()["hot_path"]["target_met"] is False  # 120 ms > 100
     assert GuardRun(guard_ms=90.0).measures()["hot_path"]["target_met"] is True
-    # no guard measures at all: the three guard gates fail, nothing else
+    # no guard measures at all: the four guard gates fail, nothing else
     gates = evaluate(arms, paired, probes(), max_total_chars=LIMIT)
-    assert [g.name for g in gates if not g.passed] == list(GATES[-3:])
+    assert [g.name for g in gates if not g.passed] == list(GATES[-4:])
     assert {g.detail for g in gates if not g.passed} == {"the guard families did not run"}
 
 

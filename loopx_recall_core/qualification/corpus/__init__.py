@@ -33,7 +33,13 @@ stale       15%   sessions written or completed after the last index build (fres
 pressure    15%   24 failing ``pytest`` sessions per archive: every request matches more
                   items than the limits allow (truncation)
 unicode     15%   non-ASCII slugs, paths, output and error signatures
+long_       15%   each repeat's or near miss's first attempt 10-26 days back, behind 24
+history           newer sessions of unrelated shell calls in the same repository (48
+                  calls, half failed); 12 more, 27-29 days back, carry the canary
+                  corpus's 300 made-up secrets in their commands, outputs and messages
 ==========  ====  =========================================================================
+
+(Shares are weights: they add up to 115.)
 
 Times are minutes before the corpus clock (materialized against the wall clock, because
 providers compute their window from it); commands hold ``{root}`` for the repository
@@ -48,11 +54,13 @@ from __future__ import annotations
 import random
 
 from loopx_recall_core.qualification import DEFAULT_CASES, DEFAULT_SEED, MAX_CASES, MIN_CASES
+from loopx_recall_core.qualification.canaries import planted_canaries
 from loopx_recall_core.qualification.corpus.families import (
     Builder,
     allocate,
     plant_bait,
     plant_baseline,
+    plant_long_history,
     plant_pressure,
     plant_stale,
 )
@@ -86,7 +94,14 @@ __all__ = [
     "build_corpus",
 ]
 
-_SHARES = {"baseline": 35, "bait": 20, "stale": 15, "pressure": 15, "unicode": 15}
+_SHARES = {
+    "baseline": 35,
+    "bait": 20,
+    "stale": 15,
+    "pressure": 15,
+    "unicode": 15,
+    "long_history": 15,
+}
 
 
 def build_corpus(*, seed: int = DEFAULT_SEED, cases: int = DEFAULT_CASES) -> Corpus:
@@ -110,6 +125,8 @@ def build_corpus(*, seed: int = DEFAULT_SEED, cases: int = DEFAULT_CASES) -> Cor
                 plant_bait(builder, count)
             elif name == "stale":
                 plant_stale(builder, count)
+            elif name == "long_history":
+                plant_long_history(builder, count, canaries=len(planted_canaries()))
             else:
                 plant_pressure(builder, count)
             families.append(

@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: Apache-2.0
 """How each family's cases and planted sessions are drawn: :class:`Builder` (one family
 shard) and one ``plant_<family>`` function per family of
-:mod:`loopx_recall_core.qualification.corpus`'s table."""
+:mod:`loopx_recall_core.qualification.corpus`'s table.
+
+Long because: one planting function per family (six), each with the facts its shares and
+ages rest on, beside the builder they share."""
 
 from __future__ import annotations
 
@@ -25,6 +28,7 @@ __all__ = [
     "allocate",
     "plant_bait",
     "plant_baseline",
+    "plant_long_history",
     "plant_pressure",
     "plant_stale",
 ]
@@ -33,6 +37,30 @@ _DAY = 1440
 _RECENT = (60, 26 * _DAY)  # inside a 30-day window with four days to spare
 _OLD = (34 * _DAY, 55 * _DAY)  # outside it with four days to spare
 _PRESSURE_SUCCESS = ("pytest tests/smoke -q", "5 passed in 0.41s")
+_LONG_AGO = (10 * _DAY, 26 * _DAY)  # a long history's first attempts
+_NEWER = (60, 9 * _DAY)  # its fillers: every one newer than every first attempt
+#: The sessions that carry the canary corpus: at the far end of the window, older than every
+#: first attempt, so the guard's whole-window set reads them all while arm (b)'s newest-first
+#: ranking seldom does (each secret-laden output costs the redactor tens of ms: measured 46
+#: ms for one of 13 secrets, which at the front of every answer would be arm (b)'s latency).
+_CARRIERS = 12
+_FAR_END = (27 * _DAY, 29 * _DAY)
+#: The newer, unrelated sessions a long history puts in front of its repeats, each with one
+#: failing and one passing shell call: 48 newer calls, half failed (issue 28 gave each case
+#: 40, half failed), three times the newest 16 a set of one request holds.
+LONG_HISTORY_FILLERS = 24
+#: Their programs: none a template uses, so no case's route or query term meets them.
+#: (failing command, its first output line, exit code, passing command, its output)
+_FILLERS = (
+    ("terraform plan -target=module.{s}", "Error: Reference to undeclared resource", 1,
+     "terraform fmt -check", ""),
+    ("helm lint charts/{s}", "[ERROR] Chart.yaml: version is required", 1,
+     "helm version --short", "v3.14.2+gc309b6f"),
+    ("kubectl apply -f deploy/{s}.yaml", "error: error validating data: unknown field", 1,
+     "kubectl config current-context", "kind-dev"),
+    ("ansible-playbook site.yml --limit {s}", "fatal: [web1]: UNREACHABLE!", 4,
+     "ansible --version", "ansible [core 2.16.3]"),
+)  # fmt: skip
 
 
 def allocate(total: int, shares: dict[str, int]) -> dict[str, int]:
@@ -78,6 +106,8 @@ class Builder:
         late: str = "",
         bait: bool = False,
         success: tuple[str, str] = SUCCESS,
+        secrets: tuple[int, ...] = (),
+        filler: bool = False,
     ) -> SessionSpec:
         rng = self.rng
         spec = SessionSpec(
@@ -92,6 +122,8 @@ class Builder:
             success=success,
             late=late,
             bait=bait,
+            secrets=secrets,
+            filler=filler,
         )
         self.sessions.append(spec)
         return spec
@@ -168,6 +200,7 @@ class Builder:
         in_context: bool = False,
         tags: Sequence[str] = (),
         late: str = "",
+        ages: tuple[int, int] = _RECENT,
     ) -> None:
         """One case of ``label`` on ``template``/``slug`` with its history planted: the base
         route failed earlier (respelled) for a repeat or a near miss, never for a novel step."""
@@ -181,7 +214,9 @@ class Builder:
             if spell in template.hard:
                 tags.append("hard_spelling")
             runtime = rng.choice(scope.sources)
-            self.plant(rng.choice(history_repos), runtime, spell(slug), (line, code), late=late)
+            self.plant(
+                rng.choice(history_repos), runtime, spell(slug), (line, code), late=late, ages=ages
+            )
         proposed = rng.choice(template.near)(slug) if label == "near_miss" else base
         if in_context:
             tags.append("in_context")
@@ -328,4 +363,47 @@ def plant_pressure(b: Builder, count: int) -> None:
             [(context, line), (context + " 2>&1 | tail -20", None)],
             "replan_repetition",
             slug,
+        )
+
+
+def plant_long_history(b: Builder, count: int, *, canaries: int) -> None:
+    """Each repeat's or near miss's first attempt 10-26 days back in ``alpha``, and in front
+    of them :data:`LONG_HISTORY_FILLERS` newer sessions of unrelated shell calls (half
+    failed) in the same repository, both runtimes; behind them, 27-29 days back, twelve
+    more unrelated sessions carry the ``canaries`` secrets of the canary corpus between
+    them, in commands, outputs and messages."""
+    scope = Scope(sources=_BOTH, repos=("alpha",))
+    for label in _labels(b.rng, count, {"repeat": 50, "near_miss": 25, "novel": 25}):
+        b.matched(
+            label,
+            b.rng.choice(TEMPLATES),
+            b.slug(),
+            scope=scope,
+            home_repo="alpha",
+            history_repos=("alpha",),
+            tags=["long_history"],
+            ages=_LONG_AGO,
+        )
+    for k in range(LONG_HISTORY_FILLERS):
+        command, line, code, ok, output = _FILLERS[k % len(_FILLERS)]
+        b.plant(
+            "alpha",
+            _BOTH[k % 2],
+            command.format(s=f"chore{k}"),
+            (line, code),
+            ages=_NEWER,
+            success=(ok, output),
+            filler=True,
+        )
+    for k in range(_CARRIERS):
+        command, line, code, ok, output = _FILLERS[k % len(_FILLERS)]
+        b.plant(
+            "alpha",
+            _BOTH[k % 2],
+            command.format(s=f"vault{k}"),
+            (line, code),
+            ages=_FAR_END,
+            success=(ok, output),
+            secrets=tuple(range(k, canaries, _CARRIERS)),
+            filler=True,
         )

@@ -27,9 +27,9 @@ __all__ = [
     "SessionSpec",
 ]
 
-CORPUS_VERSION = "loopx-qualify-corpus/1"
+CORPUS_VERSION = "loopx-qualify-corpus/2"
 LABELS = ("repeat", "near_miss", "novel")
-FAMILIES = ("baseline", "bait", "stale", "pressure", "unicode")
+FAMILIES = ("baseline", "bait", "stale", "pressure", "unicode", "long_history")
 SHARD_CASES = 24
 
 AGENT_ID = "agent-q"
@@ -44,7 +44,10 @@ class SessionSpec:
 
     ``late``: ``""`` (on disk before the index build), ``"new"`` (written after it) or
     ``"grown"`` (only its opening lines exist at build time, the rest after it).
-    ``bait``: planted out of every case's scope on purpose.
+    ``bait``: planted out of every case's scope on purpose. ``secrets``: indexes into the
+    canary corpus (:func:`~loopx_recall_core.qualification.canaries.planted_canaries`)
+    whose secrets this session's command, output and messages carry. ``filler``: one of
+    the newer, unrelated sessions a long history puts in front of the repeats.
     """
 
     key: str
@@ -57,6 +60,8 @@ class SessionSpec:
     success: tuple[str, str] = SUCCESS
     late: str = ""
     bait: bool = False
+    secrets: tuple[int, ...] = ()
+    filler: bool = False
 
 
 @attrs.frozen(kw_only=True)

@@ -57,11 +57,15 @@ class Story:
     """What a session runs, when it must not come from the seed.
 
     ``failure``: (command, first line of its output, exit code >= 1); ``success``:
-    (command, output). ``None`` keeps the seed's choice.
+    (command, output). ``None`` keeps the seed's choice. ``secrets``: lines that each carry
+    a made-up secret (:mod:`loopx_recall_core.qualification.canaries`): every one goes into
+    the failing command's output, and the first three one-line ones into the failing
+    command itself, the user's prompt and the assistant's decision.
     """
 
     failure: tuple[str, str, int] | None = None
     success: tuple[str, str] | None = None
+    secrets: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -210,6 +214,12 @@ class Session:
             prompt_canary = new_canary(rng)
             self.canaries.append(prompt_canary)
             prompt += f" The staging token is {prompt_canary} if you need it."
+        if story.secrets:  # no draw from the seed: the rest of the session is unchanged
+            inline = [t for t in story.secrets if "\n" not in t] + ["", "", ""]
+            command = f"{command}; {inline[0]}" if inline[0] else command
+            failure_output += "\n".join(story.secrets) + "\n"
+            prompt += f" The setup I used: {inline[1]}"
+            decision += f" Config seen: {inline[2]}"
         return {
             "tag": tag,
             "command": command,

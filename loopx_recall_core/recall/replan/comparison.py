@@ -39,6 +39,7 @@ before it is read.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from typing import Literal
 
 import attrs
@@ -50,7 +51,7 @@ from loopx_recall_core.recall.replan.relation import Relation, proposed_route, r
 from loopx_recall_core.recall.replan.routes import Route
 from loopx_recall_core.redaction import redact
 
-__all__ = ["VERDICTS", "Comparison", "RouteMatch", "compare", "item_ref"]
+__all__ = ["VERDICTS", "Comparison", "RouteMatch", "compare", "compare_pages", "item_ref"]
 
 Verdict = Literal[
     "repeats_prior_failure", "similar_to_prior_attempt", "no_prior_match", "undetermined"
@@ -128,31 +129,55 @@ def compare(
     ``route`` is the step's route when the caller made it already
     (:func:`~.relation.proposed_route`): a command is read once per consultation.
     """
+    return compare_pages(step, [(request, outcome)], repository_root=repository_root, route=route)
+
+
+def compare_pages(
+    step: Step,
+    pages: Sequence[tuple[HistoricalEvidenceRequestV0 | None, RecallOutcome | None]],
+    *,
+    repository_root: str | None = None,
+    route: Route | None = None,
+) -> Comparison:
+    """:func:`compare` over a set made in pages (``(request, outcome)`` each, as the guard's
+    prefetch asks :meth:`~loopx_recall_core.recall.service.RecallService.pages`): one
+    verdict over every page's items, the first page's status and freshness, the last
+    page's truncation; any page that fails or breaks its request rejects the whole."""
+    outcome = pages[0][1] if pages else None
     if outcome is None:
         return Comparison(verdict="undetermined", reason="not_admitted")
     result = outcome.result
     if outcome.status != "succeeded" or result is None:
         reason = "recall_refused" if outcome.status == "refused" else "recall_failed"
         return Comparison(verdict="undetermined", reason=reason)
-    if request is not None and result_problems(request, result):
-        return Comparison(verdict="undetermined", reason="result_rejected")
     if route is None:
         route = proposed_route(step, repository_root)
-    matches = tuple(
-        RouteMatch(ref=item_ref(item), evidence_type=item.evidence_type, relation=relation)
-        for item in result.items
-        # what the recall service returned is redacted already; a result from anywhere else
-        # is redacted here (off the guard's hot path, whose set the service redacted)
-        if (relation := relate(route, redact(item.snippet), item.evidence_type, repository_root))
-        is not None
-    )
+    matches: list[RouteMatch] = []
+    for request, page in pages:
+        answer = page.result if page is not None and page.status == "succeeded" else None
+        if answer is None or (request is not None and result_problems(request, answer)):
+            return Comparison(verdict="undetermined", reason="result_rejected")
+        matches.extend(
+            RouteMatch(ref=item_ref(item), evidence_type=item.evidence_type, relation=relation)
+            for item in answer.items
+            # what the recall service returned is redacted already; a result from anywhere
+            # else is redacted here (off the guard's hot path, whose set the service redacted)
+            if (
+                relation := relate(
+                    route, redact(item.snippet), item.evidence_type, repository_root
+                )
+            )
+            is not None
+        )
+    last = pages[-1][1]
+    truncated = last.result.truncated if last is not None and last.result is not None else False
     verdict, reason = verdict_of(
-        [match.relation for match in matches], result.freshness, truncated=result.truncated
+        [match.relation for match in matches], result.freshness, truncated=truncated
     )
     return Comparison(
         verdict=verdict,  # type: ignore[arg-type]  # verdict_of answers in these vocabularies
         reason=reason,  # type: ignore[arg-type]
         freshness=result.freshness,
-        matches=matches,
+        matches=tuple(matches),
     )
 

@@ -24,6 +24,7 @@ from loopx_recall_core.testing import (
     build_corpus,
     cli,
     guard_kind_of,
+    planted_canaries,
     total_steps,
 )
 
@@ -111,7 +112,8 @@ def _assert_the_guard_families_ran(report: dict, stdout: str) -> None:
     # one prefetch request per shard's scope, each answered
     assert guard["sets"]["requests"] == len(shards)
     assert guard["sets"]["statuses"] == {"succeeded": len(shards)}
-    assert 0 < guard["sets"]["items_max"] <= report["settings"]["limits"]["max_items"]
+    # the whole window in pages: more than one request's limits hold
+    assert guard["sets"]["items_max"] > report["settings"]["limits"]["max_items"]
     assert guard["sets"]["bait_rows"] == 0
     kinds = guard["kinds"]
     repeats = sum(1 for c in guarded if c.label == "repeat")
@@ -119,7 +121,13 @@ def _assert_the_guard_families_ran(report: dict, stdout: str) -> None:
     assert kinds["near_miss"]["cases"] == sum(1 for c in guarded if c.label == "near_miss")
     assert kinds["bait"]["cases"] == sum(1 for c in guarded if guard_kind_of(c) == "bait") > 0
     assert guard["payloads"] == len(guarded) + repeats == len(report["guard_cases"])
-    assert kinds["repeat"]["warned"] > 0  # the set holds the newest max_items shell calls
+    assert kinds["repeat"]["warned"] == kinds["repeat"]["cases"]  # the set holds every call
+    long = guard["long_history"]
+    assert long["repeats"] == sum(
+        1 for c in guarded if c.family == "long_history" and c.label == "repeat"
+    ) > 0
+    assert long["newer_calls_min"] >= 40
+    assert long["warned_of_found"] == long["found_by_replan"] > 0
     for kind in ("near_miss", "prior_success", "bait", "novel"):
         assert kinds[kind]["warned"] == 0, kind
     assert guard["agreement"] == {"compared": guard["payloads"], "disagreements": 0}
@@ -132,8 +140,11 @@ def _assert_the_guard_families_ran(report: dict, stdout: str) -> None:
     assert hot["cpu_p95_ms"] > hot["yardstick_cpu_p95_ms"] > 0
     assert hot["p95_ms"] > hot["yardstick_p95_ms"] > 0
     names = [g["name"] for g in report["gates"]]
-    assert names[-3:] == ["guard_zero_bait_warnings", "guard_hot_path", "guard_agrees_with_replan"]
+    assert names[-4:] == ["guard_zero_bait_warnings", "guard_hot_path",
+                          "guard_agrees_with_replan", "guard_long_history"]  # fmt: skip
     assert "pass  guard_zero_bait_warnings: 0 warnings on" in stdout
+    assert "pass  guard_long_history: guard warned" in stdout
+    assert "guard long history: warned" in stdout
     assert "guard hook process p50 / p95:" in stdout
 
 
@@ -205,6 +216,27 @@ def test_the_report_is_public_safe(qualified):
         for needle in forbidden:
             assert needle not in text, (name, needle)
         assert session_id.search(text) is None, name
+
+
+def test_no_planted_secret_reaches_the_report_the_output_or_the_state(qualified):
+    """The corpus's long-history carrier sessions hold the canary corpus's 300 secrets in their
+    commands, outputs and messages; the run passed (the first test), and not one 8-character
+    piece of any secret is in the report's files, stdout, stderr or the state folder."""
+    result, folder, home = qualified
+    corpus = build_corpus(seed=SEED, cases=CASES)
+    planted = {i for f in corpus.families for s in f.sessions for i in s.secrets}
+    assert planted == set(range(len(planted_canaries())))
+    texts = {name: (folder / name).read_text(encoding="utf-8") for name in FILES}
+    texts.update(stdout=result.stdout, stderr=result.stderr)
+    texts.update({str(p): p.read_text(errors="replace") for p in home.rglob("*") if p.is_file()})
+    assert len(texts) > 5  # the state folder holds the verdict at least
+    leaks = {}
+    for name, text in texts.items():
+        text = re.sub(r"CANARY-SECRET-[0-9a-f]{16}", "\x00", text)  # the generator's own
+        found = sorted({c.kind for c in planted_canaries() if c.leaked(text)})
+        if found:
+            leaks[name] = found
+    assert leaks == {}
 
 
 def _user_without_the_binary_on_path(tmp_path: Path, obelisk_bin: Path) -> dict[str, str]:
