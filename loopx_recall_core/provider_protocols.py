@@ -103,8 +103,9 @@ class SessionListingProvider(RecallProvider, Protocol):
     """A :class:`RecallProvider` that can list the sessions a binding covers.
 
     ``session_candidates(binding, timeout=...)`` returns the sessions of the bound runtimes
-    in the bound repository and window that it finds on disk (not in its index: what the
-    index has not seen yet counts too), within ``timeout`` seconds, as
+    in the bound repository and window that it finds on disk (what the index has not seen
+    yet counts too; when a file's date is older than the window, the messages' times its
+    index holds say whether the session is in it), within ``timeout`` seconds, as
     :class:`~loopx_recall_core.provider_records.SessionCandidate` records. The host compares
     them with its session ledger: with claimed agent sessions, an unclaimed one means the
     answer's coverage is incomplete (absence is never evidence then), and the owner can

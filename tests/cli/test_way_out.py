@@ -84,14 +84,18 @@ def test_the_loopx_provider_does_not_wait_forever_on_stdin():
     process = subprocess.Popen([str(BIN / "loopx-recall-loopx-provider"), "capability"],
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, env=env)  # fmt: skip
+    # stdin stays open while we wait for the exit (communicate() would close it: the wait
+    # must end because the provider gave up reading, not because its input ended)
     try:
-        out, err = process.communicate(timeout=60)  # stdin stays open: never closed by us
+        process.wait(timeout=60)
     except subprocess.TimeoutExpired:
         process.kill()
+        process.wait()
         pytest.fail("the provider waited on a stdin that never closed")
     finally:
-        if process.stdin and not process.stdin.closed:
-            process.stdin.close()
+        assert process.stdin is not None
+        process.stdin.close()
+    out, err = process.stdout.read(), process.stderr.read()  # type: ignore[union-attr]
     assert process.returncode == 1
     answer = json.loads(out)
     assert answer["ok"] is False

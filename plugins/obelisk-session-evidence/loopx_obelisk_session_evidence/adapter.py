@@ -33,10 +33,10 @@ __all__ = [
     "render",
 ]
 
-TEMPLATE_VERSION = "obelisk-session-evidence-template/6"
+TEMPLATE_VERSION = "obelisk-session-evidence-template/7"
 _TEMPLATE_TEXT = (
     resources.files("loopx_obelisk_session_evidence")
-    .joinpath("templates/session_evidence.v6.js")
+    .joinpath("templates/session_evidence.v7.js")
     .read_text(encoding="utf-8")
 )
 TEMPLATE_DIGEST = digest(_TEMPLATE_TEXT)

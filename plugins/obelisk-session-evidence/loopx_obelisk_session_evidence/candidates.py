@@ -8,6 +8,13 @@ its start, and only far enough to name its session: Claude's session id is the f
 a Codex thread's id is its ``session_meta`` payload's (a fork or sub-agent thread is its own
 session, as the runtime's hooks name it); the first user prompt's first words are kept for
 the owner's terminal.
+
+When a session was last active is read from its file's date when that lies in the window
+(what the index has not seen yet counts too), and otherwise from the index: a file copied
+or restored with its old date (``cp -p``, ``rsync -t``, a backup) may still hold recent
+messages, and the index holds them with their times. Such files are looked up in one call
+of the query template (``list_sessions``: each in-scope session's last message time), never
+by reading the file's end, whose last record may be longer than any bounded read.
 """
 
 from __future__ import annotations
@@ -16,17 +23,18 @@ import json
 import os
 import stat
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+import attrs
 
 from loopx_obelisk_session_evidence.evidence import in_scope_transcripts
 from loopx_obelisk_session_evidence.scope import (
     PRIVATE_MARKER,
     Window,
     holds_marker,
-    instant_ms,
 )
 from loopx_recall_core.plugin_api import ProviderFailure, SessionCandidate, under
 
@@ -39,23 +47,53 @@ _FIRST_WORDS = 8
 _FIRST_CHARS = 80
 
 
+#: ``indexed(deadline)``: {(runtime, session id): its last message time in the window, epoch
+#: ms} as the index holds it (the provider's one template call); may raise ProviderFailure.
+Indexed = Callable[[float], Mapping[tuple[str, str], int]]
+
+
 def session_candidates(
-    binding: Mapping[str, Any], window: Window, *, timeout: float, cache: Any = None
+    binding: Mapping[str, Any],
+    window: Window,
+    *,
+    timeout: float,
+    indexed: Indexed,
+    cache: Any = None,
 ) -> list[SessionCandidate]:
     """The sessions of ``binding``'s transcripts active inside ``window``, newest first."""
     deadline = time.monotonic() + timeout
     claude = str(Path(os.environ.get("HOME", "~")).expanduser() / ".claude" / "projects")
     found: dict[tuple[str, str], SessionCandidate] = {}
+    aged: list[SessionCandidate] = []  # file dated before the window: the index says
     for path in in_scope_transcripts(binding, deadline, window, cache):
         if time.monotonic() > deadline:
             raise ProviderFailure("provider_timeout")
-        candidate = _candidate(path, "claude" if under(path, [claude]) else "codex", window)
-        if candidate is not None:
+        named = _candidate(path, "claude" if under(path, [claude]) else "codex")
+        if named is None:
+            continue
+        candidate, file_ms = named
+        if file_ms >= window.since_ms:
             found.setdefault((candidate.runtime, candidate.session_id), candidate)
+        else:
+            aged.append(candidate)
+    if aged:
+        times = indexed(deadline)
+        for candidate in aged:
+            last_ms = times.get((candidate.runtime, candidate.session_id))
+            if last_ms is not None and last_ms >= window.since_ms:
+                found.setdefault(
+                    (candidate.runtime, candidate.session_id),
+                    attrs.evolve(candidate, last_activity=_instant(last_ms)),
+                )
     return sorted(found.values(), key=lambda c: c.last_activity or "", reverse=True)
 
 
-def _candidate(path: str, runtime: str, window: Window) -> SessionCandidate | None:
+def _instant(millis: float) -> str:
+    return datetime.fromtimestamp(millis / 1000, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _candidate(path: str, runtime: str) -> tuple[SessionCandidate, float] | None:
+    """The session ``path`` holds, last active at its file's date (epoch ms, returned too)."""
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
     except OSError:
@@ -66,14 +104,6 @@ def _candidate(path: str, runtime: str, window: Window) -> SessionCandidate | No
             return None
         head = handle.read(_HEAD_BYTES)
         private = PRIVATE_MARKER.encode() in head or holds_marker(handle)  # anywhere (issue 29)
-        # the messages' times, not the file's date, say when a session was active: a file
-        # copied or restored with its old date (cp -p, rsync -t, a backup) still holds
-        # recent messages, which the index holds and answers from
-        last_ms = info.st_mtime * 1000
-        if last_ms < window.since_ms:
-            last_ms = max(_message_times(handle, info.st_size), default=None) or 0
-            if last_ms < window.since_ms:
-                return None
     lines = []
     for raw in head.splitlines()[:_HEAD_LINES]:
         try:
@@ -85,32 +115,15 @@ def _candidate(path: str, runtime: str, window: Window) -> SessionCandidate | No
     session_id, started, prompt = (_claude if runtime == "claude" else _codex)(path, lines)
     if not session_id:
         return None
-    last = datetime.fromtimestamp(last_ms / 1000, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    return SessionCandidate(
+    candidate = SessionCandidate(
         runtime=runtime,
         session_id=session_id[:256],
         started_at=started if isinstance(started, str) else None,
-        last_activity=last,
+        last_activity=_instant(info.st_mtime * 1000),
         # A session its user marked private shows no words of its prompt.
         first_words=None if private else _first_words(prompt),
     )
-
-
-def _message_times(handle: Any, size: int) -> list[int]:
-    """The ``timestamp`` of each record in the file's last ``_HEAD_BYTES`` (both runtimes
-    stamp every line: Claude Code's records and Codex's rollout lines carry an RFC 3339
-    ``timestamp``), as epoch milliseconds."""
-    handle.seek(max(0, size - _HEAD_BYTES))
-    times = []
-    for raw in handle.read(_HEAD_BYTES).splitlines()[-_HEAD_LINES:]:
-        try:
-            line = json.loads(raw)
-        except ValueError:
-            continue
-        millis = instant_ms(line.get("timestamp")) if isinstance(line, dict) else None
-        if millis is not None:
-            times.append(millis)
-    return times
+    return candidate, info.st_mtime * 1000
 
 
 def _claude(path: str, lines: list[dict[str, Any]]) -> tuple[str, Any, Any]:

@@ -122,6 +122,7 @@ def _query(
     excluded: list[str],
     claimed: list[str] | None = None,
     stdout_cap: int = 0,
+    list_sessions: bool = False,
 ) -> tuple[dict[str, Any], str]:
     """One template run for ``binding``; returns the parsed result and its freshness.
 
@@ -148,6 +149,7 @@ def _query(
         "max_rows": max_rows,
         "transcripts": transcripts[:MAX_TRANSCRIPTS],
         "echo": False,
+        "list_sessions": list_sessions,
     }
     remaining = deadline - time.monotonic()
     if remaining <= 0:
@@ -159,6 +161,35 @@ def _query(
     # say nothing about whether the index covers the history asked for.
     history = [t for t in transcripts[:MAX_TRANSCRIPTS] if not _running(t, excluded)]
     return result, freshness(result, history, complete=complete)
+
+
+def _indexed_sessions(
+    binding: Mapping[str, Any], window: Window, deadline: float
+) -> dict[tuple[str, str], int]:
+    """{(runtime, session id): last message time in ``window``, epoch ms} for the sessions
+    the index holds in ``binding``'s scope (the template's ``list_sessions``; a Codex
+    session by its thread, as its hooks and candidates name it). Fails closed: any row
+    outside the bound runtimes or the window, or of another shape, is malformed output."""
+    result, _freshness = _query(
+        _executable(binding), binding, deadline=deadline, terms=[], types=[], window=window,
+        max_snippet_chars=1, max_rows=MAX_TRANSCRIPTS, excluded=[], list_sessions=True,
+    )  # fmt: skip
+    rows = result.get("sessions")
+    if not isinstance(rows, list):
+        raise ProviderFailure("malformed_output")
+    sources = set(binding["history_sources"])
+    found: dict[tuple[str, str], int] = {}
+    for row in rows:
+        if not isinstance(row, Mapping):
+            raise ProviderFailure("malformed_output")
+        source, session, last_ms = row.get("source"), row.get("session_id"), row.get("last_ms")
+        if (source not in sources or not isinstance(session, str) or not session
+                or type(last_ms) is not int
+                or not window.since_ms - 1 <= last_ms <= window.until_ms + 1):  # fmt: skip
+            raise ProviderFailure("malformed_output")
+        name = session.removeprefix("codex:") if source == "codex" else session
+        found[(source, name)] = last_ms
+    return found
 
 
 def _running(transcript: str, excluded: list[str]) -> bool:
@@ -246,7 +277,14 @@ class ObeliskSessionEvidence:
     ) -> list[SessionCandidate]:
         from loopx_obelisk_session_evidence.candidates import session_candidates
 
-        return session_candidates(binding, _window(binding), timeout=timeout, cache=cache())
+        window = _window(binding)
+
+        def indexed(deadline: float) -> dict[tuple[str, str], int]:
+            return _indexed_sessions(binding, window, deadline)
+
+        return session_candidates(
+            binding, window, timeout=timeout, indexed=indexed, cache=cache()
+        )
 
     def qualification_runtime(self, home: Path) -> ObeliskQualification:
         return ObeliskQualification(home)

@@ -7,7 +7,7 @@ terms are, so it measures the comparator only. Issue 18 item E measured ``recall
 against the real provider, where most misses were retrieval misses: the proposed step's
 words did not find the prior attempt's spelling among the other calls of the history.
 
-This module models the Obelisk provider's query (``session_evidence.v6.js`` and
+This module models the Obelisk provider's query (``session_evidence.v7.js`` and
 ``provider.py`` of ``plugins/obelisk-session-evidence``), not the comparator:
 
 * a row matches when any query term is a case-insensitive substring of its text: a

@@ -100,15 +100,19 @@ def stage_two(cli, state: Path, wrapper: Path, repo: Path, runtime: str, session
             runtime, "--session", session, "--force")  # fmt: skip
 
 
+def _is_prefetch(pid: int) -> bool:
+    try:
+        return b"guard\0prefetch" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:  # it exited since it was listed
+        return False
+
+
 def _wait_for_set(path: Path, home: Path) -> bool:
     """Wait (at most WAIT_S) for the detached prefetch to write ``path``: on its process's
     exit (a pidfd), never on the clock."""
     deadline = time.monotonic() + WAIT_S
     while not path.exists() and time.monotonic() < deadline:
-        pids = [
-            pid for pid in processes_with_home(home)
-            if b"guard\0prefetch" in Path(f"/proc/{pid}/cmdline").read_bytes()
-        ]  # fmt: skip
+        pids = [pid for pid in processes_with_home(home) if _is_prefetch(pid)]
         if not pids:
             break  # none left running: the set is there now, or it never will be
         for pid in pids:

@@ -16,7 +16,6 @@ from datetime import timedelta
 
 import pytest
 from loopx_obelisk_session_evidence.candidates import _candidate
-from loopx_obelisk_session_evidence.scope import Window
 
 from ..conftest import CAPABILITY
 from ..hostile import codex_transcript, now_iso
@@ -63,10 +62,9 @@ def test_the_marker_anywhere_keeps_the_session_out(loopx, archive_home):
           "proj-j", "--history-source", "codex", "--repository-root", str(repo),
           "--repository-id", "repo-x", "--agent-sessions", "runtime")  # fmt: skip
     # `session candidates` (first words are shown only on a terminal: read them here)
-    window = Window.last_days(30)
     transcripts = sorted((home / ".codex" / "sessions").rglob("rollout-thread-*.jsonl"))
     words = {c.session_id: c.first_words
-             for c in (_candidate(str(p), "codex", window) for p in transcripts)}  # fmt: skip
+             for c, _file_ms in (_candidate(str(p), "codex") for p in transcripts)}  # fmt: skip
     assert words.pop("thread-kept") == "run the tests"
     assert words == {f"thread-{name}": None for name in places}, words
     out = loopx("recall", "history", "--agent-id", "agent-a", "--project-id", "proj-j",

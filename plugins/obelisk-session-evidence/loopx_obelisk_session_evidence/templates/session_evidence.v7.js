@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 // SPDX-License-Identifier: Apache-2.0
 //
-// loopx obelisk-session-evidence query template, version 6. Run by `obelisk --query`
+// loopx obelisk-session-evidence query template, version 7. Run by `obelisk --query`
 // as the body of an async function. The ONLY variable part is the PARAMS data literal
 // below (ASCII-only JSON written by the adapter); everything else is fixed text whose
 // digest is recorded in every result. SQL uses `?` binds only, explicit columns,
@@ -28,9 +28,15 @@
 // opening) with its length: the host picks the decisive lines from both
 // (loopx_recall_core/decisive_lines.py). Any other output: its first CAP characters, as
 // before. Without `output_chars` a failure's opening is CAP long too.
+// Version 7: the sessions the index holds in scope (`list_sessions`): each session (by
+// OWNER) with a message in the window under the roots, and its last message's instant
+// (`last_ms`). `session candidates` reads them for a transcript whose file date is older
+// than the window: the messages' times, as the index holds them, say when a session was
+// active, not the file's date. No terms and no claimed filter (the candidates are the
+// sessions not yet claimed); a private session is listed too (shown without its words).
 const PARAMS = /*LOOPX_PARAMS*/ null;
 
-const VERSION = "obelisk-session-evidence-template/6";
+const VERSION = "obelisk-session-evidence-template/7";
 if (PARAMS === null || PARAMS.template_version !== VERSION) {
   throw new Error("template parameters missing or for another template version");
 }
@@ -269,6 +275,16 @@ for (const type of PARAMS.evidence_types) {
   omitted[type] = Math.max(0, total - evidence[type].length);
 }
 
+const sessions = PARAMS.list_sessions !== true ? null : sql(
+  "SELECT coalesce(s.source, 'claude') AS source, " + OWNER + " AS session_id, max(" +
+  EPOCH_MS("m.timestamp") + ") AS last_ms" + MESSAGE_FROM + " WHERE" + SESSION_SCOPE + " AND" +
+  VISIBLE("m", "messages") + " coalesce(m.is_meta, 0) = 0 AND" + INSTANT_IN_WINDOW("m.timestamp") +
+  " AND" + PATH_UNDER_ROOT(MESSAGE_PATH) + " AND" + PATH_NOT_ESCAPED(MESSAGE_PATH) +
+  " AND" + PATH_NOT_EXCLUDED(MESSAGE_PATH) + " GROUP BY 1, 2 ORDER BY 3 DESC LIMIT ?",
+  ...sessionBinds(), SINCE_MS, UNTIL_MS, ROOTS, ESCAPES, ESCAPES, EXCLUDE_PATHS, EXCLUDE_PATHS,
+  ROWS,
+);
+
 const markers = sql(
   "SELECT jsonl_path, mtime FROM index_state WHERE substr(jsonl_path, 1, 2) = '__'" +
   " ORDER BY jsonl_path LIMIT 64",
@@ -288,4 +304,5 @@ return {
   indexed_files: indexed,
   evidence,
   omitted,
+  sessions,
 };
