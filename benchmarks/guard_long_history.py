@@ -93,7 +93,7 @@ def main() -> None:
                        "LOOPX_RECALL_LOAD_PLUGINS": "loopx-obelisk-session-evidence"})  # fmt: skip
     (home / ".obelisk-double.json").write_text(json.dumps({"build_grace_ms": 0}))
     sys.path.insert(0, str(PLUGIN_TESTS))
-    from adversarial.hostile import codex_transcript
+    from hostile import codex_transcript
     from loopx_obelisk_session_evidence import PROVIDER_ID, __version__
     from loopx_obelisk_session_evidence.provider import ObeliskSessionEvidence
     from loopx_obelisk_session_evidence.qualification import identity_of
