@@ -100,12 +100,12 @@ def main() -> None:
 
     from loopx_recall_core.guard import hotpath, prefetch, store
     from loopx_recall_core.guard.policy_change import set_guard
-    from loopx_recall_core.recall import enablement as enabling
-    from loopx_recall_core.recall.operator_requests import (
+    from loopx_recall_core.operator_requests import (
         Consultation,
         ProposedCommand,
         replan,
     )
+    from loopx_recall_core.recall import enablement as enabling
     from loopx_recall_core.recall.sessions.ledger import SessionLedger
     from loopx_recall_core.state import (
         DEFAULT_CEILINGS,

@@ -13,6 +13,7 @@ from typing import Any
 
 import click
 
+from loopx_recall_core import operator_requests
 from loopx_recall_core.cli import group_help
 from loopx_recall_core.cli._common import (
     Group,
@@ -36,8 +37,7 @@ from loopx_recall_core.contracts import (
     unstructure,
 )
 from loopx_recall_core.contracts.replan import ReplanOutcomeV0, ReplanSituationV0
-from loopx_recall_core.recall import operator_requests
-from loopx_recall_core.recall.operator_requests import (
+from loopx_recall_core.operator_requests import (
     FLAG_TRIGGERS,
     Consultation,
     OperatorRefused,

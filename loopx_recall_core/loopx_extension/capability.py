@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """``agent-history-recall`` for ``loopx capability invoke``: one LoopX request in, one
 result out, through the same library functions as ``loopx-recall recall history`` and
-``recall replan --proposed-command`` (:mod:`loopx_recall_core.recall.operator_requests`), so
+``recall replan --proposed-command`` (:mod:`loopx_recall_core.operator_requests`), so
 admission, enablement and scope apply unchanged: an agent and project without an
 enablement get the typed ``not_enabled`` refusal, never a wider search.
 """
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from loopx_recall_core import operator_requests
 from loopx_recall_core.contracts import ContractError, structure
 from loopx_recall_core.contracts.loopx_extension import (
     HistoryInput,
@@ -20,13 +21,12 @@ from loopx_recall_core.contracts.loopx_extension import (
 )
 from loopx_recall_core.loopx_extension.errors import ProtocolError
 from loopx_recall_core.loopx_extension.mapping import history_result, replan_result
-from loopx_recall_core.plugins import load_host
-from loopx_recall_core.recall import operator_requests
-from loopx_recall_core.recall.operator_requests import (
+from loopx_recall_core.operator_requests import (
     Consultation,
     OperatorRefused,
     ProposedCommand,
 )
+from loopx_recall_core.plugins import load_host
 from loopx_recall_core.recall.service import DEFAULT_TIMEOUT_S
 from loopx_recall_core.state import DEFAULT_CEILINGS, StateStore
 

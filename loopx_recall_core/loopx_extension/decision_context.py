@@ -4,7 +4,7 @@
 advisory items for ``loopx decision-context recall-context``.
 
 Each request is an ``operator_requested_history`` lookup through
-:func:`loopx_recall_core.recall.operator_requests.history`, the path ``loopx-recall recall
+:func:`loopx_recall_core.operator_requests.history`, the path ``loopx-recall recall
 history`` takes: admitted against the owner's enablement, a receipt and the private result
 written on our side. The agent and project come from the request's ``scope_ref``
 (:func:`scope_ref`: ``loopx-recall:agent/<agent_id>/project/<project_id>``); the query
@@ -23,11 +23,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from loopx_recall_core import operator_requests
 from loopx_recall_core.loopx_extension.errors import ProtocolError
 from loopx_recall_core.loopx_extension.mapping import MAX_ADVISORY_ITEMS, advisory_items
+from loopx_recall_core.operator_requests import OperatorRefused
 from loopx_recall_core.plugins import load_host
-from loopx_recall_core.recall import operator_requests
-from loopx_recall_core.recall.operator_requests import OperatorRefused
 from loopx_recall_core.recall.service import DEFAULT_TIMEOUT_S
 from loopx_recall_core.state import DEFAULT_CEILINGS, StateStore
 

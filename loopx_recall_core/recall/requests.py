@@ -1,7 +1,7 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
 """The one builder of a ``historical_evidence_request_v0``: an operator's lookup
-(:mod:`.operator_requests`), a Replan situation's request
+(:mod:`loopx_recall_core.operator_requests`), a Replan situation's request
 (:mod:`.replan.situation_admission`) and the guard's prefetch
 (:mod:`loopx_recall_core.guard.prefetch`) all call :func:`history_request`.
 

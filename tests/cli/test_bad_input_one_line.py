@@ -36,7 +36,7 @@ from ..fake_provider import FakeProvider, host_with
 
 capability_cli = importlib.import_module("loopx_recall_core.cli.capability")
 # the operator commands load the plugins in the library, not in cli/
-recall_lib = importlib.import_module("loopx_recall_core.recall.operator_requests")
+recall_lib = importlib.import_module("loopx_recall_core.operator_requests")
 
 CANARY = "CANARY-TERM-77"
 LOOPX = Path(sys.executable).with_name("loopx-recall")

@@ -20,7 +20,7 @@ from ..fake_provider import CANARY, FakeProvider, host_with
 # The modules, not the click commands of the same name re-exported by loopx_recall_core.cli.
 capability_cli = importlib.import_module("loopx_recall_core.cli.capability")
 # the operator commands load the plugins in the library, not in cli/
-recall_lib = importlib.import_module("loopx_recall_core.recall.operator_requests")
+recall_lib = importlib.import_module("loopx_recall_core.operator_requests")
 
 ENABLE = [
     "capability", "enable", "agent-turn-recall", "--provider", "obelisk-session-evidence",

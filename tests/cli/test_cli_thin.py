@@ -37,7 +37,7 @@ from ..fake_provider import FakeProvider, host_with
 
 PACKAGE = Path(importlib.import_module("loopx_recall_core").__file__).parent
 # the operator commands load the plugins in the library, not in cli/
-recall_lib = importlib.import_module("loopx_recall_core.recall.operator_requests")
+recall_lib = importlib.import_module("loopx_recall_core.operator_requests")
 
 
 # ---- the failure classes ------------------------------------------------------------------

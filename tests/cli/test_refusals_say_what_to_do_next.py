@@ -25,7 +25,7 @@ from tests.state_builders import enablement, seed
 from ..fake_provider import CANARY, FakeProvider, host_with
 
 # the operator commands load the plugins in the library, not in cli/
-recall_lib = importlib.import_module("loopx_recall_core.recall.operator_requests")
+recall_lib = importlib.import_module("loopx_recall_core.operator_requests")
 extension_cli = importlib.import_module("loopx_recall_core.cli.extension")
 
 ENABLE = (

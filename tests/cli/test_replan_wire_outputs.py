@@ -30,7 +30,7 @@ from tests.state_builders import enablement, seed
 
 GOLDEN = Path(__file__).parent / "golden" / "replan_wire"
 # the operator commands load the plugins in this library module
-operator_requests = importlib.import_module("loopx_recall_core.recall.operator_requests")
+operator_requests = importlib.import_module("loopx_recall_core.operator_requests")
 
 ID_FLAGS = ["--agent-id", "agent-a", "--project-id", "proj-j"]
 FAILED_PYTEST = "exec_command: pytest -q tests/test_api.py\noutcome: failed (exit 1)\nE boom"

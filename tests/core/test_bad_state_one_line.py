@@ -30,7 +30,7 @@ from tests.fake_provider import FakeProvider, host_with
 
 capability_cli = importlib.import_module("loopx_recall_core.cli.capability")
 # the operator commands load the plugins in the library, not in cli/
-recall_lib = importlib.import_module("loopx_recall_core.recall.operator_requests")
+recall_lib = importlib.import_module("loopx_recall_core.operator_requests")
 
 CANARY = "CANARY-PATH-11b"
 SECRET = "CANARY-PRIVATE-VALUE-11b"

@@ -10,7 +10,10 @@
 - no import cycle among ``loopx_recall_core`` modules;
 - every arrow between rooms points down: the rooms (each first-level package of the host
   with all it holds, or first-level module) import each other without a circle, so they
-  stack in floors (:func:`floors`);
+  stack in floors (:func:`floors`); and again at the finer grain where each sub-package
+  of :data:`FINER` (``recall.replan``, ``recall.sessions``) is a room of its own apart
+  from its parent's modules (:func:`sub_room_of`), so a wing and the sub-package it holds
+  do not lean on each other either;
 - no product module over :data:`MAX_LINES` lines unless its module docstring has a paragraph
   starting with :data:`LONG_MARKER` that says why;
 - a provider plugin imports the host only through ``loopx_recall_core.plugin_api``, and
@@ -61,6 +64,7 @@ ABOVE_SURFACE = (
     "guard",
     "session_hook",
     "capability_status",
+    "operator_requests",
     "cleanup",
     "qualification",
     "external_evidence",
@@ -69,6 +73,11 @@ ABOVE_SURFACE = (
     "cli",
     "testing",
 )
+
+#: The wings whose sub-packages are rooms of their own at the finer grain. Not yet
+#: ``qualification``: its ``corpus`` sub-package takes the wing's defaults (``__init__``),
+#: ``canaries`` and ``templates`` while the wing's modules take ``corpus``.
+FINER = ("recall", "guard")
 
 MAX_LINES = 400
 LONG_MARKER = "Long because:"
@@ -136,12 +145,35 @@ def room_of(module: str) -> str:
     return parts[1] if len(parts) > 1 else "__init__"
 
 
-def room_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
-    """The arrows between rooms: room A -> room B when a module of A imports one of B."""
+def packages_of(graph: dict[str, set[str]]) -> set[str]:
+    """The modules of ``graph`` that are packages (another module's name starts with theirs)."""
+    return {name.rsplit(".", 1)[0] for name in graph if "." in name} & set(graph)
+
+
+def sub_room_of(module: str, packages: set[str], finer: tuple[str, ...] = FINER) -> str:
+    """The room at the finer grain: a sub-package of a wing of ``finer`` with all it holds
+    (``pkg.recall.replan.flow`` is in ``recall.replan``), else :func:`room_of`."""
+    parts = module.split(".")
+    if len(parts) > 2 and parts[1] in finer and ".".join(parts[:3]) in packages:
+        return ".".join(parts[1:3])
+    return room_of(module)
+
+
+def room_graph(
+    graph: dict[str, set[str]], finer: tuple[str, ...] = ()
+) -> dict[str, set[str]]:
+    """The arrows between rooms: room A -> room B when a module of A imports one of B
+    (rooms as :func:`room_of` draws them, with the sub-packages of ``finer``'s wings
+    rooms of their own, :func:`sub_room_of`)."""
+    packages = packages_of(graph)
+
+    def room(module: str) -> str:
+        return sub_room_of(module, packages, finer)
+
     rooms: dict[str, set[str]] = {}
     for module, targets in graph.items():
-        here = room_of(module)
-        rooms.setdefault(here, set()).update(room_of(t) for t in targets if room_of(t) != here)
+        here = room(module)
+        rooms.setdefault(here, set()).update(room(t) for t in targets if room(t) != here)
     return rooms
 
 
@@ -253,6 +285,28 @@ def test_the_room_rule_sees_an_arrow_up_inside_functions(tmp_path):
 
 def test_every_arrow_between_the_hosts_rooms_points_down():
     assert arrows_up(room_graph(import_graph())) == []
+
+
+def test_the_finer_grain_sees_a_package_leaning_on_its_own_sub_package(tmp_path):
+    package = tmp_path / "pkg"
+    for folder in (package, package / "low", package / "low" / "sub"):
+        folder.mkdir()
+        (folder / "__init__.py").write_text("")
+    (package / "low" / "a.py").write_text("def f():\n    from pkg.low.sub.b import x\n")
+    (package / "low" / "c.py").write_text("X = 1\n")
+    (package / "low" / "sub" / "b.py").write_text("from pkg.low.c import X\n")
+    graph = import_graph(tmp_path, package)
+    assert cycles(graph) == []
+    assert arrows_up(room_graph(graph)) == []  # one room at the first level ...
+    assert arrows_up(room_graph(graph, finer=("low",))) == ["low -> low.sub", "low.sub -> low"]
+    (package / "low" / "a.py").write_text("X = 2\n")
+    rooms = room_graph(import_graph(tmp_path, package), finer=("low",))
+    assert arrows_up(rooms) == []
+    assert floors(rooms) == {"__init__": 1, "low": 1, "low.sub": 2}
+
+
+def test_every_arrow_between_sub_package_rooms_points_down():
+    assert arrows_up(room_graph(import_graph(), finer=FINER)) == []
 
 
 def _docstring(path: Path) -> str:

@@ -27,7 +27,7 @@ from ..conftest import REQUEST
 from ..fake_provider import FakeProvider, host_with
 
 # the operator commands load the plugins in the library, not in cli/
-recall_lib = importlib.import_module("loopx_recall_core.recall.operator_requests")
+recall_lib = importlib.import_module("loopx_recall_core.operator_requests")
 
 CANARY = "CANARY-TERM-16"
 NON_FINITE = ["nan", "NaN", "inf", "-inf", "Infinity", "1e999"]

@@ -26,7 +26,7 @@ from tests.state_builders import enablement, seed
 
 from ..fake_provider import FakeProvider
 
-operator = importlib.import_module("loopx_recall_core.recall.operator_requests")
+operator = importlib.import_module("loopx_recall_core.operator_requests")
 service_module = importlib.import_module("loopx_recall_core.recall.service")
 situation_admission = importlib.import_module("loopx_recall_core.recall.replan.situation_admission")
 

@@ -13,15 +13,15 @@ import attrs
 import pytest
 from click.testing import CliRunner
 
+from loopx_recall_core import operator_requests
 from loopx_recall_core.cli import cli
 from loopx_recall_core.contracts.replan import ReplanOutcomeV0, ReplanSituationV0
-from loopx_recall_core.plugins import PluginHost
-from loopx_recall_core.recall import operator_requests
-from loopx_recall_core.recall.operator_requests import (
+from loopx_recall_core.operator_requests import (
     Consultation,
     OperatorRefused,
     ProposedCommand,
 )
+from loopx_recall_core.plugins import PluginHost
 from tests.recall.replan.helpers import situation
 
 OUTCOME = {

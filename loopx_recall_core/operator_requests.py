@@ -12,6 +12,10 @@ A Replan consultation travels as one typed record, :class:`Consultation`, from t
 command line's parsing to :func:`replan`; its situation is a contract record or the flag
 form (:class:`ProposedCommand`), which :func:`flag_situation` turns into one through the
 one strict converter.
+
+A first-level module, above ``recall/`` and ``recall/replan/`` (it calls both, and
+``recall/replan/`` stands on ``recall/``), as ``session_hook`` and ``capability_status``
+are.
 """
 
 from __future__ import annotations
