@@ -76,9 +76,18 @@ def loopx_home(tmp_path, monkeypatch):
     return home
 
 
+#: The markers of the tests that take the better part of a minute each: wheels and fresh
+#: venvs, and the real-runtime lane (about 25 s per runtime on a busy 2-core machine).
+HEAVY = ("slow", "real_runtime")
+
+
+def _heavy(item: pytest.Item) -> bool:
+    return any(item.get_closest_marker(name) is not None for name in HEAVY)
+
+
 def pytest_collection_modifyitems(config, items):
-    """The slow tests (wheels, fresh venvs; about a minute each) start first, dealt one by
-    one to the heads of the workers' initial shares, in collection order otherwise.
+    """The heavy tests (``HEAVY``) start first, dealt one by one to the heads of the
+    workers' initial shares, in collection order otherwise.
 
     pytest-xdist's ``--dist worksteal`` (what scripts/test runs) hands worker k of the
     ``PYTEST_XDIST_WORKER_COUNT`` workers ``len(pending) // (workers - k)`` consecutive
@@ -86,17 +95,19 @@ def pytest_collection_modifyitems(config, items):
     queue (source: xdist/scheduler/worksteal.py, ``check_schedule``, pytest-xdist 3.8).
     Sorted to the front of the collection, all the slow tests landed in the first worker's
     share, ahead of what could be stolen, and ran one after another there (about 280 s of
-    one worker's time on this 2-core machine); dealt out, each worker starts with some and
-    the quick tests behind them fill the others' time. Without xdist: slow ones first."""
-    slow = [item for item in items if item.get_closest_marker("slow") is not None]
-    quick = [item for item in items if item.get_closest_marker("slow") is None]
+    one worker's time on this 2-core machine), and the real-runtime lane sat near the end
+    of the last share, where a late steal made it the run's tail; dealt out, each worker
+    starts with some and the quick tests behind them fill the others' time. Without
+    xdist: heavy ones first."""
+    heavy = [item for item in items if _heavy(item)]
+    quick = [item for item in items if not _heavy(item)]
     workers = max(1, int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")))
     ordered: list[pytest.Item] = []
     remaining = len(items)
     for k in range(workers):
         share = remaining // (workers - k)
         remaining -= share
-        heads = slow[k::workers]
+        heads = heavy[k::workers]
         ordered += heads
         take = max(0, share - len(heads))
         ordered += quick[:take]
