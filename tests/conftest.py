@@ -8,6 +8,7 @@ test's own HOME and state folder, ``once_per_run``, the ``wheelhouse``, LoopX's 
 from __future__ import annotations
 
 import copy
+import os
 from typing import Any
 
 import pytest
@@ -75,7 +76,40 @@ def loopx_home(tmp_path, monkeypatch):
     return home
 
 
+#: The markers of the tests that take the better part of a minute each: wheels and fresh
+#: venvs, and the real-runtime lane (about 25 s per runtime on a busy 2-core machine).
+HEAVY = ("slow", "real_runtime")
+
+
+def _heavy(item: pytest.Item) -> bool:
+    return any(item.get_closest_marker(name) is not None for name in HEAVY)
+
+
 def pytest_collection_modifyitems(config, items):
-    """The slow tests (wheels, fresh venvs) first, in collection order otherwise: in a
-    parallel run they start at once and the quick tests fill the other workers' time."""
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    """The heavy tests (``HEAVY``) start first, dealt one by one to the heads of the
+    workers' initial shares, in collection order otherwise.
+
+    pytest-xdist's ``--dist worksteal`` (what scripts/test runs) hands worker k of the
+    ``PYTEST_XDIST_WORKER_COUNT`` workers ``len(pending) // (workers - k)`` consecutive
+    tests of the collection at the start, and an idle worker steals the tail of the longest
+    queue (source: xdist/scheduler/worksteal.py, ``check_schedule``, pytest-xdist 3.8).
+    Sorted to the front of the collection, all the slow tests landed in the first worker's
+    share, ahead of what could be stolen, and ran one after another there (about 280 s of
+    one worker's time on this 2-core machine), and the real-runtime lane sat near the end
+    of the last share, where a late steal made it the run's tail; dealt out, each worker
+    starts with some and the quick tests behind them fill the others' time. Without
+    xdist: heavy ones first."""
+    heavy = [item for item in items if _heavy(item)]
+    quick = [item for item in items if not _heavy(item)]
+    workers = max(1, int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")))
+    ordered: list[pytest.Item] = []
+    remaining = len(items)
+    for k in range(workers):
+        share = remaining // (workers - k)
+        remaining -= share
+        heads = heavy[k::workers]
+        ordered += heads
+        take = max(0, share - len(heads))
+        ordered += quick[:take]
+        quick = quick[take:]
+    items[:] = ordered + quick

@@ -51,16 +51,11 @@ def test_each_distribution_contains_only_its_own_package(wheelhouse):
     assert "License-Expression: Apache-2.0" in metadata
 
 
-def test_fresh_venv_lists_plugin_and_broken_plugin(wheelhouse, tmp_path):
-    venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    py = venv / "bin" / "python"
+def test_fresh_venv_lists_plugin_and_broken_plugin(wheelhouse, venvs, tmp_path):
+    # nothing here runs the venv's own pip: a venv without pip, installed into by ours
+    venv = venvs.create(tmp_path / "venv")
     wheels = [str(p) for p in sorted(wheelhouse.glob("*.whl"))]
-    subprocess.run(
-        [str(py), "-m", "pip", "install", "-q", "--disable-pip-version-check", *wheels],
-        check=True,
-        capture_output=True,
-    )
+    venvs.pip(venv, "install", *wheels)
     env = {
         "PATH": f"{venv / 'bin'}:/usr/bin:/bin",
         "HOME": str(tmp_path),
