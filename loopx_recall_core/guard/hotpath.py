@@ -5,9 +5,10 @@ hot path; the event is the payload's ``hook_event_name``).
 
 Reached from :func:`loopx_recall_core.cli.main` before click is imported. It reads the
 payload, the owner's ``state.json`` (the guard's policy for the agent and project), the
-session's prior-outcome set and guard record, and answers with the runtime's documented
-output (see :mod:`loopx_recall_core.guard`). No provider process, no index read, no
-network: a missing or old set is refreshed by a DETACHED prefetch (:mod:`.prefetch`),
+session's prior-outcome set and guard record, what the session's transcript gained since
+its last call (for the private marker: :func:`_marked_private`), and answers with the
+runtime's documented output (see :mod:`loopx_recall_core.guard`). No provider process, no
+index read, no network: a missing or old set is refreshed by a DETACHED prefetch (:mod:`.prefetch`),
 never waited for.
 
 Whatever happens (no match, no set, no claim, guard off, bad payload, any error, the
