@@ -11,7 +11,7 @@ a turn's or session's end reads the session's own transcript for it, so every co
 keep of that session (the guard's sets, the stored private results) goes at once, before
 any index has taken the marker in, by the path ``session forget`` takes
 (:mod:`loopx_recall_core.guard.prefetch`,
-:mod:`loopx_recall_core.recall.sessions.copies`); the guard's own calls in the session
+:mod:`loopx_recall_core.guard.session_copies`); the guard's own calls in the session
 read what its transcript gained too (:mod:`loopx_recall_core.guard.hotpath`). Standard
 library only; files are read as regular files, never through a link, never a FIFO.
 """

@@ -229,8 +229,8 @@ def forget(
         )
     except ClaimRefused as exc:
         raise Rejected(str(exc)) from None
+    from loopx_recall_core.guard.session_copies import drop_session_copies
     from loopx_recall_core.guard.store import drop_sets, remove_set
-    from loopx_recall_core.recall.sessions.copies import drop_session_copies
     from loopx_recall_core.recall.sessions.ledger import native_session_id
 
     # every copy of its content (the path the private marker takes too), then, as its claim

@@ -217,7 +217,7 @@ def _marked_private(
     every guard set holding this session, of any agent (another live session's too), goes
     now (:func:`store.drop_holding`, stdlib only), so no other session is warned with its
     content until the claiming hook at this turn's end takes the rest of the same path
-    (:func:`loopx_recall_core.recall.sessions.copies.drop_session_copies`). Returns
+    (:func:`loopx_recall_core.guard.session_copies.drop_session_copies`). Returns
     ``"found"`` (the record is written at once), ``"read"`` (the record holds where the
     next read starts; written with the call's record) or ``""`` (nothing read)."""
     from loopx_recall_core.private_marker import scan_file

@@ -436,11 +436,11 @@ def _drop_if_private(
     """Read the session's transcript for the private marker from where the last hook run
     stopped (``record["marker_scan"]``, at most :data:`MARKER_SCAN_BYTES` a run); when it
     is there, every copy of the session we keep goes at once, by the one path ``session
-    forget`` takes (:func:`~loopx_recall_core.recall.sessions.copies.drop_session_copies`:
+    forget`` takes (:func:`~loopx_recall_core.guard.session_copies.drop_session_copies`:
     the sets holding it, the stored results holding it); returns the dropped sets'
     headers."""
+    from loopx_recall_core.guard.session_copies import drop_session_copies
     from loopx_recall_core.private_marker import scan_file
-    from loopx_recall_core.recall.sessions.copies import drop_session_copies
 
     start = record.get("marker_scan")
     scanned = scan_file(transcript, start if isinstance(start, int) else 0, MARKER_SCAN_BYTES)

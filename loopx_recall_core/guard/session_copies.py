@@ -7,7 +7,10 @@ prior-outcome sets holding the session, of any agent, project or scope (with the
 that makes a set whose making was under way never used:
 :func:`loopx_recall_core.guard.store.drop_holding`), and the stored private recall results
 holding it (what ``recall show`` prints: :meth:`.PrivateStore.drop_holding`). No provider
-is asked: only files we wrote are read and removed."""
+is asked: only files we wrote are read and removed.
+
+It lives in the guard's package because the guard stands above recall (its prefetch asks
+recall for sets) and the claiming hook reaches it through the prefetch."""
 
 from __future__ import annotations
 
