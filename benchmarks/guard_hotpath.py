@@ -9,7 +9,9 @@ The set holds N items over 400 programs (a real set holds at most 64: the v0 lim
 the proposed command repeats one failure, so every run takes the full path: payload,
 state.json, the set (mapped: the header and only the candidate lines read), replan's relation,
 the session record and the decision record. The first run answers (a warning); the rest
-are the same route again (once per route per session), which costs the same path. Each
+are the same route again (once per route per session), which costs the same path. The
+session's transcript (2 MB, ~20 KB more before each call) is read from where the last
+call's read for the private marker stopped. Each
 run is followed by the same call's ``PostToolUse`` (recorded, never answered), timed apart.
 Target (issue 20): guard p95 <= 100 ms.
 """
@@ -78,8 +80,14 @@ def main() -> None:
             "count": len(items), "index": index_items(items, "/r"),
         }  # fmt: skip
         path = store.write_set(home, header, items)
+        # the session's transcript: 2 MB at the start, ~20 KB more before each call (a
+        # turn's messages and tool output), as the hot path's private-marker read sees it
+        transcript = Path(scratch) / "S.jsonl"
+        turn = json.dumps({"type": "assistant", "message": "x" * 200}) + "\n"
+        transcript.write_text(turn * 10_000)
         payload = json.dumps({
-            "session_id": "S", "transcript_path": "/t", "cwd": "/r", "permission_mode": "default",
+            "session_id": "S", "transcript_path": str(transcript), "cwd": "/r",
+            "permission_mode": "default",
             "hook_event_name": "PreToolUse", "tool_name": "Bash",
             "tool_input": {"command": "tool7 run tests/test_7.py --flag 7"}, "tool_use_id": "t",
         }).encode()  # fmt: skip
@@ -89,6 +97,8 @@ def main() -> None:
                             "tool_response": {"stdout": ""}}).encode()  # fmt: skip
         guard, post, bare, answered = [], [], [], 0
         for _ in range(args.runs):
+            with transcript.open("a") as grown:
+                grown.write(turn * 100)
             started = time.perf_counter()
             done = subprocess.run(guard_cmd, input=payload, env=env, capture_output=True,
                                   check=False)  # fmt: skip

@@ -7,10 +7,13 @@ mark private").
 
 One home for the word and for reading a transcript file for it: the provider plugin reads
 it when it answers (through :mod:`loopx_recall_core.plugin_api`), and the claiming hook at
-a turn's or session's end reads the session's own transcript for it, so the guard's cached
-sets holding that session are dropped at once, before any index has taken the marker in
-(:mod:`loopx_recall_core.guard.prefetch`). Standard library only; files are read as
-regular files, never through a link, never a FIFO.
+a turn's or session's end reads the session's own transcript for it, so every copy we
+keep of that session (the guard's sets, the stored private results) goes at once, before
+any index has taken the marker in, by the path ``session forget`` takes
+(:mod:`loopx_recall_core.guard.prefetch`,
+:mod:`loopx_recall_core.guard.session_copies`); the guard's own calls in the session
+read what its transcript gained too (:mod:`loopx_recall_core.guard.hotpath`). Standard
+library only; files are read as regular files, never through a link, never a FIFO.
 """
 
 from __future__ import annotations

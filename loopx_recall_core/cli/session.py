@@ -229,10 +229,13 @@ def forget(
         )
     except ClaimRefused as exc:
         raise Rejected(str(exc)) from None
+    from loopx_recall_core.guard.session_copies import drop_session_copies
     from loopx_recall_core.guard.store import drop_sets, remove_set
     from loopx_recall_core.recall.sessions.ledger import native_session_id
 
-    # the forgotten session's own set and every set of the agent that may hold its items
+    # every copy of its content (the path the private marker takes too), then, as its claim
+    # goes, its own set and every set of the agent
+    drop_session_copies(ledger.root, runtime, session_id)
     remove_set(ledger.root, runtime, native_session_id(runtime, session_id))
     drop_sets(ledger.root, agent_id=agent_id, project_id=project_id)
     emit(

@@ -5,9 +5,10 @@ hot path; the event is the payload's ``hook_event_name``).
 
 Reached from :func:`loopx_recall_core.cli.main` before click is imported. It reads the
 payload, the owner's ``state.json`` (the guard's policy for the agent and project), the
-session's prior-outcome set and guard record, and answers with the runtime's documented
-output (see :mod:`loopx_recall_core.guard`). No provider process, no index read, no
-network: a missing or old set is refreshed by a DETACHED prefetch (:mod:`.prefetch`),
+session's prior-outcome set and guard record, what the session's transcript gained since
+its last call (for the private marker: :func:`_marked_private`), and answers with the
+runtime's documented output (see :mod:`loopx_recall_core.guard`). No provider process, no
+index read, no network: a missing or old set is refreshed by a DETACHED prefetch (:mod:`.prefetch`),
 never waited for.
 
 Whatever happens (no match, no set, no claim, guard off, bad payload, any error, the
@@ -137,6 +138,10 @@ def decide_payload(
         with contextlib.suppress(Exception):
             hook_log.write(root, f"guard {runtime}: {outside}")
         return None
+    record = store.read_session(root, runtime, session)
+    read = _marked_private(root, runtime, session, payload.get("transcript_path"), record)
+    if read == "found":
+        store.write_session(root, runtime, session, record)
     header, lines = _usable_set(root, runtime, session, agent_id, project_id)
     if header is None or header.get("scope") == "agent":
         # no set of its own yet (the first call of a session), or one made before the
@@ -144,6 +149,8 @@ def decide_payload(
         if refresh and event not in _AFTER:
             _start_prefetch(root, runtime, session, agent_id, project_id, now)
         if header is None:
+            if read == "read":  # where the next call's read starts (else: at the end)
+                store.write_session(root, runtime, session, record)
             return None
     else:
         age = now - float(header.get("created_at", 0))
@@ -159,7 +166,6 @@ def decide_payload(
 
         command = f"cd {shlex.quote(folder)} && {command}"
     match = find_repeat(command, header, lines, current_session=session)
-    record = store.read_session(root, runtime, session)
     route_key = store.key_of(str(match.failure.get("ref"))) if match.failure else None
     call = payload.get("tool_use_id")
     call_key = store.key_of(call) if isinstance(call, str) and call else None
@@ -196,6 +202,39 @@ def decide_payload(
     # warning is printed (main prints what returns), never lost to a late deadline
     store.write_session(root, runtime, session, record)
     return output
+
+
+#: How much of the session's transcript one guarded call reads for the private marker
+#: (from where the last call's read stopped; the rest at the next call): ~1 ms a MiB.
+MARKER_READ_BYTES = 2 * 1024 * 1024
+
+
+def _marked_private(
+    root: Path, runtime: str, session: str, transcript: object, record: dict[str, Any]
+) -> str:
+    """Read what the session's transcript gained since the last guarded call (at most
+    :data:`MARKER_READ_BYTES`, from ``record["hot_scan"]``) for the private marker. Found:
+    every guard set holding this session, of any agent (another live session's too), goes
+    now (:func:`store.drop_holding`, stdlib only), so no other session is warned with its
+    content until the claiming hook at this turn's end takes the rest of the same path
+    (:func:`loopx_recall_core.guard.session_copies.drop_session_copies`). Returns
+    ``"found"`` (the record is written at once), ``"read"`` (the record holds where the
+    next read starts; written with the call's record) or ``""`` (nothing read)."""
+    from loopx_recall_core.private_marker import scan_file
+    from loopx_recall_core.runtimes import index_session_name
+
+    if not isinstance(transcript, str) or not transcript:
+        return ""
+    start = record.get("hot_scan")
+    scanned = scan_file(transcript, start if isinstance(start, int) else 0, MARKER_READ_BYTES)
+    if scanned is None or scanned[1] == start:
+        return ""
+    found, record["hot_scan"] = scanned
+    if found and not record.get("marked_private"):
+        store.drop_holding(root, index_session_name(runtime, session))
+        record["marked_private"] = True
+        return "found"
+    return "read"
 
 
 def _usable_set(

@@ -373,9 +373,9 @@ def start_for_hook(
     native = native_session_id(runtime, session)
     named = index_session_name(runtime, native)
     record = None
-    if transcript and _any_set(root):
+    if transcript and _any_copy(root):
         record = store.read_session(root, runtime, native)
-        dropped = _drop_if_private(root, named, transcript, record)
+        dropped = _drop_if_private(root, runtime, native, transcript, record)
     else:
         dropped = []
     if guard_policy(root, agent_id, project_id) is None:
@@ -408,9 +408,14 @@ def start_for_hook(
     return started
 
 
-def _any_set(root: Path) -> bool:
+def _any_copy(root: Path) -> bool:
+    """Is there any copy the private marker would reach (a guard set, a stored result)?
+    Without one, no transcript is read."""
     with contextlib.suppress(OSError), os.scandir(root / "private" / "guard" / "sets") as entries:
-        return any(e.name.endswith(".json") for e in entries)
+        if any(e.name.endswith(".json") for e in entries):
+            return True
+    with contextlib.suppress(OSError), os.scandir(root / "private" / "results") as entries:
+        return any(True for _ in entries)
     return False
 
 
@@ -426,12 +431,15 @@ def _stamp(transcript: str | None) -> list[int] | None:
 
 
 def _drop_if_private(
-    root: Path, named: str, transcript: str, record: dict[str, Any]
+    root: Path, runtime: str, native: str, transcript: str, record: dict[str, Any]
 ) -> list[dict[str, Any]]:
     """Read the session's transcript for the private marker from where the last hook run
     stopped (``record["marker_scan"]``, at most :data:`MARKER_SCAN_BYTES` a run); when it
-    is there, drop every set holding the session (:func:`store.drop_holding`) and return
-    their headers."""
+    is there, every copy of the session we keep goes at once, by the one path ``session
+    forget`` takes (:func:`~loopx_recall_core.guard.session_copies.drop_session_copies`:
+    the sets holding it, the stored results holding it); returns the dropped sets'
+    headers."""
+    from loopx_recall_core.guard.session_copies import drop_session_copies
     from loopx_recall_core.private_marker import scan_file
 
     start = record.get("marker_scan")
@@ -439,7 +447,7 @@ def _drop_if_private(
     if scanned is None:
         return []
     found, record["marker_scan"] = scanned
-    return store.drop_holding(root, named) if found else []
+    return drop_session_copies(root, runtime, native) if found else []
 
 
 def _sets_holding(

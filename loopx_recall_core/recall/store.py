@@ -14,6 +14,8 @@ random bytes (0600) that key every public receipt digest (see
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import re
 from pathlib import Path
@@ -122,6 +124,48 @@ class PrivateStore:
                     raise StateError("the stored private record is corrupt; it was left untouched")
                 return record
         return None
+
+    def drop_holding(self, session_ref: str) -> int:
+        """Remove every stored record (any agent's) whose result holds an item of the
+        session the index names ``session_ref``; a record that cannot be read is removed
+        too, as it may hold anything. Returns how many went. The whole record goes (its
+        receipt covers every item, so it is never rewritten without some): ``recall show``
+        of it then says there is no stored result, naming nothing."""
+        needle = json.dumps(session_ref, ensure_ascii=False).encode("utf-8", "surrogatepass")
+        what = "a loopx private folder"
+        if not (
+            check_folder(self.root)
+            and check_folder(self.base.parent, what)
+            and check_folder(self.base, what)
+        ):
+            return 0
+        count = 0
+        with contextlib.suppress(FileNotFoundError, NotADirectoryError):
+            for folder in os.scandir(self.base):
+                if not (_FOLDER_NAME.match(folder.name) and folder.is_dir(follow_symlinks=False)):
+                    continue
+                for entry in os.scandir(folder.path):
+                    ours = _RECORD_NAME.match(entry.name) and entry.is_file(follow_symlinks=False)
+                    if ours and self._holds(Path(entry.path), needle, session_ref):
+                        with contextlib.suppress(FileNotFoundError):
+                            os.unlink(entry.path)
+                            count += 1
+        return count
+
+    @staticmethod
+    def _holds(path: Path, needle: bytes, session_ref: str) -> bool:
+        try:
+            raw = read_file(path, _MAX_RECORD_BYTES, "a loopx private record")
+        except StateError:
+            return True
+        if raw is None or needle not in raw:
+            return False  # gone meanwhile, or the session is named nowhere in it
+        try:
+            record = loads(raw)
+            items = record["result"]["items"]
+            return any(item["session_ref"] == session_ref for item in items)
+        except (JsonInputError, KeyError, TypeError):
+            return True
 
     def receipt_key(self) -> bytes:
         """The owner's receipt key (:func:`loopx_recall_core.state.receipt_key`)."""
