@@ -47,7 +47,7 @@ from loopx_recall_core.testing import guard_store as store
 
 from ..conftest import processes_with_home
 from ..guard.test_guard_end_to_end import _counting_wrapper, _wait_for_set, stage_two
-from ..obelisk_double.fixtures import run_obelisk
+from ..obelisk_double.fixtures import OBELISK_WRAPPER, run_obelisk
 from . import lane
 from .model_server import ScriptedModel
 
@@ -218,7 +218,7 @@ def _settle(home: Path) -> None:
 
 
 @pytest.mark.parametrize("name", ["claude", "codex"])
-def test_the_guard_inside_the_real_runtime(name, lane_world):
+def test_the_guard_inside_the_real_runtime(name, lane_world, obelisk_bin):
     home, repo, state, counter, cli, model, env, catch_up = lane_world
     runtime = Runtime(name, home, model, env)
     stage_two(cli, state, Path(env["LOOPX_RECALL_OBELISK_BIN"]), repo, name, ())
@@ -269,8 +269,13 @@ def test_the_guard_inside_the_real_runtime(name, lane_world):
     _settle(home)
     assert session_a2 in claimed("agent-a")  # SessionStart claimed it
     # one provider query at its start (its own set) and one at its end (the agent's set:
-    # Stop, then SessionEnd finding the transcript as Stop left it)
-    assert len(counter.read_text().splitlines()) == 2
+    # Stop, then SessionEnd finding the transcript as Stop left it). The real Obelisk takes
+    # a session in at most every 30 s on its own (fact 15 in obelisk_double/README.md), so
+    # its index may still be behind at that end: then the agent's set is made once more,
+    # once, BEHIND_RETRY_S later (observed on the real 0.2.1: 3 queries); the double's index
+    # is current, so never there
+    queries = len(counter.read_text().splitlines())
+    assert queries == 2 or (queries == 3 and obelisk_bin != OBELISK_WRAPPER), queries
     ran = runtime.results()
     assert [c for c, _, _ in ran] == [NEAR_MISS, SUCCEEDED, OTHERS_FAILURE, REPEATED, AFTER]
     for quiet in (NEAR_MISS, SUCCEEDED, OTHERS_FAILURE, AFTER):
