@@ -366,6 +366,15 @@ def plant_pressure(b: Builder, count: int) -> None:
         )
 
 
+def _plant_filler(
+    b: Builder, k: int, slug: str, *, ages: tuple[int, int], secrets: tuple[int, ...] = ()
+) -> None:
+    """The ``k``-th unrelated session of the long history (half failed, both runtimes)."""
+    command, line, code, ok, output = _FILLERS[k % len(_FILLERS)]
+    b.plant("alpha", _BOTH[k % 2], command.format(s=slug), (line, code), ages=ages,
+            success=(ok, output), secrets=secrets, filler=True)  # fmt: skip
+
+
 def plant_long_history(b: Builder, count: int, *, canaries: int) -> None:
     """Each repeat's or near miss's first attempt 10-26 days back in ``alpha``, and in front
     of them :data:`LONG_HISTORY_FILLERS` newer sessions of unrelated shell calls (half
@@ -385,25 +394,7 @@ def plant_long_history(b: Builder, count: int, *, canaries: int) -> None:
             ages=_LONG_AGO,
         )
     for k in range(LONG_HISTORY_FILLERS):
-        command, line, code, ok, output = _FILLERS[k % len(_FILLERS)]
-        b.plant(
-            "alpha",
-            _BOTH[k % 2],
-            command.format(s=f"chore{k}"),
-            (line, code),
-            ages=_NEWER,
-            success=(ok, output),
-            filler=True,
-        )
+        _plant_filler(b, k, f"chore{k}", ages=_NEWER)
     for k in range(_CARRIERS):
-        command, line, code, ok, output = _FILLERS[k % len(_FILLERS)]
-        b.plant(
-            "alpha",
-            _BOTH[k % 2],
-            command.format(s=f"vault{k}"),
-            (line, code),
-            ages=_FAR_END,
-            success=(ok, output),
-            secrets=tuple(range(k, canaries, _CARRIERS)),
-            filler=True,
-        )
+        carried = tuple(range(k, canaries, _CARRIERS))
+        _plant_filler(b, k, f"vault{k}", ages=_FAR_END, secrets=carried)
