@@ -3,12 +3,15 @@
 """The README's paths, as written, from a fresh clone, on the Obelisk double.
 
 Every fenced block of README.md runs, in order, in ONE bash (so ``cd`` and ``. activate``
-carry over from block to block, as they do for a newcomer typing them): in a ``git clone``
-of this repository's committed HEAD, with a temporary HOME holding a generated sample
-archive (``~/src/my-project`` a git repository of it) and the Obelisk protocol double on
-PATH as ``obelisk``. Nothing but loopback: pip installs from a local folder of wheels
-(``PIP_NO_INDEX``, ``PIP_FIND_LINKS``: the commands stay as written) and, where this user
-may make one (root), the whole run is inside a new network namespace (``unshare -n``).
+carry over from block to block, as they do for a newcomer typing them), with a temporary
+HOME holding a generated sample archive (``~/src/my-project`` a git repository of it), the
+Obelisk protocol double on PATH as ``obelisk`` and Node 22 on PATH (LoopX needs it there).
+The first block clones this repository's committed HEAD (``<this repository>`` is the one
+placeholder the README asks the reader to fill in) and runs the quickstart. Nothing but
+loopback: pip installs from a local folder of wheels (``PIP_NO_INDEX``, ``PIP_FIND_LINKS``:
+the commands stay as written) and, where this user may make one (root), the whole run is
+inside a new network namespace (``unshare -n``) whose loopback is up (LoopX's effect
+runtime listens on 127.0.0.1).
 
 A block in transcript form (``$ command`` lines, each followed by what it prints) is
 compared with what each command printed (stdout and stderr together) after the one
@@ -18,10 +21,9 @@ trailing spaces do not count. Everything else must be printed exactly, no line m
 less. A block of bare commands shows no output: each must exit 0. Every command exits 0
 and prints no traceback.
 
-A block that cannot run here is marked in the README by the comment
-``<!-- readme-test: not run (why) -->`` on the line before it; such a block is still
-checked with ``bash -n`` and by the checks below (the Start-here block: its scripts exist;
-the LoopX block: its commands are those the real-LoopX lane runs).
+One block cannot run here: ``scripts/test``, the suite this test belongs to (CI runs it
+from a clean clone). The README marks it with ``<!-- readme-test: not run (why) -->`` on
+the line before it; it is still checked with ``bash -n`` and by the checks below.
 """
 
 from __future__ import annotations
@@ -123,9 +125,9 @@ def test_the_transcript_matcher_can_fail():
     assert not _matches(["a ... c"], ["a b", "c"])  # ``...`` in a line stays in that line
 
 
-def _offline_wheels(folder: Path, wheelhouse: Path) -> None:
-    """What ``pip install .`` and ``extension install`` need, as wheels: the build backend
-    and both distributions' dependencies (fetched once per run; the README's run is offline)."""
+def _offline_wheels(folder: Path, wheelhouse: Path, loopx: Path) -> None:
+    """What the README's ``pip install`` commands need, as wheels: the build backend, both
+    distributions' dependencies and LoopX (fetched once per run; the README's run is offline)."""
     ours = [str(p) for p in sorted(wheelhouse.glob("loopx_*.whl"))]
     fetched = subprocess.run(
         [sys.executable, "-m", "pip", "download", "-q", "--disable-pip-version-check",
@@ -134,18 +136,20 @@ def _offline_wheels(folder: Path, wheelhouse: Path) -> None:
     )  # fmt: skip
     if fetched.returncode != 0:
         pytest.skip("the package index could not provide the README path's wheels (no network?)")
+    shutil.copy2(loopx, folder / loopx.name)
 
 
 @pytest.fixture(scope="session")
-def offline_wheels(once_per_run, wheelhouse) -> Path:
-    return once_per_run("readme-wheels", lambda folder: _offline_wheels(folder, wheelhouse))
+def offline_wheels(once_per_run, wheelhouse, loopx_wheel) -> Path:
+    return once_per_run(
+        "readme-wheels", lambda folder: _offline_wheels(folder, wheelhouse, loopx_wheel)
+    )
 
 
-def _sandbox(tmp_path: Path, wheels: Path) -> tuple[Path, Path, dict[str, str]]:
+def _sandbox(tmp_path: Path, wheels: Path) -> tuple[Path, dict[str, str]]:
+    """``(HOME, environment)``: a sample archive in HOME, the double and Node 22 on PATH."""
     from loopx_recall_core.testing import generate_archive
 
-    clone = tmp_path / "clone"
-    subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True, timeout=120)
     home = tmp_path / "home"
     archive = generate_archive(home, now=datetime.now(UTC).replace(microsecond=0))
     project = archive.repos["alpha"]
@@ -154,15 +158,20 @@ def _sandbox(tmp_path: Path, wheels: Path) -> tuple[Path, Path, dict[str, str]]:
     subprocess.run([*git, "commit", "-q", "--allow-empty", "-m", "start"], cwd=project,
                    check=True)  # fmt: skip
     (home / "src" / "my-project").symlink_to(project)
+    node = os.environ.get("LOOPX_RECALL_NODE22") or subprocess.run(
+        [str(ROOT / "scripts" / "ensure-node22")], capture_output=True, text=True, check=True,
+        timeout=300,
+    ).stdout.strip()  # fmt: skip
     tools = tmp_path / "bin"
     tools.mkdir()
     (tools / "obelisk").symlink_to(DOUBLE)
+    (tools / "node").symlink_to(node)
     dev_bin = str(Path(sys.executable).parent)
     path = [p for p in os.environ["PATH"].split(os.pathsep) if p and p != dev_bin]
     env = {
         "HOME": str(home),
         "PATH": os.pathsep.join([str(tools), *path]),
-        "LOOPX_RECALL_NODE22": os.environ.get("LOOPX_RECALL_NODE22", ""),
+        "LOOPX_USAGE_PING": "0",  # docs/loopx.md: LoopX's usage ping off
         "PIP_NO_INDEX": "1",
         "PIP_FIND_LINKS": str(wheels),
         "PIP_CACHE_DIR": str(tmp_path / "pip-cache"),
@@ -170,29 +179,29 @@ def _sandbox(tmp_path: Path, wheels: Path) -> tuple[Path, Path, dict[str, str]]:
         "TMPDIR": str(tmp_path),
         "LANG": "C.UTF-8",
     }
-    if not env["LOOPX_RECALL_NODE22"]:
-        node = subprocess.run([str(ROOT / "scripts" / "ensure-node22")], capture_output=True,
-                              text=True, check=True, timeout=300).stdout.strip()  # fmt: skip
-        env["LOOPX_RECALL_NODE22"] = node
-    return clone, home, env
+    return home, env
 
 
-def _isolated() -> list[str]:
-    """A new network namespace (only loopback) where this user may make one, else nothing."""
-    unshare = shutil.which("unshare")
-    if unshare and subprocess.run([unshare, "-n", "true"], capture_output=True,
-                                  check=False).returncode == 0:  # fmt: skip
-        return [unshare, "-n"]
-    return []
+def _isolated() -> tuple[list[str], str]:
+    """``(prefix, preamble)``: a new network namespace whose only interface, loopback, is
+    up, where this user may make one; else nothing."""
+    unshare, ip = shutil.which("unshare"), shutil.which("ip")
+    probe = [unshare, "-n", ip, "link", "set", "lo", "up"] if unshare and ip else None
+    if probe and subprocess.run(probe, capture_output=True, check=False).returncode == 0:
+        return [unshare, "-n"], f"{shlex.quote(ip)} link set lo up || exit 97\n"
+    return [], ""
 
 
 def _run_in_one_shell(steps: list[str], cwd: Path, env: dict[str, str]) -> list[tuple[int, str]]:
     """Run ``steps`` in one bash (``cd`` and ``. activate`` carry over); each one's exit
     status and what it printed (stdout and stderr, interleaved)."""
     marker = "@@loopx-readme-step@@"
-    script = "".join(f"{{ {step}\n}} 2>&1 </dev/null\necho \"{marker} $?\"\n" for step in steps)
-    done = subprocess.run([*_isolated(), "bash", "-c", script], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=600, stdin=subprocess.DEVNULL,
+    prefix, preamble = _isolated()
+    script = preamble + "".join(
+        f"{{ {step}\n}} 2>&1 </dev/null\necho \"{marker} $?\"\n" for step in steps
+    )
+    done = subprocess.run([*prefix, "bash", "-c", script], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=900, stdin=subprocess.DEVNULL,
                           check=False)  # fmt: skip
     outputs, lines = [], []
     for line in done.stdout.splitlines():
@@ -210,12 +219,15 @@ def _run_in_one_shell(steps: list[str], cwd: Path, env: dict[str, str]) -> list[
 def test_every_readme_block_runs_as_written_and_prints_what_it_shows(tmp_path, offline_wheels):
     blocks = _blocks(README.read_text())
     run = [block for block in blocks if block.not_run is None]
-    assert len(run) >= 2
-    assert len(blocks) - len(run) <= 3
+    assert len(run) >= 5
+    assert len(blocks) - len(run) <= 1
     steps = [step for block in run for step in block.steps()]
-    assert len(steps) >= 11
-    clone, home, env = _sandbox(tmp_path, offline_wheels)
-    results = _run_in_one_shell([command for command, _shown in steps], clone, env)
+    assert len(steps) >= 20
+    assert steps[0][0].startswith("git clone <this repository> ")
+    home, env = _sandbox(tmp_path, offline_wheels)
+    commands = [command.replace("<this repository>", shlex.quote(str(ROOT)), 1)
+                for command, _shown in steps]  # fmt: skip
+    results = _run_in_one_shell(commands, tmp_path, env)
     drifted = []  # every step that failed or printed other than shown, all at once
     for (command, shown), (status, printed) in zip(steps, results, strict=True):
         if (status != 0 or "Traceback" in printed
@@ -229,9 +241,12 @@ def test_every_readme_block_runs_as_written_and_prints_what_it_shows(tmp_path, o
     assert "loopx-recall" not in settings.read_text()
 
 
-def test_the_blocks_not_run_here_are_few_and_still_parse():
+def test_the_one_block_not_run_here_is_the_suite_ci_runs():
     blocks = [block for block in _blocks(README.read_text()) if block.not_run is not None]
-    assert len(blocks) <= 3
+    assert [command for block in blocks for command, _shown in block.steps()] == [
+        "scripts/test         # .venv with the dev tools, then ruff, reuse lint and pytest"
+    ]
+    assert "exec scripts/test\n" in (ROOT / ".ci" / "run").read_text()
     for block in blocks:
         script = "\n".join(command for command, _shown in block.steps())
         checked = subprocess.run(["bash", "-n"], input=script, capture_output=True, text=True,
@@ -239,43 +254,10 @@ def test_the_blocks_not_run_here_are_few_and_still_parse():
         assert checked.returncode == 0, (block.not_run, checked.stderr)
 
 
-def _options(command: str) -> list[str]:
-    return [word.split("=")[0] for word in shlex.split(command) if word.startswith("--")]
-
-
-def test_the_guard_blocks_commands_and_options_exist():
-    block = _block("loopx-recall recall qualify").body
-    for command in block.replace("\\\n", " ").splitlines():
-        command = command.split("#")[0].strip()
-        words = shlex.split(command)
-        subcommand = [w for w in words[1:] if not w.startswith("-")][:2]
-        if words[1] == "capability":
-            subcommand = ["capability", "enable"]
-        helped = subprocess.run([LOOPX, *subcommand, "--help"], capture_output=True, text=True,
-                                timeout=60, check=False)  # fmt: skip
-        assert helped.returncode == 0, helped.stderr
-        for option in _options(command):
-            if option in ("--history-source",):  # the provider's own option
-                continue
-            assert option in helped.stdout, (command, option)
-
-
-def test_the_loopx_block_is_what_the_real_loopx_lane_runs():
-    lane = (ROOT / "plugins" / "obelisk-session-evidence" / "tests"
-            / "loopx_extension" / "test_inside_loopx.py").read_text()  # fmt: skip
-    for command in _block("loopx extension install").body.splitlines():
-        words = [w for w in shlex.split(command) if not w.startswith("$(")]
-        assert words[0] == "loopx"
-        for word in words[1:4]:
-            if not word.startswith("-") and word not in ("recall-goal", "recall", "."):
-                assert f'"{word}"' in lane, (command, word)
-
-
-def test_the_start_block_names_the_scripts_there_are():
-    block = _block("git clone <this repository>").body
-    for name in re.findall(r"^(scripts/\S+)", block, flags=re.M):
-        assert os.access(ROOT / name, os.X_OK), name
-    assert shutil.which("git")
+def test_the_start_blocks_name_the_scripts_there_are():
+    for starting in ("git clone <this repository>", "scripts/test"):
+        for name in re.findall(r"^(scripts/\S+)", _block(starting).body, flags=re.M):
+            assert os.access(ROOT / name, os.X_OK), name
 
 
 def test_the_stage0_figures_list_every_gate_the_code_judges():
