@@ -97,26 +97,30 @@ def total_steps(cases: int) -> int:
 
 
 def _enablement(
-    provider: Any, runtime: Any, case: Case, files: FamilyArchive
+    provider: Any,
+    runtime: Any,
+    case: Case,
+    files: FamilyArchive,
+    bound: dict[CorpusScope, tuple[dict, dict]],
 ) -> tuple[Enablement, dict]:
+    """The case's enablement and bind options. ``bound`` keeps each scope's bind within a
+    family: the cases of a family share a few scopes, and a bind asks git (~4 processes)."""
     scope = case.scope
-    cwd = str(files.repos[case.home_repo])
-    try:
-        options = dict(
-            runtime.bind_options(
-                CorpusScope(
-                    runtimes=tuple(scope.sources),
-                    roots=tuple(str(files.repos[name]) for name in scope.repos),
-                    window_days=scope.window_days,
-                    cwd=cwd,
-                )
-            )
-        )
-        binding = dict(provider.bind(options, cwd=cwd))
-    except Exception as exc:  # noqa: BLE001 - a provider's failure, reported by class only
-        raise QualificationError(
-            f"the provider did not bind the corpus scope ({type(exc).__name__})"
-        ) from None
+    corpus = CorpusScope(
+        runtimes=tuple(scope.sources),
+        roots=tuple(str(files.repos[name]) for name in scope.repos),
+        window_days=scope.window_days,
+        cwd=str(files.repos[case.home_repo]),
+    )
+    if corpus not in bound:
+        try:
+            options = dict(runtime.bind_options(corpus))
+            bound[corpus] = (options, dict(provider.bind(options, cwd=corpus.cwd)))
+        except Exception as exc:  # noqa: BLE001 - a provider's failure, reported by class only
+            raise QualificationError(
+                f"the provider did not bind the corpus scope ({type(exc).__name__})"
+            ) from None
+    options, binding = (dict(part) for part in bound[corpus])
     situation = case.situation
     enablement = Enablement(
         capability="agent-turn-recall",
@@ -225,7 +229,8 @@ class _Run:
         progress: Callable[[int], None],
     ) -> None:
         """Prepare the archive, write the late content, run every case, probe once."""
-        bound = {c.case_id: _enablement(self.provider, runtime, c, files) for c in cases}
+        scopes: dict[CorpusScope, tuple[dict, dict]] = {}
+        bound = {c.case_id: _enablement(self.provider, runtime, c, files, scopes) for c in cases}
         self._prepare(runtime)
         files.write_late()
         try:
