@@ -10,8 +10,8 @@ The first block clones this repository's committed HEAD (``<this repository>`` i
 placeholder the README asks the reader to fill in) and runs the quickstart. Nothing but
 loopback: pip installs from a local folder of wheels (``PIP_NO_INDEX``, ``PIP_FIND_LINKS``:
 the commands stay as written) and, where this user may make one (root), the whole run is
-inside a new network namespace (``unshare -n``) whose loopback is up (LoopX's effect
-runtime listens on 127.0.0.1).
+inside new network and process namespaces (``unshare -n -p``): loopback is up (LoopX's
+effect runtime listens on 127.0.0.1) and nothing the run started outlives it.
 
 A block in transcript form (``$ command`` lines, each followed by what it prints) is
 compared with what each command printed (stdout and stderr together) after the one
@@ -183,12 +183,14 @@ def _sandbox(tmp_path: Path, wheels: Path) -> tuple[Path, dict[str, str]]:
 
 
 def _isolated() -> tuple[list[str], str]:
-    """``(prefix, preamble)``: a new network namespace whose only interface, loopback, is
-    up, where this user may make one; else nothing."""
+    """``(prefix, preamble)``, where this user may make them: a new network namespace whose
+    only interface, loopback, is up, and a new process namespace, so that what the README
+    starts and leaves running (LoopX's effect runtime) ends with the run; else nothing."""
     unshare, ip = shutil.which("unshare"), shutil.which("ip")
-    probe = [unshare, "-n", ip, "link", "set", "lo", "up"] if unshare and ip else None
-    if probe and subprocess.run(probe, capture_output=True, check=False).returncode == 0:
-        return [unshare, "-n"], f"{shlex.quote(ip)} link set lo up || exit 97\n"
+    prefix = [unshare, "-n", "-p", "-f", "--mount-proc"] if unshare and ip else []
+    if prefix and subprocess.run([*prefix, ip, "link", "set", "lo", "up"], capture_output=True,
+                                 check=False).returncode == 0:  # fmt: skip
+        return prefix, f"{shlex.quote(ip)} link set lo up || exit 97\n"
     return [], ""
 
 
