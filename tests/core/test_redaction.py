@@ -141,9 +141,28 @@ def test_a_cut_header_ends_with_the_cut_mark():
 def test_a_detector_that_cannot_run_withholds_the_text(monkeypatch):
     """Fail closed: without the detector nothing of the text is kept (the private store,
     the receipt and every output see only the marker)."""
+    assert redact("Bash: make test\noutcome: ok") == "Bash: make test\noutcome: ok"
     monkeypatch.setattr(redaction, "_detected", lambda text: None)
+    monkeypatch.setattr(redaction, "_DONE", {})
     assert redact("Bash: make test\noutcome: ok") == UNSCANNED
+    assert redact("Bash: make test\noutcome: ok") == UNSCANNED  # a failure is not kept
     assert redact("") == ""
+
+
+def test_a_text_is_scanned_once_per_process_and_kept_by_a_keyed_hash_only(monkeypatch):
+    scanned = []
+    real = redaction._detected
+    monkeypatch.setattr(redaction, "_detected", lambda text: scanned.append(text) or real(text))
+    monkeypatch.setattr(redaction, "_DONE", {})
+    text = "Bash: deploy\nGITHUB_TOKEN=ghp_kT9vQ2mXw4Lp7RzB1nC8yH3dF6gJ0sA5eU2i failed"
+    first = redact(text)
+    assert "ghp_kT9vQ2mXw4Lp7RzB1nC8yH3dF6gJ0sA5eU2i" not in first
+    count = len(scanned)
+    assert redact(text) == first
+    assert len(scanned) == count  # not scanned again
+    assert all(len(key) == 64 for key in redaction._DONE)  # a keyed hash, not the text
+    assert not any("ghp_kT9vQ2mXw4Lp7RzB1nC8yH3dF6gJ0sA5eU2i" in kept
+                   for kept in redaction._DONE.values())  # fmt: skip
 
 
 def test_a_nul_does_not_hide_what_follows_it_from_the_detector():

@@ -113,6 +113,7 @@ def test_the_checks_fail_on_a_blind_set_and_a_redactor_that_lets_secrets_through
 
     monkeypatch.setattr(guard_arm, "fetch_set", newest_only)
     monkeypatch.setattr(redaction, "_spans", lambda _text: [])
+    monkeypatch.setattr(redaction, "_DONE", {})  # nothing redacted before counts either
     report, folder = long_history_only()
     long = report["guard"]["long_history"]
     assert long["found_by_replan"] > 0
