@@ -33,8 +33,8 @@ import hashlib
 import json
 import logging
 import math
+import os
 import re
-import secrets
 import string
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -408,7 +408,7 @@ def _spans(text: str) -> list[tuple[int, int, str]] | None:
 #: detector could not scan is not kept, so the next call tries again.
 _DONE: dict[bytes, str] = {}
 _DONE_MAX = 4096
-_DONE_KEY = secrets.token_bytes(16)
+_DONE_KEY = os.urandom(16)  # not `secrets`: the guard's hot path imports this module
 
 
 def redact(text: str) -> str:
