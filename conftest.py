@@ -66,6 +66,7 @@ def snapshot(home: Path) -> dict[str, tuple[int, ...]]:
     """Every entry under ``home`` with what changes when it is written, created or removed
     (folders: their mtime; files: mtime, size and inode), symlinks not followed."""
     seen: dict[str, tuple[int, ...]] = {}
+    caches = {os.path.join(home, name) for name in _CACHES}  # not relpath per entry: 3 s
 
     def walk(folder: str, files_too: bool) -> None:
         try:
@@ -73,7 +74,7 @@ def snapshot(home: Path) -> dict[str, tuple[int, ...]]:
         except OSError:
             return
         for entry in entries:
-            if os.path.relpath(entry.path, home) in _CACHES:
+            if entry.path in caches:
                 continue
             try:
                 stat = entry.stat(follow_symlinks=False)
