@@ -45,7 +45,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 DOUBLE = ROOT / "plugins" / "obelisk-session-evidence" / "tests" / "obelisk_double" / "obelisk"
-LOOPX = str(Path(sys.executable).parent / "loopx-recall")
 NOT_RUN = re.compile(r"<!-- readme-test: not run \((?P<why>[^)]+)\) -->")
 
 
@@ -244,6 +243,7 @@ def test_every_readme_block_runs_as_written_and_prints_what_it_shows(tmp_path, o
     # the way out ran last: nothing of ours is left in the settings file or HOME's state
     settings = home / ".claude" / "settings.json"
     assert "loopx-recall" not in settings.read_text()
+    assert not (home / ".local" / "state" / "loopx-recall").exists()
 
 
 def test_the_one_block_not_run_here_is_the_suite_ci_runs():
