@@ -25,8 +25,8 @@ from typing import Any
 
 from loopx_recall_core.jsonio import JsonInputError, loads
 from loopx_recall_core.recall.replan.relation import proposed_route, relate_parsed, verdict_of
-from loopx_recall_core.recall.replan.routes import Route
 from loopx_recall_core.recall.replan.snippets import ParsedSnippet, outcome_of, parse_snippet
+from loopx_recall_core.routes import Route
 
 __all__ = [
     "MAX_WARNING_CHARS",

@@ -29,8 +29,8 @@ from loopx_recall_core.qualification.materialize import CaseView
 from loopx_recall_core.qualification.native_transcripts import read_transcripts
 from loopx_recall_core.recall.outcome import RecallOutcome
 from loopx_recall_core.recall.replan.flow import Recaller, replan
-from loopx_recall_core.recall.replan.routes import command_route, same_route, step_route
 from loopx_recall_core.recall.request_admission import Admitted
+from loopx_recall_core.routes import command_route, same_route, step_route
 from loopx_recall_core.transcript_rules import under, window_start
 
 __all__ = [

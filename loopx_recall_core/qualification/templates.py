@@ -71,7 +71,7 @@ TEMPLATES: tuple[Template, ...] = (
         respell=(
             lambda s: f"cd {ROOT} && npm run build:{s}",
             lambda s: f"npm run build:{s} 2>&1 | tail -20",
-            lambda s: f"CI=1 npm run build:{s}",
+            lambda s: f"NO_COLOR=1 npm run build:{s}",
             # npm's "run-script" alias of "run": known since issue 18 item E.
             lambda s: f"npm run-script build:{s}",
         ),

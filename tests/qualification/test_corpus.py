@@ -22,9 +22,9 @@ from loopx_recall_core.qualification.corpus import (
     build_corpus,
 )
 from loopx_recall_core.qualification.templates import ROOT, TEMPLATES
-from loopx_recall_core.recall.replan.routes import command_route, same_route
 from loopx_recall_core.recall.replan.situation_admission import trigger_refusal
 from loopx_recall_core.recall.replan.terms import query_terms
+from loopx_recall_core.routes import command_route, same_route
 
 DEFAULT = build_corpus()
 

@@ -181,8 +181,10 @@ HELD_OUT: list[Case] = [
     # -- chains -------------------------------------------------------------------------------
     ("cd api && time make test-unit && make lint-api", "cd api && make test-unit && make lint-api",
      2, "repeat", "chain"),
+    # Relabelled by issue 38: sourcing a file changes the environment the command runs in
+    # (another venv's pytest is the usual fix for "No module named ..."): part of the route.
     ("source .venv/bin/activate && timeout 300 pytest -q tests/test_sync.py",
-     "pytest tests/test_sync.py", 1, "repeat", "chain"),
+     "pytest tests/test_sync.py", 1, "near", "chain"),
 ]  # fmt: skip
 
 DEV: list[Case] = [

@@ -11,8 +11,8 @@ from collections import Counter
 
 import pytest
 
-from loopx_recall_core.recall.replan import shell
 from loopx_recall_core.recall.replan.flow import replan
+from loopx_recall_core.routes import chain as shell
 from tests.recall.replan.helpers import (
     FakeRecall,
     attempt,
@@ -33,15 +33,15 @@ SECRET = "curl -H 'Authorization: Bearer ghp_0123456789abcdefABCDEF0123456789abc
 @pytest.fixture
 def parses(monkeypatch) -> Counter:
     """How many times each command text is split into segments (every parse of a command
-    line, by ``command_segments`` or anything else, goes through ``shell._segments``)."""
+    line, by ``command_segments`` or anything else, goes through the grammar's ``parse``)."""
     counted: Counter = Counter()
-    real = shell._segments
+    real = shell.parse
 
-    def counting(command, root, depth=0):
+    def counting(command):
         counted[command] += 1
-        return real(command, root, depth)
+        return real(command)
 
-    monkeypatch.setattr(shell, "_segments", counting)
+    monkeypatch.setattr(shell, "parse", counting)
     return counted
 
 

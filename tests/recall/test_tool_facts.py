@@ -12,8 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from loopx_recall_core.recall.replan.programs import FLAG_ALIASES
-from loopx_recall_core.recall.replan.toolchains import (
+from loopx_recall_core.routes.programs import FLAG_ALIASES
+from loopx_recall_core.routes.toolchains import (
     DEFAULT_VALUES,
     SUBCOMMAND_OPTION_ALIASES,
 )

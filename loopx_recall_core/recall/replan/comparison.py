@@ -48,8 +48,8 @@ from loopx_recall_core.contracts import EvidenceItem, HistoricalEvidenceRequestV
 from loopx_recall_core.contracts.replan import Step
 from loopx_recall_core.recall.outcome import RecallOutcome
 from loopx_recall_core.recall.replan.relation import Relation, proposed_route, relate, verdict_of
-from loopx_recall_core.recall.replan.routes import Route
 from loopx_recall_core.redaction import redact
+from loopx_recall_core.routes import Route
 
 __all__ = ["VERDICTS", "Comparison", "RouteMatch", "compare", "compare_pages", "item_ref"]
 

@@ -46,7 +46,7 @@ from loopx_recall_core.contracts import HistoricalEvidenceRequestV0
 from loopx_recall_core.contracts.replan import ReplanOutcomeV0, ReplanSituationV0
 from loopx_recall_core.recall.outcome import RecallOutcome
 from loopx_recall_core.recall.replan.comparison import Comparison, compare, item_ref
-from loopx_recall_core.recall.replan.routes import Route, same_route, step_route
+from loopx_recall_core.routes import Route, same_route, step_route
 
 __all__ = ["LEGALITY_REASONS", "Legality", "check_outcome"]
 

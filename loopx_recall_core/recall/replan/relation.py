@@ -21,8 +21,9 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Literal
 
-from loopx_recall_core.recall.replan.programs import TIMED_OUT
-from loopx_recall_core.recall.replan.routes import (
+from loopx_recall_core.recall.replan.snippets import ParsedSnippet, parse_snippet
+from loopx_recall_core.redaction import redact_command
+from loopx_recall_core.routes import (
     Route,
     command_route,
     hypothesis_keywords,
@@ -31,8 +32,7 @@ from loopx_recall_core.recall.replan.routes import (
     same_route,
     step_route,
 )
-from loopx_recall_core.recall.replan.snippets import ParsedSnippet, parse_snippet
-from loopx_recall_core.redaction import redact_command
+from loopx_recall_core.routes.wrappers import TIMED_OUT
 
 if TYPE_CHECKING:
     from loopx_recall_core.contracts.replan import Step

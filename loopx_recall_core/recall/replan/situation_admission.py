@@ -39,10 +39,10 @@ import attrs
 from loopx_recall_core.canonical import keyed_digest
 from loopx_recall_core.contracts import HistoricalEvidenceRequestV0, unstructure
 from loopx_recall_core.contracts.replan import ReplanSituationV0
-from loopx_recall_core.recall.replan.routes import Route, same_route, step_route
 from loopx_recall_core.recall.replan.terms import query_terms
 from loopx_recall_core.recall.request_admission import Admitted, admit
 from loopx_recall_core.recall.requests import history_request
+from loopx_recall_core.routes import Route, same_route, step_route
 from loopx_recall_core.state import DEFAULT_CEILINGS, Enablement
 
 __all__ = [

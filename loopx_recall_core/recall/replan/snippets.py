@@ -15,7 +15,7 @@ import re
 import shlex
 from typing import NamedTuple
 
-from loopx_recall_core.recall.replan.routes import Route, command_route, edit_route
+from loopx_recall_core.routes import Route, command_route, edit_route
 from loopx_recall_core.snippet_rules import CUT, SHELL_TOOLS
 
 __all__ = ["ParsedSnippet", "outcome_of", "parse_snippet"]

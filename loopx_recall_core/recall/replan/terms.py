@@ -37,12 +37,11 @@ from functools import lru_cache
 
 from loopx_recall_core.canonical import js_trim, utf16_len
 from loopx_recall_core.contracts.replan import ReplanSituationV0, Step
-from loopx_recall_core.recall.replan.canonical_command import spellings, vocabulary
-from loopx_recall_core.recall.replan.paths import normalize_arg
-from loopx_recall_core.recall.replan.routes import Route, hypothesis_keywords
-from loopx_recall_core.recall.replan.shell import Segment, command_segments
-from loopx_recall_core.recall.replan.toolchains import SCRIPT_RUNNERS
 from loopx_recall_core.redaction import redact
+from loopx_recall_core.routes import Route, Segment, command_segments, hypothesis_keywords
+from loopx_recall_core.routes.invocation import spellings, vocabulary
+from loopx_recall_core.routes.paths import normalize_arg
+from loopx_recall_core.routes.toolchains import SCRIPT_RUNNERS
 
 __all__ = ["MAX_TERMS", "MAX_TERM_UNITS", "query_terms"]
 
@@ -53,6 +52,7 @@ _WORDY = re.compile(r"\w")
 _VOCABULARY = vocabulary()
 _MARK = "[redacted:"  # the redactor's mark (a route read from a redacted command holds it)
 _redacted = lru_cache(maxsize=64)(redact)  # one situation's fields, each redacted once
+_PUBLIC = "\x00public"  # the source of a spelling read from the public tables or specs
 
 
 def query_terms(
@@ -99,32 +99,45 @@ def _step_terms(
         made = route is not None and route.kind == "command"
         segments = route.segments if made else command_segments(step.command, root)
         for segment in segments:
-            yield from ((term, step.command) for term in _route_words(segment))
+            for term, public in _route_words(segment):
+                yield term, (_PUBLIC if public else step.command)
     for path in step.file_paths:
         yield normalize_arg(path), path
     if step.hypothesis is not None:
         yield from ((word, step.hypothesis) for word in hypothesis_keywords(step.hypothesis))
 
 
-def _route_words(segment: Segment) -> Iterator[str]:
+def _route_words(segment: Segment) -> Iterator[tuple[str, bool]]:
     """The canonical route's words, whatever spelling the step used: program and
-    subcommand with their usual spellings, targets, then option values (``-p core``)."""
-    yield from spellings("", segment.program)
+    subcommand with their usual spellings (public words: True), targets, then option
+    values (``-p core``)."""
+    if segment.opaque:
+        return
+    for spelling in spellings("", segment.program):
+        yield spelling, spelling != segment.program
     for index, positional in enumerate(segment.positionals):
         if index == 0 and positional == "run" and segment.program in SCRIPT_RUNNERS:
             continue  # "npm test" is "npm run test": the script's name is the route
-        yield from spellings(segment.program, positional) if index < 2 else (positional,)
+        if index < 2:
+            for spelling in spellings(segment.program, positional):
+                yield spelling, spelling != positional and positional not in spelling
+        else:
+            yield positional, False
         head = positional.partition("::")[0]
         if head != positional:
-            yield head
-    yield from (value for _, value in segment.flags if value)
+            yield head, False
+    yield from ((value, False) for _, value in segment.flags if value)
 
 
 def _acceptable(term: str, source: str) -> bool:
     return (
         len(term) >= _MIN_TERM_CHARS
         and utf16_len(term) <= MAX_TERM_UNITS
-        and (term in _VOCABULARY or (term in source and term in _redacted(source)))
+        and (
+            term in _VOCABULARY
+            or source == _PUBLIC
+            or (term in source and term in _redacted(source))
+        )
         and _MARK not in term
         and _WORDY.search(term) is not None
         and not term.startswith(("-", "/", "~", "|", "cd:"))

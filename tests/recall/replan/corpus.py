@@ -66,7 +66,7 @@ case("pytest tests/test_parser.py -x", fail("pytest tests/test_parser.py -x"), "
 case("pytest tests/test_parser.py -x", fail("pytest  -x   tests/test_parser.py"), "repeat")
 case("pytest tests/test_parser.py -x", fail("python -m pytest -x tests/test_parser.py"), "repeat")
 case("pytest tests/test_parser.py -x", fail("uv run pytest tests/test_parser.py -x -q"), "repeat")
-case("pytest tests/test_parser.py -x", fail("CI=1 pytest tests/test_parser.py -x"), "repeat")
+case("pytest tests/test_parser.py -x", fail("NO_COLOR=1 pytest tests/test_parser.py -x"), "repeat")
 case("pytest tests/test_parser.py -x", fail(f"pytest -x {ROOT}/tests/test_parser.py"), "repeat")
 case(
     "pytest tests/test_parser.py -x", fail(f"cd {ROOT} && pytest -x tests/test_parser.py"), "repeat"

@@ -3,7 +3,7 @@
 """HELD OUT (issue 14, item 4): more spellings of one route.
 
 Written and labelled BEFORE the run-in-directory and option-alias rules were added to
-:mod:`loopx_recall_core.recall.replan.shell`; never tuned on. Same conventions as
+:mod:`loopx_recall_core.routes.chain`; never tuned on. Same conventions as
 :mod:`tests.recall.replan.corpus` (one proposed step, one item, a fresh complete index, the
 repository root ``ROOT`` known), and the same label meanings:
 

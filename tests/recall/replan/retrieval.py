@@ -38,9 +38,9 @@ from typing import Any
 from loopx_recall_core.contracts import structure
 from loopx_recall_core.contracts.replan import ReplanSituationV0
 from loopx_recall_core.recall.replan.relation import relate
-from loopx_recall_core.recall.replan.routes import step_route
 from loopx_recall_core.recall.replan.situation_admission import build_request
 from loopx_recall_core.recall.replan.terms import query_terms
+from loopx_recall_core.routes import step_route
 from tests.recall.replan import helpers
 
 ROOT = "/home/dev/src/alpha"

@@ -169,7 +169,7 @@ CASES = [
         REPEATED,
         FakeRecall([]),
         True,
-        outcome("grounded_successor", [EVIDENCE], cmd("CI=1 pytest -x tests/test_api.py")),
+        outcome("grounded_successor", [EVIDENCE], cmd("NO_COLOR=1 pytest -x tests/test_api.py")),
         "repeats_current_failed_attempt",
     ),
     (

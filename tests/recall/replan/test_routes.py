@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import pytest
 
-from loopx_recall_core.recall.replan.routes import (
+from loopx_recall_core.recall.replan.snippets import parse_snippet
+from loopx_recall_core.routes import (
     command_route,
     edit_route,
     hypothesis_route,
     near_route,
     same_route,
 )
-from loopx_recall_core.recall.replan.shell import command_segments
-from loopx_recall_core.recall.replan.snippets import parse_snippet
+from loopx_recall_core.routes.chain import command_segments
 
 ROOT = "/home/dev/src/alpha"
 
@@ -37,7 +37,9 @@ COMMANDS = [
         "pytest tests/b.py tests/a.py",
         "same",
     ),
-    ("env-prefix", "CI=1 NO_COLOR=x pytest tests/a.py", "pytest tests/a.py", "same"),
+    ("env-prefix", "FORCE_COLOR=1 NO_COLOR=x pytest tests/a.py", "pytest tests/a.py", "same"),
+    # CI is no output setting: pnpm asks for it to run without a terminal (issue 38)
+    ("env-ci-is-material", "CI=true pnpm install", "pnpm install", "near"),
     ("env-wrapper", "env TERM=dumb pytest tests/a.py", "pytest tests/a.py", "same"),
     # env -u NAME removes a variable, as NAME=value sets one: part of the route
     ("env-unset", "env -u HOME TERM=dumb pytest tests/a.py", "pytest tests/a.py", "near"),
@@ -121,7 +123,8 @@ SPELLINGS = [
     ("make-C-root-unknown", f"make -C {ROOT} migrate", "make migrate", None, "near"),
     ("make-C-dot-root-unknown", "make --directory=./ migrate", "make migrate", None, "same"),
     ("make-C-sub", "make -C db migrate", "make migrate", ROOT, "near"),
-    ("make-C-sub-is-cd-sub-not-yet", "make -C db migrate", "cd db && make migrate", ROOT, "near"),
+    # issue 38: an option naming the folder to run in is that folder
+    ("make-C-sub-is-cd-sub", "make -C db migrate", "cd db && make migrate", ROOT, "same"),
     ("cd-sub-then-C-root", f"cd db && make -C {ROOT} x", "cd db && make x", ROOT, "near"),
     ("cd-sub-then-C-dot-kept", "cd db && make -C . x", "make x", ROOT, "near"),
     ("git-C-root-then-sub", f"git -C {ROOT} -C sub pull", "git pull", ROOT, "near"),

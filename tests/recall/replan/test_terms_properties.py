@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from loopx_recall_core.canonical import js_trim, utf16_len
 from loopx_recall_core.contracts import structure
 from loopx_recall_core.contracts.replan import ReplanSituationV0
-from loopx_recall_core.recall.replan.canonical_command import vocabulary
 from loopx_recall_core.recall.replan.flow import replan
 from loopx_recall_core.recall.replan.terms import query_terms
+from loopx_recall_core.routes.invocation import vocabulary
 from tests.recall.replan.helpers import FakeRecall, bound, enablement
 
 VOCABULARY = vocabulary()

@@ -1,0 +1,365 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""One program invocation normalized: its canonical name, its options as (canonical name,
+value) pairs in any order, its positional arguments in order, and the folder it runs in.
+
+Where the spellings come from:
+
+* **The program's spec** (:mod:`.specs`, from ``@withfig/autocomplete``): every spelling
+  of an option is its longest spelling (``-C`` and ``--directory`` are one option),
+  whether it takes a value (``-k expr``, ``--opt=v`` and ``--opt v``, ``-j4``), whether
+  single-dash words are clusters (``-xvs``) or one option (``-chdir``), the subcommands
+  and their aliases (``npm i`` is ``npm install``), and persistent options.
+* **Hand rules** (:mod:`.programs`, :mod:`.toolchains`), each with its source, only for
+  what a spec cannot say: options that change only what is shown (dropped), options set
+  to the value the tool uses anyway (dropped), options naming the folder to run in or the
+  default build file, package scripts (``npm test`` is ``npm run test``), Kubernetes
+  resource names, programs whose targets are a set, and the spellings a spec lacks or
+  gets wrong (``FLAG_ALIASES``, ``VALUE_FLAGS``: each row cites the tool's own help).
+
+An option that neither knows is kept as written, and the words after it are compared word
+for word: an unknown program or option is never made equal to anything else.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from typing import NamedTuple
+
+from loopx_recall_core.routes.paths import is_path_like, norm_path, normalize_arg
+from loopx_recall_core.routes.programs import (
+    COSMETIC_FLAGS,
+    FLAG_ALIASES,
+    FOLDER_FILE_OPTIONS,
+    FOLDER_OPTIONS,
+    SINGLE_DASH_LONG,
+    SPEC_CORRECTIONS,
+    VALUE_FLAGS,
+)
+from loopx_recall_core.routes.specs import FOLDER, Node, Option, program_spec
+from loopx_recall_core.routes.toolchains import (
+    DEFAULT_FILES,
+    DEFAULT_VALUES,
+    GLOBAL_ALIASES,
+    GO_FLAGS,
+    KUBE_RESOURCES,
+    PROGRAM_ALIASES,
+    SCRIPT_RUNNERS,
+    SUBCOMMAND_ALIASES,
+    SUBCOMMAND_OPTION_ALIASES,
+)
+
+__all__ = ["Invocation", "canonical_program", "normalize_invocation", "spellings"]
+
+_PIP = re.compile(r"pip\d+(?:\.\d+)?\Z")
+_PYTHON = re.compile(r"python(?:\d+(?:\.\d+)?)?\Z")
+_NUMBER = re.compile(r"-\d+(?:\.\d+)?\Z")
+
+
+class Invocation(NamedTuple):
+    program: str
+    flags: tuple[tuple[str, str], ...]
+    positionals: tuple[str, ...]
+    folder: str
+
+
+class _Parsed(NamedTuple):
+    name: str  # canonical
+    spellings: frozenset[str]
+    value: str
+    folder: bool  # the option names a folder to run in
+
+
+def canonical_program(word: str, root: str | None) -> tuple[str, tuple[str, ...]]:
+    """A program's canonical name from the word that ran it, and the words it stands for
+    (``docker-compose`` is ``docker compose``; ``.venv/bin/pytest`` is ``pytest``)."""
+    if "/" in word:
+        parts = word.rstrip("/").split("/")
+        if len(parts) >= 2 and parts[-2] in ("bin", "Scripts"):
+            word = parts[-1]
+        else:
+            word = norm_path(word, root)
+            if "/" in word:
+                return word, ()
+    if _PYTHON.match(word):
+        return "python", ()
+    words = PROGRAM_ALIASES.get(word) or (("pip",) if _PIP.match(word) else None)
+    if words is None:
+        return word, ()
+    return words[0], words[1:]
+
+
+def _join(folder: str, path: str, root: str | None) -> str:
+    """``path`` taken from ``folder`` (repository-relative; absolute outside the root)."""
+    if not path or path.startswith("$") or path.startswith("~"):
+        return "?"
+    if path.startswith("/"):
+        return norm_path(path, root)
+    if folder == "?":
+        return "?"
+    joined = posixpath.normpath(posixpath.join(folder, path))
+    return "." if joined in ("", ".") else joined
+
+
+class _Reader:
+    """Reads one program's words with its spec and the hand rules."""
+
+    def __init__(self, program: str, root: str | None) -> None:
+        self.program = program
+        self.root = root
+        self.node: Node | None = program_spec(program)
+        self.path: list[str] = []  # the subcommands read so far
+        aliases = FLAG_ALIASES.get(program, {})
+        self.aliases = aliases
+        self.values = VALUE_FLAGS.get(program, frozenset())
+        self.corrections = SPEC_CORRECTIONS.get(program, {})
+
+    def option(self, spelled: str) -> Option | None:
+        option = None if self.node is None else self.node.options.get(spelled)
+        corrected = self.corrections.get(spelled)
+        if option is not None and corrected is not None:
+            return option._replace(arity=corrected[0], bits=corrected[1])
+        return option
+
+    def split(self, arg: str) -> list[tuple[str, str | None]]:
+        """The (spelling, value) pairs of one option word; value None: maybe the next."""
+        if self.program in GO_FLAGS and arg.startswith("--") and len(arg) > 2:
+            arg = arg[1:]  # Go's flag package: "-flag" and "--flag" are the same
+        name, eq, value = arg.partition("=")
+        if arg.startswith("--") or len(arg) == 2 or self._whole(name):
+            return [(name, value if eq else None)]
+        pairs: list[tuple[str, str | None]] = []
+        for at in range(1, len(arg)):  # a cluster: -xvs, -kexpr, -pSECRET
+            spelled = "-" + arg[at]
+            if self.arity(spelled):
+                pairs.append((spelled, arg[at + 1 :] or None))
+                break
+            pairs.append((spelled, ""))
+        return pairs
+
+    def _whole(self, name: str) -> bool:
+        if self.program in SINGLE_DASH_LONG or name in self.aliases or name in self.values:
+            return True
+        if self.node is None:
+            return False
+        return self.node.posix_noncompliant or name in self.node.options
+
+    def arity(self, spelled: str) -> int:
+        alias = self._alias(spelled)
+        if spelled in self.values or alias.partition("=")[0] in self.values:
+            return 1
+        if "=" in alias:
+            return 0
+        option = self.option(spelled) or self.option(alias)
+        return 0 if option is None else option.arity
+
+    def _alias(self, spelled: str) -> str:
+        if not self.path:
+            spelled = GLOBAL_ALIASES.get(self.program, {}).get(spelled, spelled)
+        else:
+            by_sub = SUBCOMMAND_OPTION_ALIASES.get(self.program, {}).get(self.path[0], {})
+            spelled = by_sub.get(spelled, spelled)
+        return self.aliases.get(spelled, spelled)
+
+    def canonical(self, spelled: str) -> tuple[str, frozenset[str], str | None, bool]:
+        """(canonical name, every spelling, the value it implies, names a folder)."""
+        alias = self._alias(spelled)
+        name, eq, implied = alias.partition("=")
+        option = self.option(name) or self.option(spelled)
+        spellings = {spelled, name}
+        folder = False
+        if option is not None:
+            spellings |= set(option.spellings)
+            name = option.canonical
+            folder = bool(option.bits & FOLDER)
+        return name, frozenset(spellings), implied if eq else None, folder
+
+    def descend(self, word: str) -> str | None:
+        """``word`` as a subcommand: its canonical name (the node moves below it)."""
+        if self.node is None or not self.node.has_subcommands:
+            alias = SUBCOMMAND_ALIASES.get(self.program, {}).get(word) if not self.path else None
+            if alias is not None:
+                self.path.append(alias)
+                return alias
+            return None
+        found = self.node.subcommand(word)
+        if found is None:
+            alias = SUBCOMMAND_ALIASES.get(self.program, {}).get(word) if not self.path else None
+            found = None if alias is None else self.node.subcommand(alias)
+            if found is None:
+                return None
+        name, self.node = found
+        name = SUBCOMMAND_ALIASES.get(self.program, {}).get(name, name) if not self.path else name
+        self.path.append(name)
+        return name
+
+
+def normalize_invocation(
+    program: str, args: list[str], root: str | None, folder: str = "."
+) -> Invocation:
+    """The invocation of ``program`` with ``args`` run from ``folder``."""
+    reader = _Reader(program, root)
+    cosmetic = COSMETIC_FLAGS["*"] | COSMETIC_FLAGS.get(program, frozenset())
+    parsed: list[_Parsed] = []
+    positionals: list[str] = []
+    plain = 0  # positionals that are not subcommands
+    index = 0
+    options_done = False
+    while index < len(args):
+        arg = args[index]
+        index += 1
+        if options_done or not arg.startswith("-") or arg == "-":
+            if not options_done and plain == 0 and (sub := reader.descend(arg)) is not None:
+                positionals.append(sub)
+                continue
+            plain += 1
+            positionals.append(normalize_arg(arg, root))
+            continue
+        if arg == "--":
+            options_done = True
+            continue
+        for spelled, given in reader.split(arg):
+            name, spellings, implied, names_folder = reader.canonical(spelled)
+            value = given
+            if implied is not None:
+                value = implied
+            elif value is None:
+                # A value is the next word unless that word is an option (argparse, clap
+                # and cobra alike refuse a value that starts with "-" by default): a spec
+                # that wrongly gives an option a value cannot take the next option.
+                following = args[index] if index < len(args) else None
+                if reader.arity(spelled) == 1 and following is not None and (
+                    not following.startswith("-") or following == "-" or _NUMBER.match(following)
+                ):
+                    value = following
+                    index += 1
+                else:
+                    value = ""
+            if spellings & cosmetic or name in cosmetic:
+                continue
+            names_folder = names_folder or bool(spellings & FOLDER_OPTIONS.get(program, set()))
+            parsed.append(_Parsed(name, spellings, value, names_folder))
+    folder, parsed = _folders(program, parsed, folder, root)
+    subcommand = reader.path[0] if reader.path else (positionals[0] if positionals else None)
+    flags = _drop_defaults(program, parsed, subcommand, folder)
+    return Invocation(
+        program=program,
+        flags=tuple(sorted((p.name, normalize_arg(p.value, root)) for p in flags)),
+        positionals=_canonical_positionals(program, tuple(positionals)),
+        folder=folder,
+    )
+
+
+def _folders(
+    program: str, parsed: list[_Parsed], folder: str, root: str | None
+) -> tuple[str, list[_Parsed]]:
+    """Options that run the program in another folder, applied in order (``git -C a -C b``
+    runs in ``a/b``: git(1) "each subsequent non-absolute -C <path> is interpreted relative
+    to the preceding -C <path>"); an option naming a file whose folder the tool runs in
+    (``cargo --manifest-path sub/Cargo.toml``) moves to that folder, and the file's name
+    stays only when it is not the tool's default (:data:`FOLDER_FILE_OPTIONS`)."""
+    if program == "npm" and any("--global" in p.spellings for p in parsed):
+        return folder, parsed  # npm config "prefix": with --global an install location
+    kept: list[_Parsed] = []
+    files = FOLDER_FILE_OPTIONS.get(program)
+    for item in parsed:
+        if item.folder:
+            folder = _join(folder, item.value, root)
+            continue
+        if files is not None and item.spellings & files[0]:
+            head, base = posixpath.split(item.value)
+            if head:
+                folder = _join(folder, head, root)
+            if base not in files[1]:
+                kept.append(item._replace(value=base))
+            continue
+        kept.append(item)
+    return folder, kept
+
+
+def _drop_defaults(
+    program: str, parsed: list[_Parsed], subcommand: str | None, folder: str
+) -> list[_Parsed]:
+    """Without the build-file option naming the tool's default file, given once, and the
+    options set once to the value the tool uses anyway (``DEFAULT_VALUES``)."""
+    default = DEFAULT_FILES.get(program)
+    if default is not None:
+        name, files = default
+        given = [p for p in parsed if name in p.spellings]
+        if len(given) == 1 and norm_path(given[0].value, None) in files:
+            parsed = [p for p in parsed if p is not given[0]]
+    entries = DEFAULT_VALUES.get(program, ())
+    present = set().union(*(p.spellings | {p.name} for p in parsed)) if parsed else set()
+    for subcommands, name, defaults, unless in entries:
+        if subcommands is not None and subcommand not in subcommands:
+            continue
+        given = [p for p in parsed if name in p.spellings or p.name == name]
+        if len(given) == 1 and given[0].value in defaults and unless not in present:
+            parsed = [p for p in parsed if p is not given[0]]
+    return parsed
+
+
+def _canonical_positionals(program: str, positionals: tuple[str, ...]) -> tuple[str, ...]:
+    if not positionals:
+        return positionals
+    first, rest = positionals[0], positionals[1:]
+    runner = SCRIPT_RUNNERS.get(program)
+    if runner is not None:
+        same_as_run, builtins = runner
+        if first in same_as_run or (builtins is not None and _script_name(first, builtins)):
+            return ("run", first, *rest)
+    if program == "kubectl":
+        rest = tuple(_kube_resource(arg) for arg in rest)
+    return (first, *rest)
+
+
+def _script_name(word: str, builtins: frozenset[str]) -> bool:
+    return word not in builtins and not word.startswith("-") and not is_path_like(word)
+
+
+def _kube_resource(arg: str) -> str:
+    kind, slash, name = arg.partition("/")
+    canonical = KUBE_RESOURCES.get(kind)
+    return arg if canonical is None else canonical + slash + name
+
+
+def spellings(program: str, word: str) -> tuple[str, ...]:
+    """``word`` and the other spellings of the same subcommand (or, with ``program``
+    empty, of the same program), for retrieval: the prior attempt may have used any."""
+    others: set[str] = set()
+    if not program:
+        others = {alias for alias, words in PROGRAM_ALIASES.items() if words[-1] == word}
+    else:
+        others = {a for a, c in SUBCOMMAND_ALIASES.get(program, {}).items() if c == word}
+        node = program_spec(program)
+        found = None if node is None else node.subcommand(word)
+        if found is not None:
+            raw = node._raw.get("s", {})  # type: ignore[union-attr]
+            others |= {alias for alias, target in raw.items() if target == found[0]}
+            if found[0] != word:
+                others.add(found[0])
+        if program == "kubectl":
+            canonical = KUBE_RESOURCES.get(word, word)
+            others |= {a for a, c in KUBE_RESOURCES.items() if c == canonical}
+    chosen: list[str] = []
+    for spelling in sorted({word} | others, key=lambda s: (len(s), s)):
+        if spelling != word and len(spelling) < 3:
+            spelling = f"{program} {spelling}"  # too short to search alone (npm t)
+        if not any(kept.casefold() in spelling.casefold() for kept in chosen):
+            chosen.append(spelling)
+    return tuple(chosen)
+
+
+def vocabulary() -> frozenset[str]:
+    """Every program and subcommand spelling of the hand tables (public words, no text of
+    any situation); spellings read from a spec are public too (:func:`spellings`)."""
+    words: set[str] = set()
+    for alias, canonical_words in PROGRAM_ALIASES.items():
+        words |= {alias, *canonical_words}
+    for program, aliases in SUBCOMMAND_ALIASES.items():
+        for alias, canonical in aliases.items():
+            words |= {alias, canonical, *spellings(program, canonical)}
+    for alias, canonical in KUBE_RESOURCES.items():
+        words |= {alias, canonical, *spellings("kubectl", canonical)}
+    return frozenset(words)

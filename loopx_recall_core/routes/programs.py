@@ -1,0 +1,246 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""Per-program option facts a spec cannot say, or says wrongly, each with its source:
+output-only options, folder options, programs whose targets are a set, and the option
+spellings and values the tools' own help gives where the spec lacks them.
+
+Applied by :mod:`.invocation`. Keyed by program name as normalized (``python3`` is
+``python``).
+"""
+
+from __future__ import annotations
+
+from loopx_recall_core.routes.toolchains import (
+    OUTPUT_ONLY,
+    TOOL_ALIASES,
+    TOOL_VALUE_FLAGS,
+)
+
+__all__ = [
+    "COSMETIC_FLAGS",
+    "FLAG_ALIASES",
+    "FOLDER_FILE_OPTIONS",
+    "FOLDER_OPTIONS",
+    "ORDER_FREE",
+    "SINGLE_DASH_LONG",
+    "SPEC_CORRECTIONS",
+    "TARGETS_ONLY",
+    "VALUE_FLAGS",
+]
+
+#: Flags that take the next argument as their value, per program (either spelling of an
+#: aliased option may be listed: a flag takes a value if its own or its canonical
+#: spelling is here).
+VALUE_FLAGS: dict[str, frozenset[str]] = {
+    "pytest": frozenset(
+        {"-k", "-m", "-p", "-c", "-o", "-n", "-W", "-r", "--deselect", "--ignore"}
+        | {"--ignore-glob", "--maxfail", "--tb", "--rootdir", "--durations", "--cov"}
+        | {"--cov-report", "--junitxml", "--log-level", "--timeout", "--basetemp"}
+        | {"--confcutdir", "--import-mode", "--dist", "--numprocesses", "--capture"}
+        | {"--config-file", "--override-ini", "--pythonwarnings"}
+    ),
+    "python": frozenset({"-c", "-W", "-X"}),
+    "git": frozenset({"-m", "-C", "-c", "-b", "-B", "--message", "--author", "--format"}),
+    "cargo": frozenset(
+        {"-p", "--package", "--features", "--bin", "--test", "--target", "-j", "--jobs"}
+        | {"--manifest-path", "--profile", "--example"}
+    ),
+    "go": frozenset({"-C", "-run", "-count", "-tags", "-timeout", "-p", "-bench", "-coverprofile"}),
+    "npm": frozenset({"--prefix", "--workspace"}),
+    "pnpm": frozenset({"--dir", "--filter"}),
+    "yarn": frozenset({"--cwd"}),
+    "pip": frozenset(
+        {"--requirement", "--editable", "--constraint", "--target", "--index-url"}
+        | {"--extra-index-url", "--config-settings"}
+    ),
+    # Not --jobs: GNU make reads its optional count only as "--jobs=N" (or "-jN"/"-j N").
+    "make": frozenset({"--directory", "--file", "-j", "--include-dir"}),
+    "mypy": frozenset({"--config-file", "--package", "--module", "--command"}),
+    "ruff": frozenset({"--config", "--select", "--ignore", "--extend-select", "--target-version"}),
+    "tox": frozenset({"-e", "-c"}),
+}
+
+#: Flags dropped before comparison: they change what is shown, not what runs.
+COSMETIC_FLAGS: dict[str, frozenset[str]] = {
+    "*": frozenset({"--color", "--colour", "--no-color", "--no-colour", "--verbose", "--quiet"}),
+    "pytest": frozenset(
+        {"-q", "-v", "-r", "-l", "--tb", "--durations", "--no-header", "--no-summary"}
+        | {"--showlocals", "--disable-warnings", "--verbosity"}
+    ),
+    "cargo": frozenset({"-q", "-v"}),
+    "go": frozenset({"-v"}),
+    "npm": frozenset({"-s", "--silent", "--loglevel"}),
+    "make": frozenset({"-s", "--silent"}),
+    "mypy": frozenset({"--pretty", "--no-error-summary"}),
+    "ruff": frozenset({"-q", "-v"}),
+    "tox": frozenset({"-q", "-v"}),
+}
+
+#: Spellings of one option, per program: alias -> canonical (long) spelling. Only options
+#: the tool's own documentation gives as one option (cited per program); a canonical
+#: ``--name=value`` means the alias is a shortcut for that value. Applied to option names
+#: only, never after ``--``. Programs whose short options change meaning with the
+#: subcommand (git: ``-a`` is ``--all`` for commit, ``--annotate`` for tag) get no entry.
+FLAG_ALIASES: dict[str, dict[str, str]] = {
+    # ``pytest --help``: "-x, --exitfirst", "-s  Shortcut for --capture=no",
+    # "--lf, --last-failed", "--ff, --failed-first", "--nf, --new-first",
+    # "--sw, --stepwise", "--co, --collect-only", "-c FILE, --config-file=FILE",
+    # "-o ..., --override-ini=...", "-W ..., --pythonwarnings=...", "-l, --showlocals",
+    # "-r chars, --report-chars=chars", "--disable-warnings, --disable-pytest-warnings";
+    # pytest-xdist: "-n numprocesses, --numprocesses=numprocesses". (-k and -m have no
+    # long form.)
+    "pytest": {
+        "-x": "--exitfirst",
+        "-s": "--capture=no",
+        "--lf": "--last-failed",
+        "--ff": "--failed-first",
+        "--nf": "--new-first",
+        "--sw": "--stepwise",
+        "--co": "--collect-only",
+        "-c": "--config-file",
+        "-o": "--override-ini",
+        "-W": "--pythonwarnings",
+        "-l": "--showlocals",
+        "-n": "--numprocesses",
+        "-r": "--report-chars",
+        "--disable-pytest-warnings": "--disable-warnings",
+    },
+    # The Cargo Book, cargo-build/-test/-run/-check/...: "-p spec, --package spec",
+    # "-F features, --features features", "-r, --release", "-j N, --jobs N",
+    # "--all  Deprecated alias for --workspace"; "--release  Build optimized artifacts with
+    # the release profile. See also the --profile option for choosing a specific profile by
+    # name": ``--release`` is ``--profile release``.
+    "cargo": {
+        "-p": "--package",
+        "-F": "--features",
+        "-r": "--profile=release",
+        "--release": "--profile=release",
+        "-j": "--jobs",
+        "--all": "--workspace",
+    },
+    # npm docs, config, "Shorthands and Other CLI Niceties" (npm parses them for every
+    # command): -w --workspace, --ws --workspaces, -C --prefix, -D --save-dev, ...
+    "npm": {
+        "-w": "--workspace",
+        "--ws": "--workspaces",
+        "-C": "--prefix",
+        "-D": "--save-dev",
+        "-P": "--save-prod",
+        "-O": "--save-optional",
+        "-E": "--save-exact",
+        "-B": "--save-bundle",
+        "-S": "--save",
+        "-g": "--global",
+        "-f": "--force",
+        "-y": "--yes",
+        "--iwr": "--include-workspace-root",
+    },
+    # pnpm docs, CLI options: "-C <path>, --dir <path>", "-r, --recursive",
+    # "-w, --workspace-root" (not npm's --workspace); filtering: "--filter (or -F)".
+    "pnpm": {"-C": "--dir", "-r": "--recursive", "-w": "--workspace-root", "-F": "--filter"},
+    # ``pip install --help``: "-r, --requirement", "-c, --constraint", "-e, --editable",
+    # "-t, --target", "-U, --upgrade", "-I, --ignore-installed", "-C, --config-settings",
+    # "-i, --index-url". (-f is --find-links for install but --files for show: left out.)
+    "pip": {
+        "-r": "--requirement",
+        "-c": "--constraint",
+        "-e": "--editable",
+        "-t": "--target",
+        "-U": "--upgrade",
+        "-I": "--ignore-installed",
+        "-C": "--config-settings",
+        "-i": "--index-url",
+    },
+    # GNU make manual, "Summary of Options": "-C dir, --directory=dir", "-f file,
+    # --file=file, --makefile=file", "-j [jobs], --jobs[=jobs]", "-k, --keep-going",
+    # "-S, --no-keep-going, --stop", "-B, --always-make", "-n, --just-print, --dry-run,
+    # --recon", "-i, --ignore-errors", "-e, --environment-overrides", "-t, --touch",
+    # "-I dir, --include-dir=dir".
+    "make": {
+        "-C": "--directory",
+        "-f": "--file",
+        "--makefile": "--file",
+        "-j": "--jobs",
+        "-k": "--keep-going",
+        "-S": "--no-keep-going",
+        "--stop": "--no-keep-going",
+        "-B": "--always-make",
+        "-n": "--just-print",
+        "--dry-run": "--just-print",
+        "--recon": "--just-print",
+        "-i": "--ignore-errors",
+        "-e": "--environment-overrides",
+        "-t": "--touch",
+        "-I": "--include-dir",
+    },
+    # ``mypy --help``: "-m MODULE, --module MODULE", "-p PACKAGE, --package PACKAGE",
+    # "-c PROGRAM_TEXT, --command PROGRAM_TEXT".
+    "mypy": {"-m": "--module", "-p": "--package", "-c": "--command"},
+}
+
+#: Options naming the folder a program runs in, for the programs whose spec does not mark
+#: them (:mod:`.specs` marks an option whose description says it changes the folder:
+#: ``make -C``, ``git -C``, ``pnpm --dir``, ``yarn --cwd``, ``uv --directory``). The
+#: invocation then runs in that folder (taken from the folder it was given in), and the
+#: option goes: ``make -C web lint`` is ``cd web && make lint``.
+FOLDER_OPTIONS: dict[str, set[str]] = {
+    # npm docs, config "prefix": "forces non-global commands to run in the specified
+    # folder"; shorthand "-C: --prefix".
+    "npm": {"--prefix", "-C"},
+    "go": {"-C"},  # go help build: "-C dir  Change to dir before running the command"
+    "terraform": {"-chdir"},  # terraform docs: "-chdir=DIR switches to a different working dir"
+    # Gradle CLI reference: "-p, --project-dir: Specifies the start directory for Gradle".
+    "gradle": {"-p", "--project-dir"},
+    # poetry docs: "--directory (-C): The working directory for the Poetry command".
+    "poetry": {"-C", "--directory"},
+    # docker compose --help: "--project-directory string  Specify an alternate working
+    # directory (default: the path of the, first specified, Compose file)".
+    "docker": {"--project-directory"},
+    # The Cargo Book, cargo(1): "-C PATH  Changes the current working directory before
+    # executing any specified operations".
+    "cargo": {"-C"},
+    # yarn classic CLI: "--cwd <dir>  Specify a working directory to use".
+    "yarn": {"--cwd"},
+    # pnpm docs: "-C <path>, --dir <path>  Run as if pnpm was started in <path>".
+    "pnpm": {"-C", "--dir"},
+}
+#: Options naming a file in the folder the tool then runs from, with the file's default
+#: name (which then goes too): the Cargo Book "--manifest-path PATH  Path to the
+#: Cargo.toml file. By default, Cargo searches for the Cargo.toml file in the current
+#: directory"; ``mvn --help`` "-f,--file <arg>  Force the use of an alternate POM file
+#: (or directory with pom.xml)" (Maven runs with the POM's folder as its base folder).
+FOLDER_FILE_OPTIONS: dict[str, tuple[set[str], frozenset[str]]] = {
+    "cargo": ({"--manifest-path"}, frozenset({"Cargo.toml"})),
+    "mvn": ({"-f", "--file"}, frozenset({"pom.xml"})),
+}
+
+#: Where a spec is wrong: program -> spelling -> (arity, bits) as the tool documents the
+#: option (:mod:`.specs` gives the meaning of both). pnpm docs, "pnpm CLI": "-w,
+#: --workspace-root  Run as if pnpm was started in the root of the workspace instead of
+#: the current working directory" takes no value (the spec gives it one and a folder);
+#: npm config docs: "--verbose" is a shorthand for "--loglevel verbose", no value.
+SPEC_CORRECTIONS: dict[str, dict[str, tuple[int, int]]] = {
+    "pnpm": {"-w": (0, 1), "--workspace-root": (0, 1)},
+    "npm": {"--verbose": (0, 0)},
+}
+
+#: Programs whose positional arguments are a set of independent targets.
+ORDER_FREE = frozenset(
+    {"pytest", "mypy", "ruff", "black", "isort", "flake8", "pylint", "pyright", "eslint"}
+    | {"prettier", "jest", "vitest", "tsc", "rm", "mkdir", "touch", "ls", "wc"}
+)
+
+#: Programs without subcommands: every positional is a target (``pytest tests`` names a
+#: folder even though ``tests`` does not look like a path).
+TARGETS_ONLY = (ORDER_FREE - {"ruff"}) | {"python", "node", "cat"}
+
+#: Programs with single-dash long options (``-run``, ``-name``): never split clusters.
+SINGLE_DASH_LONG = frozenset({"go", "find", "java", "javac", "terraform", "mvn"})
+
+# The toolchain tables of issue 18 item E (:mod:`.toolchains`) join the lookups above.
+for _program, _aliases in TOOL_ALIASES.items():
+    FLAG_ALIASES[_program] = {**FLAG_ALIASES.get(_program, {}), **_aliases}
+for _program, _flags in TOOL_VALUE_FLAGS.items():
+    VALUE_FLAGS[_program] = VALUE_FLAGS.get(_program, frozenset()) | _flags
+for _program, _flags in OUTPUT_ONLY.items():
+    COSMETIC_FLAGS[_program] = COSMETIC_FLAGS.get(_program, frozenset()) | _flags

@@ -1,0 +1,126 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""What a program's command-line spec says: its options (every spelling, whether each
+takes a value), its subcommands and their aliases, and where its arguments are a command.
+
+The facts come from ``@withfig/autocomplete`` (MIT; the package and version are in
+``specs/SOURCE.json``, its licence in ``specs/LICENSE``), turned into one small JSON file
+per program by ``scripts/generate-cli-specs``. Only the file of the program in question is
+read, once per process. The file's form (written by ``scripts/cli-specs-extract.mjs``)::
+
+    {"o": [option, ...], "s": {name: node | alias-of-name}, "a": "ac", "p": 1, "l": "x/y"}
+
+An option is ``"-C --directory"`` (its spellings, taking no value) or
+``["-C --directory", arity, bits]``: arity 1 takes a value, 2 takes one only attached
+(``--opt=v``, ``-ov``); bits: 1 persistent (holds for every subcommand below), 2 its
+value is a secret (by the option's name), 4 it runs the program in another folder (by
+its description), 8 its value only after ``=``. ``a`` has a letter per positional
+argument (``c``: a command line, ``v``: variadic, ``o``: optional, ``a``: one); ``p``:
+single-dash options are never clusters (Fig's ``flagsArePosixNoncompliant``); ``l``: the
+node is in another file.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, NamedTuple
+
+__all__ = ["FOLDER", "SECRET", "Node", "Option", "program_spec"]
+
+PERSISTENT = 1
+SECRET = 2
+FOLDER = 4
+SEPARATOR = 8
+
+_DATA = Path(__file__).resolve().parent / "specs"
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}(?:/[A-Za-z0-9][A-Za-z0-9._+-]{0,63}){0,3}\Z")
+
+
+class Option(NamedTuple):
+    canonical: str  # the longest spelling (ties: the first)
+    spellings: tuple[str, ...]
+    arity: int  # 0 no value, 1 a value, 2 a value only attached
+    bits: int
+
+    @property
+    def secret(self) -> bool:
+        return bool(self.bits & SECRET)
+
+
+class Node:
+    """One command or subcommand of a spec, read lazily."""
+
+    __slots__ = ("_options", "_raw", "inherited")
+
+    def __init__(self, raw: dict[str, Any], inherited: dict[str, Option] | None = None) -> None:
+        self._raw = raw
+        self._options: dict[str, Option] | None = None
+        self.inherited = inherited or {}
+
+    @property
+    def options(self) -> dict[str, Option]:
+        """Every spelling -> its option: this node's own and the persistent ones above."""
+        if self._options is None:
+            options = dict(self.inherited)
+            for entry in self._raw.get("o", ()):
+                text, arity, bits = (entry, 0, 0) if isinstance(entry, str) else entry
+                spellings = tuple(text.split())
+                if not spellings:
+                    continue
+                canonical = max(spellings, key=len)
+                arity = 2 if arity and bits & SEPARATOR else int(arity)
+                option = Option(canonical, spellings, arity, int(bits))
+                for spelling in spellings:
+                    options[spelling] = option
+            self._options = options
+        return self._options
+
+    @property
+    def posix_noncompliant(self) -> bool:
+        return bool(self._raw.get("p"))
+
+    @property
+    def arguments(self) -> str:
+        return str(self._raw.get("a", ""))
+
+    def subcommand(self, word: str) -> tuple[str, Node] | None:
+        """The canonical name and node of subcommand ``word`` (an alias too), or None."""
+        subs = self._raw.get("s")
+        if not subs or word not in subs:
+            return None
+        entry = subs[word]
+        name = word
+        if isinstance(entry, str):
+            name, entry = entry, subs.get(entry)
+            if not isinstance(entry, dict):
+                return None
+        if "l" in entry and len(entry) == 1:
+            loaded = _load(str(entry["l"]))
+            entry = loaded if loaded is not None else {}
+        persistent = {k: v for k, v in self.options.items() if v.bits & PERSISTENT}
+        return name, Node(entry, persistent)
+
+    @property
+    def has_subcommands(self) -> bool:
+        return bool(self._raw.get("s"))
+
+
+@lru_cache(maxsize=64)
+def _load(name: str) -> dict[str, Any] | None:
+    if not _NAME.match(name) or ".." in name:
+        return None
+    try:
+        raw = json.loads((_DATA / f"{name}.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return raw if isinstance(raw, dict) else None
+
+
+def program_spec(program: str) -> Node | None:
+    """The spec of ``program`` (its name as run, without a folder), or None: an unknown
+    program is compared word for word."""
+    raw = _load(program)
+    return None if raw is None else Node(raw)
