@@ -85,11 +85,12 @@ def paged_items(
     limits: Any,
     pages: int,
     transcripts: Sequence[str] = (),
+    roots: Sequence[str] = (),
 ) -> list[tuple[list[Any], int]]:
     """The verified rows cut into at most ``pages`` pages, each within ``limits`` as
     :func:`capped_items` fills one, in the same order; each page's count is of the rows
     that follow it (on later pages or left out), so each page alone is an honest answer."""
-    items, _omitted = capped_items(evidence, types, _Unbounded(limits), transcripts)
+    items, _omitted = capped_items(evidence, types, _Unbounded(limits), transcripts, roots)
     cut: list[list[Any]] = []
     page: list[Any] = []
     sessions: set[str] = set()
@@ -132,6 +133,7 @@ def capped_items(
     types: Sequence[str],
     limits: Any,
     transcripts: Sequence[str] = (),
+    roots: Sequence[str] = (),
 ) -> tuple[list[Any], int]:
     """The verified rows as evidence items within the request's ``limits`` (items,
     sessions, total characters, each snippet already cut to its own limit), and how many
@@ -152,7 +154,7 @@ def capped_items(
     sessions: set[str] = set()
     total = omitted = 0
     for evidence_type, row in rows:
-        snippet = snippet_for(evidence_type, row, limits.max_snippet_chars)
+        snippet = snippet_for(evidence_type, row, limits.max_snippet_chars, roots)
         owner = turn_owner(row)
         if (
             len(items) >= limits.max_items
@@ -194,14 +196,19 @@ def _paths_of(row: Mapping[str, Any], data: Any) -> list[str]:
     return _PATCH_FILE.findall(str(data))
 
 
-def snippet_for(evidence_type: str, row: Mapping[str, Any], max_chars: int) -> str:
-    """The item snippet, by the Replan snippet convention (loopx_recall_core.snippet_rules)."""
+def snippet_for(
+    evidence_type: str, row: Mapping[str, Any], max_chars: int, roots: Sequence[str] = ()
+) -> str:
+    """The item snippet, by the Replan snippet convention (loopx_recall_core.snippet_rules):
+    a shell call run in a folder below one of ``roots`` (the bound repository roots) is
+    written as run from that root, ``cd <folder> && <command>``."""
     if "tool" not in row:  # redacted before the cut: no piece of a secret is left at it
         return redact_snippet(str(row.get("text") or ""), max_chars)
     tool = str(row["tool"])
     data = _tool_input(row.get("input"))
     if tool.casefold() in SHELL_TOOLS:
         summary = one_line_command(shell_command(data) or (data if isinstance(data, str) else ""))
+        summary = in_folder(summary, _call_folder(row, data), roots)
     else:
         summary = " ".join(shlex.quote(p) for p in _paths_of(row, data))
     output = joined_output(
@@ -220,6 +227,32 @@ def snippet_for(evidence_type: str, row: Mapping[str, Any], max_chars: int) -> s
     return format_tool_snippet(
         tool, summary, outcome=outcome, exit_code=code, output=output, max_chars=max_chars
     )
+
+
+def _call_folder(row: Mapping[str, Any], data: Any) -> str | None:
+    """The folder a shell call ran in: Codex's own ``workdir`` argument when it gave one
+    (its exec_command and shell tools take one), else the message's ``cwd``."""
+    workdir = data.get("workdir") if isinstance(data, dict) else None
+    if isinstance(workdir, str) and workdir.startswith("/"):
+        return workdir
+    cwd = row.get("cwd")
+    return cwd if isinstance(cwd, str) else None
+
+
+def in_folder(command: str, folder: str | None, roots: Sequence[str]) -> str:
+    """``command`` as run from the repository root: ``cd <folder> && <command>`` when it
+    ran in a folder below one of ``roots``; unchanged at a root, outside them, or when
+    the folder is not known."""
+    if not folder or not command:
+        return command
+    folder = os.path.normpath(folder)
+    for root in sorted(roots, key=len, reverse=True):
+        root = os.path.normpath(root)
+        if folder.startswith(root + os.sep):
+            return f"cd {shlex.quote(os.path.relpath(folder, root))} && {command}"
+        if folder == root:
+            return command
+    return command
 
 
 def in_scope_transcripts(

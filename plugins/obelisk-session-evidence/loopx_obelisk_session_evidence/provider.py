@@ -451,11 +451,14 @@ class ObeliskSessionEvidence:
         files = result.get("indexed_files")
         transcripts = [f.get("jsonl_path") for f in files if isinstance(f, dict)] if isinstance(
             files, list) else []  # fmt: skip
+        roots = [root for found in roots_of(binding["private"]) for root in found]
         if len(requests) == 1:  # one answer: what fits the limits, skipping what does not
-            items, capped = capped_items(result["evidence"], types, limits, transcripts)
+            items, capped = capped_items(result["evidence"], types, limits, transcripts, roots)
             pages = [(items, capped)]
         else:
-            pages = paged_items(result["evidence"], types, limits, len(requests), transcripts)
+            pages = paged_items(
+                result["evidence"], types, limits, len(requests), transcripts, roots
+            )
         return [
             _result(
                 page_request,
