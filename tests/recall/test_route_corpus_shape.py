@@ -16,9 +16,9 @@ import shlex
 
 import pytest
 
-from tests.recall.corpus_route_model import DEV, HAND_TABLE_PROGRAMS, SPEC_PROGRAMS, Pair
+from tests.recall.corpus_route_model import DEV, HAND_TABLE_PROGRAMS, HELD_OUT, SPEC_PROGRAMS, Pair
 
-HALVES = {"dev": DEV}
+HALVES = {"dev": DEV, "held-out": HELD_OUT}
 LABELS = {"repeat", "near", "novel"}
 
 # Process wrappers and the options of theirs that take a value (each tool's --help).
