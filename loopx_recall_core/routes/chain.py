@@ -79,6 +79,9 @@ PIPE_VIEWERS = frozenset(
 _NO_OPS = frozenset({"echo", "printf", "true", ":", "clear"})
 #: ``set`` options that change only how the shell reacts to failures or traces them.
 _QUIET_SET = frozenset({"-e", "+e", "-u", "+u", "-x", "+x", "-v", "+v", "-E", "-T"})
+#: A login or interactive shell reads the user's profile or rc files first (bash manual,
+#: "Bash Startup Files"): another environment, part of the route.
+_LOGIN = frozenset({"--login", "-l", "-i", "--rcfile", "--init-file"})
 _QUIET_SET_O = frozenset({"pipefail", "errexit", "nounset", "xtrace", "verbose", "errtrace"})
 _DURATION = re.compile(r"(\d+(?:\.\d*)?|\.\d+)([smhd]?)\Z")
 _UNIT = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
@@ -134,8 +137,10 @@ class Segment(NamedTuple):
             parts.append("earlier steps")
         if not _equal_values(self.context, other.context):
             parts.append("wrapper options")
-        if not multiset_equal(self.flags, other.flags, _same_flag):
-            parts.append("options")
+        if len(self.flags) != len(other.flags) or not all(
+            _same_flag(a, b) for a, b in zip(self.flags, other.flags, strict=True)
+        ):
+            parts.append("options")  # sorted by name; one option's values keep their order
         if not _same_positionals(self, other):
             parts.append("arguments")
         return tuple(parts)
@@ -329,11 +334,15 @@ class _Walk:
     ) -> bool:
         """``bash [options] -c SCRIPT [NAME [ARGS...]]``: SCRIPT's steps, in a child shell;
         ``bash [options] x.sh args`` runs ``./x.sh`` (its options stay in the route)."""
+        login = False
         for index, arg in enumerate(args):
             if arg in ("-o", "+o"):
                 continue
             if index and args[index - 1] in ("-o", "+o"):
                 continue
+            if arg in _LOGIN or (arg.startswith("-") and not arg.startswith("--") and (
+                set(arg[1:]) & {"l", "i"})):  # fmt: skip
+                login = True
             if not arg.startswith(("-", "+")) or arg.startswith("--"):
                 if arg.startswith("--") or not is_path_like(arg):
                     return False
@@ -353,12 +362,14 @@ class _Walk:
                 child = state.child()
                 starts = len(self.material), len(self.setup)
                 self.commands(commands, child, depth + 1)
-                if positional:  # "$1"...: what the script is given is part of the route
-                    given = "argv:" + " ".join(positional)
-                    for found, start in zip((self.material, self.setup), starts, strict=True):
-                        for at in range(start, len(found)):
-                            segment = found[at]
-                            found[at] = segment._replace(context=(*segment.context, given))
+                # "$1"...: what the script is given is part of the route; so is a login shell
+                given = (["argv:" + " ".join(positional)] if positional else []) + (
+                    ["login-shell"] if login else []
+                )
+                for found, start in zip((self.material, self.setup), starts, strict=True):
+                    for at in range(start, len(found)):
+                        segment = found[at]
+                        found[at] = segment._replace(context=(*segment.context, *given))
                 return True
         return False
 

@@ -32,12 +32,17 @@ from loopx_recall_core.routes.programs import (
     COSMETIC_FLAGS,
     FLAG_ALIASES,
     FOLDER_FILE_OPTIONS,
+    FOLDER_MODES,
     FOLDER_OPTIONS,
+    LINK_ORDER,
+    NO_EQUALS,
+    ORDERED_OPTIONS,
     SINGLE_DASH_LONG,
     SPEC_CORRECTIONS,
+    TRAILING_SLASH,
     VALUE_FLAGS,
 )
-from loopx_recall_core.routes.specs import FOLDER, Node, Option, program_spec
+from loopx_recall_core.routes.specs import FOLDER, SEPARATOR, Node, Option, program_spec
 from loopx_recall_core.routes.toolchains import (
     DEFAULT_FILES,
     DEFAULT_VALUES,
@@ -109,6 +114,7 @@ class _Reader:
         self.program = program
         self.root = root
         self.node: Node | None = program_spec(program)
+        self.nodes: list[Node] = [] if self.node is None else [self.node]
         self.path: list[str] = []  # the subcommands read so far
         aliases = FLAG_ALIASES.get(program, {})
         self.aliases = aliases
@@ -116,10 +122,20 @@ class _Reader:
         self.corrections = SPEC_CORRECTIONS.get(program, {})
 
     def option(self, spelled: str) -> Option | None:
-        option = None if self.node is None else self.node.options.get(spelled)
+        """The option ``spelled`` names here or, as real CLIs accept their global options
+        after a subcommand (``aws s3 sync ... --region x``), in a command above."""
+        option = None
+        for node in reversed(self.nodes):
+            option = node.options.get(spelled)
+            if option is not None:
+                break
         corrected = self.corrections.get(spelled)
-        if option is not None and corrected is not None:
-            return option._replace(arity=corrected[0], bits=corrected[1])
+        if corrected is not None:
+            arity, bits, name = corrected
+            if name:
+                return Option(name, (spelled,), arity, bits)
+            if option is not None:
+                return option._replace(arity=arity, bits=bits)
         return option
 
     def split(self, arg: str) -> list[tuple[str, str | None]]:
@@ -127,6 +143,8 @@ class _Reader:
         if self.program in GO_FLAGS and arg.startswith("--") and len(arg) > 2:
             arg = arg[1:]  # Go's flag package: "-flag" and "--flag" are the same
         name, eq, value = arg.partition("=")
+        if self.program in NO_EQUALS:
+            name, eq, value = arg, "", ""
         if arg.startswith("--") or len(arg) == 2 or self._whole(name):
             return [(name, value if eq else None)]
         pairs: list[tuple[str, str | None]] = []
@@ -143,16 +161,28 @@ class _Reader:
             return True
         if self.node is None:
             return False
-        return self.node.posix_noncompliant or name in self.node.options
+        if self.option(name) is not None:
+            return True
+        # Fig's flagsArePosixNoncompliant: "-abc" is one option, unless its first letter is
+        # a short option of its own (tar's bundled "-xzf")
+        first = "-" + name[1:2]
+        known = first in self.aliases or first in self.values or self.option(first) is not None
+        return self.node.posix_noncompliant and not known
 
     def arity(self, spelled: str) -> int:
         alias = self._alias(spelled)
         if spelled in self.values or alias.partition("=")[0] in self.values:
             return 1
+        if spelled in FOLDER_OPTIONS.get(self.program, ()):
+            return 1
         if "=" in alias:
             return 0
         option = self.option(spelled) or self.option(alias)
-        return 0 if option is None else option.arity
+        if option is None:
+            return 0
+        if option.bits & SEPARATOR and spelled.startswith("--"):
+            return 2  # Fig's requiresSeparator: the long form takes its value after "="
+        return option.arity
 
     def _alias(self, spelled: str) -> str:
         if not self.path:
@@ -165,7 +195,8 @@ class _Reader:
     def canonical(self, spelled: str) -> tuple[str, frozenset[str], str | None, bool]:
         """(canonical name, every spelling, the value it implies, names a folder)."""
         alias = self._alias(spelled)
-        name, eq, implied = alias.partition("=")
+        # a hand alias may imply a value ("-s" is "--capture=no"); a spelling itself never
+        name, eq, implied = alias.partition("=") if alias != spelled else (alias, "", "")
         option = self.option(name) or self.option(spelled)
         spellings = {spelled, name}
         folder = False
@@ -190,6 +221,7 @@ class _Reader:
             if found is None:
                 return None
         name, self.node = found
+        self.nodes.append(self.node)
         name = SUBCOMMAND_ALIASES.get(self.program, {}).get(name, name) if not self.path else name
         self.path.append(name)
         return name
@@ -206,15 +238,24 @@ def normalize_invocation(
     plain = 0  # positionals that are not subcommands
     index = 0
     options_done = False
+    ordered = program in ORDERED_OPTIONS
     while index < len(args):
         arg = args[index]
         index += 1
-        if options_done or not arg.startswith("-") or arg == "-":
+        linked = program in LINK_ORDER and arg.startswith(("-l", "-Wl,"))
+        if options_done or not arg.startswith("-") or arg == "-" or ordered or linked:
             if not options_done and plain == 0 and (sub := reader.descend(arg)) is not None:
                 positionals.append(sub)
                 continue
             plain += 1
-            positionals.append(normalize_arg(arg, root))
+            normalized = normalize_arg(arg, root)
+            if program in TRAILING_SLASH and arg.endswith("/") and not normalized.endswith("/"):
+                normalized += "/"  # the contents of the folder, not the folder
+            positionals.append(normalized)
+            if reader.node is not None and (
+                reader.node.options_first or reader.node.arguments.startswith("c")
+            ):
+                options_done = True  # what follows a script or command is its own
             continue
         if arg == "--":
             options_done = True
@@ -243,12 +284,20 @@ def normalize_invocation(
     folder, parsed = _folders(program, parsed, folder, root)
     subcommand = reader.path[0] if reader.path else (positionals[0] if positionals else None)
     flags = _drop_defaults(program, parsed, subcommand, folder)
+    # Options in any order, but the values of one option given twice keep their order
+    # (sed -e a -e b, docker compose -f a -f b): sorted by name only (a stable sort).
     return Invocation(
         program=program,
-        flags=tuple(sorted((p.name, normalize_arg(p.value, root)) for p in flags)),
+        flags=tuple(
+            sorted(((p.name, normalize_arg(p.value, root)) for p in flags), key=_name)
+        ),
         positionals=_canonical_positionals(program, tuple(positionals)),
         folder=folder,
     )
+
+
+def _name(flag: tuple[str, str]) -> str:
+    return flag[0]
 
 
 def _folders(
@@ -263,9 +312,14 @@ def _folders(
         return folder, parsed  # npm config "prefix": with --global an install location
     kept: list[_Parsed] = []
     files = FOLDER_FILE_OPTIONS.get(program)
+    modes = FOLDER_MODES.get(program, set())
     for item in parsed:
         if item.folder:
             folder = _join(folder, item.value, root)
+            continue
+        if item.spellings & modes:
+            folder = _join(folder, item.value, root)
+            kept.append(item._replace(value="."))
             continue
         if files is not None and item.spellings & files[0]:
             head, base = posixpath.split(item.value)

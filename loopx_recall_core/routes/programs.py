@@ -20,10 +20,15 @@ __all__ = [
     "COSMETIC_FLAGS",
     "FLAG_ALIASES",
     "FOLDER_FILE_OPTIONS",
+    "FOLDER_MODES",
     "FOLDER_OPTIONS",
     "ORDER_FREE",
     "SINGLE_DASH_LONG",
     "SPEC_CORRECTIONS",
+    "NO_EQUALS",
+    "LINK_ORDER",
+    "ORDERED_OPTIONS",
+    "TRAILING_SLASH",
     "TARGETS_ONLY",
     "VALUE_FLAGS",
 ]
@@ -56,6 +61,17 @@ VALUE_FLAGS: dict[str, frozenset[str]] = {
     # Not --jobs: GNU make reads its optional count only as "--jobs=N" (or "-jN"/"-j N").
     "make": frozenset({"--directory", "--file", "-j", "--include-dir"}),
     "mypy": frozenset({"--config-file", "--package", "--module", "--command"}),
+    # cmake --build's options (``cmake --build`` run here, 3.25): "--parallel [<jobs>], -j
+    # [<jobs>]", "-t <tgt>..., --target <tgt>...", "--config <cfg>"; "--build <dir>".
+    "cmake": frozenset({"--build", "--parallel", "-j", "--target", "-t", "--config"}),
+    "tar": frozenset({"-f", "--file", "-C", "--directory"}),  # GNU tar --help, as below
+    # AWS CLI v2, "Command line options" (global, accepted after the subcommand too):
+    # "--region <string>", "--profile <string>", "--output <string>", "--endpoint-url
+    # <string>", "--query <string>", "--cli-read-timeout <int>".
+    "aws": frozenset(
+        {"--region", "--profile", "--output", "--endpoint-url", "--query", "--color"}
+        | {"--cli-read-timeout", "--cli-connect-timeout", "--ca-bundle"}
+    ),
     "ruff": frozenset({"--config", "--select", "--ignore", "--extend-select", "--target-version"}),
     "tox": frozenset({"-e", "-c"}),
 }
@@ -176,6 +192,24 @@ FLAG_ALIASES: dict[str, dict[str, str]] = {
     # ``mypy --help``: "-m MODULE, --module MODULE", "-p PACKAGE, --package PACKAGE",
     # "-c PROGRAM_TEXT, --command PROGRAM_TEXT".
     "mypy": {"-m": "--module", "-p": "--package", "-c": "--command"},
+    # cmake --build (as above): -j is --parallel, -t is --target.
+    "cmake": {"-j": "--parallel", "-t": "--target"},
+    # GNU tar 1.34 ``tar --help``, run here (the spec lacks its operations): "-c,
+    # --create", "-t, --list", "-x, --extract, --get", "-C, --directory=DIR", "-f,
+    # --file=ARCHIVE", "-j, --bzip2", "-J, --xz", "-z, --gzip, --gunzip, --ungzip".
+    "tar": {
+        "-c": "--create",
+        "-t": "--list",
+        "-x": "--extract",
+        "--get": "--extract",
+        "-C": "--directory",
+        "-f": "--file",
+        "-j": "--bzip2",
+        "-J": "--xz",
+        "-z": "--gzip",
+        "--gunzip": "--gzip",
+        "--ungzip": "--gzip",
+    },
 }
 
 #: Options naming the folder a program runs in, for the programs whose spec does not mark
@@ -203,7 +237,26 @@ FOLDER_OPTIONS: dict[str, set[str]] = {
     "yarn": {"--cwd"},
     # pnpm docs: "-C <path>, --dir <path>  Run as if pnpm was started in <path>".
     "pnpm": {"-C", "--dir"},
+    # ninja --help: "-C DIR   change to DIR before doing anything else".
+    "ninja": {"-C"},
+    # meson docs, "meson compile": "-C BUILDDIR  The directory containing build files to
+    # be built" (meson test and install take the same option).
+    "meson": {"-C"},
+    # pulumi docs: "-C, --cwd string  Run pulumi as if it had been started in another
+    # directory".
+    "pulumi": {"-C", "--cwd"},
+    # swift package manager docs: "--package-path <package-path>  Specify the package
+    # path to operate on (default current directory). This changes the working directory
+    # before any other operation".
+    "swift": {"--package-path"},
+    # composer docs, global options: "--working-dir (-d): If specified, use the given
+    # directory as working directory".
+    "composer": {"-d", "--working-dir"},
 }
+#: Options naming the folder a mode works on that stay as the mode (with ``.``): cmake
+#: ``--help`` "--build <dir> = Build a CMake-generated project binary tree" (``cmake
+#: --build out`` is ``cd out && cmake --build .``).
+FOLDER_MODES: dict[str, set[str]] = {"cmake": {"--build"}}
 #: Options naming a file in the folder the tool then runs from, with the file's default
 #: name (which then goes too): the Cargo Book "--manifest-path PATH  Path to the
 #: Cargo.toml file. By default, Cargo searches for the Cargo.toml file in the current
@@ -214,15 +267,45 @@ FOLDER_FILE_OPTIONS: dict[str, tuple[set[str], frozenset[str]]] = {
     "mvn": ({"-f", "--file"}, frozenset({"pom.xml"})),
 }
 
-#: Where a spec is wrong: program -> spelling -> (arity, bits) as the tool documents the
-#: option (:mod:`.specs` gives the meaning of both). pnpm docs, "pnpm CLI": "-w,
-#: --workspace-root  Run as if pnpm was started in the root of the workspace instead of
-#: the current working directory" takes no value (the spec gives it one and a folder);
-#: npm config docs: "--verbose" is a shorthand for "--loglevel verbose", no value.
-SPEC_CORRECTIONS: dict[str, dict[str, tuple[int, int]]] = {
-    "pnpm": {"-w": (0, 1), "--workspace-root": (0, 1)},
-    "npm": {"--verbose": (0, 0)},
+#: Where a spec is wrong: program -> spelling -> (arity, bits, canonical name or "") as
+#: the tool documents the option (:mod:`.specs` gives the meaning of arity and bits; a
+#: canonical name splits a spelling the spec wrongly joins to another). Sources, each
+#: tool's help or manual:
+#:
+#: * pnpm docs, "pnpm CLI": "-w, --workspace-root  Run as if pnpm was started in the root
+#:   of the workspace instead of the current working directory": no value;
+#: * npm config docs: "--verbose" is a shorthand for "--loglevel verbose": no value;
+#: * GNU tar manual, "Changing the Working Directory": "-C DIR ... affects all options
+#:   that follow": the archive named before it is still read from where tar started, so
+#:   ``tar -xzf a.tgz -C dir`` is not ``cd dir && tar -xzf a.tgz``;
+#: * GNU grep ``--help``: "-r, --recursive" and "-R, --dereference-recursive" (follows
+#:   every symlink) are two options;
+#: * MySQL manual, mysql/mysqldump/mysqladmin: "--password[=password], -p[password]  ...
+#:   there must be no space between -p and the password": ``-p secret`` prompts and
+#:   takes ``secret`` as the database.
+SPEC_CORRECTIONS: dict[str, dict[str, tuple[int, int, str]]] = {
+    "pnpm": {"-w": (0, 1, ""), "--workspace-root": (0, 1, "")},
+    "npm": {"--verbose": (0, 0, "")},
+    "tar": {"-C": (1, 0, ""), "C": (1, 0, ""), "--directory": (1, 0, "")},
+    "grep": {"-R": (0, 0, "--dereference-recursive")},
+    "mysql": {"-p": (2, 2, ""), "--password": (2, 2, "")},
+    "mysqldump": {"-p": (2, 2, ""), "--password": (2, 2, "")},
+    "mysqladmin": {"-p": (2, 2, ""), "--password": (2, 2, "")},
 }
+#: Programs whose options take effect in the order given (each applies to what follows
+#: it), so their order is part of the route: find(1) "The expression is made up of
+#: options, tests, and actions ... evaluated from left to right"; ffmpeg docs "options
+#: are applied to the next specified file", "order is important".
+ORDERED_OPTIONS = frozenset({"find", "ffmpeg", "ffprobe"})
+#: GCC manual, "Options for Linking": "-llibrary ... It makes a difference where in the
+#: command you write this option; the linker searches and processes libraries and object
+#: files in the order they are specified": for a compiler driver that links, ``-l`` (and
+#: ``-Wl,``) options keep their place among the input files.
+LINK_ORDER = frozenset({"gcc", "g++", "cc", "c++", "clang", "clang++", "ld"})
+#: Programs for which a trailing "/" changes what an argument means: rsync(1), "USAGE": "A
+#: trailing slash on the source changes this behavior to avoid creating an additional
+#: directory level at the destination".
+TRAILING_SLASH = frozenset({"rsync"})
 
 #: Programs whose positional arguments are a set of independent targets.
 ORDER_FREE = frozenset(
@@ -233,6 +316,10 @@ ORDER_FREE = frozenset(
 #: Programs without subcommands: every positional is a target (``pytest tests`` names a
 #: folder even though ``tests`` does not look like a path).
 TARGETS_ONLY = (ORDER_FREE - {"ruff"}) | {"python", "node", "cat"}
+
+#: Programs whose long options never take ``=value`` (curl(1): "--output <file>": the
+#: value is the next word; ``--output=x`` is an unknown option to curl).
+NO_EQUALS = frozenset({"curl"})
 
 #: Programs with single-dash long options (``-run``, ``-name``): never split clusters.
 SINGLE_DASH_LONG = frozenset({"go", "find", "java", "javac", "terraform", "mvn"})

@@ -67,12 +67,16 @@ class Node:
             options = dict(self.inherited)
             for entry in self._raw.get("o", ()):
                 text, arity, bits = (entry, 0, 0) if isinstance(entry, str) else entry
-                spellings = tuple(text.split())
+                # Some specs write the value into the name (wget: "--output-document=FILE"):
+                # the name is what comes before "=", and the option takes a value.
+                named = [word.partition("=") for word in text.split()]
+                spellings = tuple(name for name, _, _ in named if name)
                 if not spellings:
                     continue
+                if not arity and any(eq for _, eq, _ in named):
+                    arity = 1
                 canonical = max(spellings, key=len)
-                arity = 2 if arity and bits & SEPARATOR else int(arity)
-                option = Option(canonical, spellings, arity, int(bits))
+                option = Option(canonical, spellings, int(arity), int(bits))
                 for spelling in spellings:
                     options[spelling] = option
             self._options = options
@@ -81,6 +85,11 @@ class Node:
     @property
     def posix_noncompliant(self) -> bool:
         return bool(self._raw.get("p"))
+
+    @property
+    def options_first(self) -> bool:
+        """Options only before the first argument (Fig's ``optionsMustPrecedeArguments``)."""
+        return bool(self._raw.get("m"))
 
     @property
     def arguments(self) -> str:
