@@ -6,7 +6,10 @@
 Run: .venv/bin/python benchmarks/guard_hotpath.py [--runs N] [--items N]  (not a test)
 
 The set holds N items over 400 programs (a real set holds at most 64: the v0 limit);
-the proposed command repeats one failure, so every run takes the full path: payload,
+the proposed command repeats one failure, in one of the route forms of :data:`FORMS` in
+turn (a plain call, a folder, wrappers, an environment and a chain, a shell ``-c`` body,
+interpreter code, a here-document, an input file, spec aliases), as the provider stores a
+call made in a subfolder; so every run takes the full path: payload,
 state.json, the set (mapped: the header and only the candidate lines read), replan's relation,
 the session record and the decision record. The first run answers (a warning); the rest
 are the same route again (once per route per session), which costs the same path. The
@@ -35,9 +38,31 @@ from loopx_recall_core.state import DEFAULT_CEILINGS, Enablement, LimitCeilings,
 LOOPX = str(Path(sys.executable).parent / "loopx-recall")
 
 
+#: (proposed, the stored failure it repeats): one per route form of the route model.
+FORMS = [
+    ("tool7 run tests/test_7.py --flag 7", "tool7 run tests/test_7.py --flag 7"),
+    ("cd web && npm run lint", "cd web && npm run lint"),
+    ("nice -n 5 taskset -c 0 make -C web check", "cd web && make check"),
+    ("export NODE_ENV=test && pnpm --filter=app test", "export NODE_ENV=test && pnpm -F app test"),
+    ("bash -o pipefail -c 'cargo test -p core 2>&1 | tail -5'", "cargo test --package core"),
+    ("python -c 'import app;app.main( )'", "python -c 'import app; app.main()'"),
+    ("psql -h db app <<EOF\nselect 1;\nEOF", "psql -h db app <<EOF; select 1;; EOF"),
+    ("mysql app < schema.sql  # again", "mysql app < schema.sql"),
+    ("git -C vendor/lib/ pull -r", "git -C vendor/lib pull --rebase"),
+    ("docker compose --file compose.yaml up -d api", "docker compose up --detach api"),
+]
+
+
 def _items(count: int) -> list[dict]:
-    items = []
-    for n in range(count):
+    items = [
+        {
+            "ref": f"f{n}#m{n}", "session": f"f{n}", "type": "prior_failure",
+            "at": "2026-01-01T09:00:00+00:00",
+            "snippet": f"Bash: {prior}\noutcome: failed (exit 1)\n" + "E   failed\n" * 4,
+        }
+        for n, (_, prior) in enumerate(FORMS)
+    ]  # fmt: skip
+    for n in range(len(FORMS), count):
         program = f"tool{n % 400}"
         outcome = "failed (exit 1)" if n % 3 else "ok"
         items.append({
@@ -85,18 +110,23 @@ def main() -> None:
         transcript = Path(scratch) / "S.jsonl"
         turn = json.dumps({"type": "assistant", "message": "x" * 200}) + "\n"
         transcript.write_text(turn * 10_000)
-        payload = json.dumps({
-            "session_id": "S", "transcript_path": str(transcript), "cwd": "/r",
-            "permission_mode": "default",
-            "hook_event_name": "PreToolUse", "tool_name": "Bash",
-            "tool_input": {"command": "tool7 run tests/test_7.py --flag 7"}, "tool_use_id": "t",
-        }).encode()  # fmt: skip
+        def pre_tool_use(command: str) -> bytes:
+            return json.dumps({
+                "session_id": "S", "transcript_path": str(transcript), "cwd": "/r",
+                "permission_mode": "default",
+                "hook_event_name": "PreToolUse", "tool_name": "Bash",
+                "tool_input": {"command": command}, "tool_use_id": "t",
+            }).encode()  # fmt: skip
+
         env = {**os.environ, "LOOPX_RECALL_HOME": str(home), "LOOPX_RECALL_LOAD_PLUGINS": ""}
         guard_cmd = [LOOPX, "guard", "claude", "--agent-id", "agent-a", "--project-id", "proj-j"]
-        after = json.dumps({**json.loads(payload), "hook_event_name": "PostToolUse",
-                            "tool_response": {"stdout": ""}}).encode()  # fmt: skip
         guard, post, bare, answered = [], [], [], 0
-        for _ in range(args.runs):
+        warned: set[str] = set()
+        for run in range(args.runs):
+            proposed = FORMS[run % len(FORMS)][0]
+            payload = pre_tool_use(proposed)
+            after = json.dumps({**json.loads(payload), "hook_event_name": "PostToolUse",
+                                "tool_response": {"stdout": ""}}).encode()  # fmt: skip
             with transcript.open("a") as grown:
                 grown.write(turn * 100)
             started = time.perf_counter()
@@ -104,6 +134,8 @@ def main() -> None:
                                   check=False)  # fmt: skip
             guard.append((time.perf_counter() - started) * 1000)
             answered += bool(done.stdout)
+            if done.stdout:
+                warned.add(proposed)
             started = time.perf_counter()
             subprocess.run(guard_cmd, input=after, env=env, capture_output=True, check=False)
             post.append((time.perf_counter() - started) * 1000)
@@ -112,6 +144,10 @@ def main() -> None:
             bare.append((time.perf_counter() - started) * 1000)
         size = path.stat().st_size / 1e6
         print(f"set: {args.items} items, {size:.1f} MB; runs: {args.runs}; answered: {answered}")
+        print(f"route forms warned: {len(warned)} of {len(FORMS)}")
+        for form, _ in FORMS:
+            if form not in warned:
+                print(f"  not warned: {form!r}")
         print(f"guard      p50 {statistics.median(guard):6.1f} ms  p95 {_p(guard, 0.95):6.1f} ms")
         print(f"post-tool  p50 {statistics.median(post):6.1f} ms  p95 {_p(post, 0.95):6.1f} ms")
         print(f"python -c  p50 {statistics.median(bare):6.1f} ms  p95 {_p(bare, 0.95):6.1f} ms")

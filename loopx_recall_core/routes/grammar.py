@@ -288,14 +288,17 @@ class _Lexer:
         for index, _ in self.pending:
             delimiter = self.tokens[index].redirect.target  # type: ignore[union-attr]
             rest = self.text[self.at :]
-            parts = rest.split(";")
-            stripped = [part.strip() for part in parts]
-            if delimiter not in stripped:
+            parts = rest[1:].split("; ") if rest.startswith(" ") else rest.split("; ")
+            if delimiter not in parts:
+                # the delimiter is the last line: "; EOF" may end the text or a part
+                parts = [*parts[:-1], *parts[-1].split(";", 1)] if parts else parts
+            if delimiter not in [part.strip() for part in parts]:
                 self._set_body(index, "", dynamic=True)
                 continue
-            end = stripped.index(delimiter)
-            self._set_body(index, "\n".join(stripped[:end]))
-            self.at += len(";".join(parts[: end + 1]))
+            end = [part.strip() for part in parts].index(delimiter)
+            self._set_body(index, "\n".join(parts[:end]))
+            consumed = "; ".join(parts[: end + 1])
+            self.at += len(consumed) + (1 if rest.startswith(" ") else 0)
         self.pending = []
 
     def _set_body(self, index: int, body: str, *, dynamic: bool = False) -> None:
@@ -324,7 +327,7 @@ def _compound(tokens: list[_Token], at: int) -> bool:
     token = tokens[at]
     if token.kind != "word" or token.word is None:
         return False
-    first = at == 0 or tokens[at - 1].kind == "op" and tokens[at - 1].op != ")"
+    first = at == 0 or (tokens[at - 1].kind == "op" and tokens[at - 1].op != ")")
     if first and token.word.raw in _COMPOUND:
         return True
     following = tokens[at + 1 : at + 3]

@@ -7,7 +7,7 @@ line of the tool's help or manual it comes from; split by tool, the rule for one
 would be read from a dozen files.
 
 Each table holds only what the tool's own documentation states; the source is named at
-the table (or the row). The rules that apply them are in :mod:`.canonical_command`:
+the table (or the row). The rules that apply them are in :mod:`.invocation`:
 
 * ``PROGRAM_ALIASES``: another usual name of the same program (a launcher or distro name
   that runs the same tool): ``py.test``, ``pip3``, ``gmake``, ``./gradlew``, ``./mvnw``,
@@ -475,7 +475,7 @@ OUTPUT_ONLY: dict[str, frozenset[str]] = {
 #: Compose file is compose.yaml (preferred) or compose.yml ... also docker-compose.yaml
 #: and docker-compose.yml"; Maven: "-f: Force the use of an alternate POM file" (default
 #: pom.xml); Alembic: "-c: Alternate config file; defaults to value of ALEMBIC_CONFIG
-#: environment variable, or 'alembic.ini'". Cargo's ``--manifest-path`` is in ``RUN_IN_DIR``.
+#: environment variable, or 'alembic.ini'". Cargo's ``--manifest-path`` is in ``programs.FOLDER_FILE_OPTIONS``.
 DEFAULT_FILES: dict[str, tuple[str, frozenset[str]]] = {
     "make": ("--file", frozenset({"Makefile"})),
     "docker": (

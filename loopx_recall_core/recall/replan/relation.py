@@ -33,6 +33,7 @@ from loopx_recall_core.routes import (
     step_route,
 )
 from loopx_recall_core.routes.wrappers import TIMED_OUT
+from loopx_recall_core.snippet_rules import one_line_command
 
 if TYPE_CHECKING:
     from loopx_recall_core.contracts.replan import Step
@@ -46,13 +47,17 @@ def proposed_route(step: str | Step, root: str | None) -> Route:
     """The route of a proposed step (a command line, or a replan ``Step``) as it is
     compared: its text redacted first, as every stored snippet is."""
     if isinstance(step, str):
-        return command_route(redact_command(step), root)
+        # on one line, as every stored header is (snippet_rules.one_line_command): a
+        # here-document is then read the same way on both sides
+        return command_route(one_line_command(redact_command(step)), root)
     import attrs  # replan's path only: the guard passes a command line
 
     return step_route(
         attrs.evolve(
             step,
-            command=None if step.command is None else redact_command(step.command),
+            command=None
+            if step.command is None
+            else one_line_command(redact_command(step.command)),
             hypothesis=None if step.hypothesis is None else redact_command(step.hypothesis),
         ),
         root,

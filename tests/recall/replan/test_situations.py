@@ -350,7 +350,7 @@ CASES: list[tuple[str, dict[str, Any], list[Any], FakeRecall, tuple[bool, Any], 
         situation(repository_root=ROOT),
         STAGE2,
         FakeRecall(
-            [item(failure(f"cd {ROOT} && NO_COLOR=1 pytest -x -q {ROOT}/tests/test_api.py 2>&1 | tail"))]
+            [item(failure(f"cd {ROOT} && NO_COLOR=1 pytest -x -q {ROOT}/tests/test_api.py | tail"))]
         ),
         ADMITTED,
         "repeats_prior_failure",
