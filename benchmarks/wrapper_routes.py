@@ -16,10 +16,16 @@ prefetch made with one provider process. Then the installed hook command is run 
 process on a repeat, paired with ``python -c pass`` (interleaved), for the hot path's
 wall time.
 
-Run: .venv/bin/python benchmarks/wrapper_routes.py [--set held-out|dev] [--obelisk PATH]
-[--runs N]. Prints figures; not a test. For the figures before a change, run it from
-another folder with PYTHONPATH naming an export of the older tree (``git archive <commit>
-| tar -x -C /tmp/before``; the hook processes inherit it): ``cd /tmp &&
+With ``--corpus route-model`` the pairs are those of issue 38
+(``tests/recall/corpus_route_model.py``): each prior call made from its own folder (the
+transcript's ``cwd``), each proposal from its own (the guard's payload ``cwd``; for
+``recall replan``, which asks about a command as run from the repository root, ``cd
+<folder> &&`` before it).
+
+Run: .venv/bin/python benchmarks/wrapper_routes.py [--corpus wrappers|route-model]
+[--set held-out|dev] [--obelisk PATH] [--runs N]. Prints figures; not a test. For the
+figures before a change, run it from another folder with PYTHONPATH naming an export of
+the older tree (``git archive <commit> | tar -x -C /tmp/before``; the hook processes inherit it): ``cd /tmp &&
 PYTHONPATH=/tmp/before <venv>/bin/python <repo>/benchmarks/wrapper_routes.py``. The hook's
 CPU time is reported beside its wall time: on a busy machine the wall time of a process
 that imports more stretches far more than the yardstick's (as in ``recall qualify``).
@@ -115,6 +121,7 @@ def _percentile(values: list[float], q: float) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--set", choices=("held-out", "dev"), default="held-out")
+    parser.add_argument("--corpus", choices=("wrappers", "route-model"), default="wrappers")
     parser.add_argument("--obelisk", type=Path, default=DOUBLE, help="an Obelisk executable")
     parser.add_argument("--runs", type=int, default=30, help="hook processes timed")
     args = parser.parse_args()
@@ -147,16 +154,21 @@ def main() -> None:
         QualificationVerdict,
         StateStore,
     )
-    from tests.recall.corpus_wrappers import DEV, HELD_OUT
+    from tests.recall import corpus_route_model, corpus_wrappers
     from tests.recall.replan.retrieval import _BG_CALLS, _BG_FAILED
 
-    cases = HELD_OUT if args.set == "held-out" else DEV
+    chosen = corpus_wrappers if args.corpus == "wrappers" else corpus_route_model
+    given = chosen.HELD_OUT if args.set == "held-out" else chosen.DEV
+    # (proposed, prior, exit, label, tag, folder proposed from, folder the prior ran in)
+    cases = [(*case[:5], *(case[5:] or (".", "."))) for case in given]
     now = datetime.now(UTC)
     start = now - timedelta(days=20)
     claims = []
-    for k, (_, prior, code, _, _) in enumerate(cases):
+    for k, (_, prior, code, _, _, _, prior_cwd) in enumerate(cases):
         session = f"p-{k:03d}"
-        _claude(home, session, str(repo), [(prior, code, start + timedelta(minutes=10 * k))])
+        folder = repo if prior_cwd == "." else repo / prior_cwd
+        folder.mkdir(parents=True, exist_ok=True)
+        _claude(home, session, str(folder), [(prior, code, start + timedelta(minutes=10 * k))])
         claims.append(session)
     background = [line for line in _BG_CALLS.splitlines() if line]
     for b in range(BACKGROUND_SESSIONS):
@@ -200,31 +212,34 @@ def main() -> None:
     lines = store.read_set_lines(store.set_path(state, "claude", "S-now"))
     header = store.read_header(lines) if lines else {}
 
-    def payload(command: str) -> dict:
-        return {"session_id": "S-now", "transcript_path": None, "cwd": str(repo),
+    def payload(command: str, cwd: str = ".") -> dict:
+        where = repo if cwd == "." else repo / cwd
+        return {"session_id": "S-now", "transcript_path": None, "cwd": str(where),
                 "permission_mode": "default", "hook_event_name": "PreToolUse",
                 "tool_name": "Bash", "tool_input": {"command": command},
                 "tool_use_id": f"t-{time.monotonic_ns()}"}  # fmt: skip
 
-    def warns(command: str) -> bool:
+    def warns(command: str, cwd: str) -> bool:
         store.write_session(state, "claude", "S-now", {})  # each proposal judged afresh
-        return hotpath.decide_payload("claude", payload(command), agent_id="agent-a",
+        return hotpath.decide_payload("claude", payload(command, cwd), agent_id="agent-a",
                                       project_id="proj-w", root=state, now=time.time(),
                                       started=time.monotonic(), deadline=30.0,
                                       refresh=False) is not None  # fmt: skip
 
-    guard = [warns(case[0]) for case in cases]
+    guard = [warns(case[0], case[5]) for case in cases]
     counter.write_text("")
     replan = []
     for case in cases:
         report = replan_consultation(Consultation(situation=ProposedCommand(
-            command=case[0], agent_id="agent-a", project_id="proj-w",
+            command=case[0] if case[5] == "." else f"cd {case[5]} && {case[0]}",
+            agent_id="agent-a", project_id="proj-w",
             trigger="replan_repetition", repository_root=str(repo))))  # fmt: skip
         replan.append(report.comparison.verdict == "repeats_prior_failure")
     replan_queries = len(counter.read_text().splitlines())
 
     newer = BACKGROUND_SESSIONS * len(background)
-    print(f"{args.set}: {len(cases)} cases ({sum(c[3] == 'repeat' for c in cases)} repeats, "
+    repeats = sum(c[3] == "repeat" for c in cases)
+    print(f"{args.corpus} {args.set}: {len(cases)} cases ({repeats} repeats, "
           f"{sum(c[4] == 'bait' for c in cases)} bait); history {len(cases)} prior calls + "
           f"{newer} newer calls; obelisk {args.obelisk}")  # fmt: skip
     print(f"guard set: {made}; status {header.get('status')}, {header.get('count')} entries, "
