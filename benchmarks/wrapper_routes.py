@@ -25,7 +25,8 @@ transcript's ``cwd``), each proposal from its own (the guard's payload ``cwd``; 
 Run: .venv/bin/python benchmarks/wrapper_routes.py [--corpus wrappers|route-model]
 [--set held-out|dev] [--obelisk PATH] [--runs N]. Prints figures; not a test. For the
 figures before a change, run it from another folder with PYTHONPATH naming an export of
-the older tree (``git archive <commit> | tar -x -C /tmp/before``; the hook processes inherit it): ``cd /tmp &&
+the older tree (``git archive <commit> | tar -x -C /tmp/before``; the hook processes
+inherit it): ``cd /tmp &&
 PYTHONPATH=/tmp/before <venv>/bin/python <repo>/benchmarks/wrapper_routes.py``. The hook's
 CPU time is reported beside its wall time: on a busy machine the wall time of a process
 that imports more stretches far more than the yardstick's (as in ``recall qualify``).
