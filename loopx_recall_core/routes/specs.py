@@ -23,9 +23,8 @@ node is in another file.
 from __future__ import annotations
 
 import json
+import os
 import re
-from functools import lru_cache
-from pathlib import Path
 from typing import Any, NamedTuple
 
 __all__ = ["FOLDER", "SECRET", "Node", "Option", "program_spec"]
@@ -35,7 +34,9 @@ SECRET = 2
 FOLDER = 4
 SEPARATOR = 8
 
-_DATA = Path(__file__).resolve().parent / "specs"
+# os.path, not pathlib: the guard's hot path reads a spec, and pathlib's import costs more
+_DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "specs")
+_LOADED: dict[str, dict[str, Any] | None] = {}
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}(?:/[A-Za-z0-9][A-Za-z0-9._+-]{0,63}){0,3}\Z")
 
 
@@ -117,14 +118,19 @@ class Node:
         return bool(self._raw.get("s"))
 
 
-@lru_cache(maxsize=64)
 def _load(name: str) -> dict[str, Any] | None:
-    if not _NAME.match(name) or ".." in name:
-        return None
-    try:
-        raw = json.loads((_DATA / f"{name}.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
+    """The spec file of ``name`` (``aws`` or ``aws/s3``), read once per process."""
+    if name in _LOADED:
+        return _LOADED[name]
+    raw: Any = None
+    if _NAME.match(name) and ".." not in name:
+        try:
+            with open(os.path.join(_DATA, name + ".json"), encoding="utf-8") as file:
+                raw = json.load(file)
+        except (OSError, ValueError):
+            raw = None
+    if len(_LOADED) < 256:
+        _LOADED[name] = raw if isinstance(raw, dict) else None
     return raw if isinstance(raw, dict) else None
 
 
