@@ -533,10 +533,18 @@ def _inline(args: list[str], options: frozenset[str], language: str) -> list[str
     return out
 
 
+#: Longer command lines are compared as written: a stored header is cut far sooner (the
+#: snippet limit: 800 characters by default, 2,000 at most by the v0 contract), and a cut
+#: header is never the same route, so reading them would cost time and find nothing.
+MAX_PARSED = 4_096
+
+
 def command_segments(command: str, root: str | None = None, cwd: str = ".") -> tuple[Segment, ...]:
     """The attempts of a shell command line run from ``cwd`` (repository-relative)."""
     walk = _Walk(root)
     try:
+        if len(command) > MAX_PARSED:
+            raise ParseError("too long to read")
         commands = parse(command)
     except ParseError:
         words = tuple(command.split())

@@ -30,6 +30,7 @@ Syntax" and "Shell Commands"):
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 __all__ = ["Command", "ParseError", "Redirect", "Word", "parse"]
@@ -38,6 +39,9 @@ _OPERATORS = ("&&", "||", ";;", "|&", ";", "&", "|", "(", ")", "\n")
 _REDIRECTS = ("<<<", "<<-", "&>>", "<<", "<>", "<&", ">>", ">&", ">|", "&>", "<", ">")
 _BLANKS = " \t\r"
 _METACHARACTERS = set(_BLANKS) | set("\n;&|()<>")
+_MAX_HEREDOCS = 16
+_OPERATOR_STARTS = frozenset("&|;()\n")
+_PLAIN = re.compile(r"[^\s;&|()<>'\"\\$`]+")
 #: Reserved words that open a compound command (2.4) and other forms not modelled.
 _COMPOUND = frozenset({"if", "for", "while", "until", "case", "select", "function", "[[", "(("})
 _ANSI_C = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b"}
@@ -84,6 +88,7 @@ class _Lexer:
         self.text = text
         self.at = 0
         self.pending: list[tuple[int, bool]] = []  # here-documents waiting for a body
+        self.heredocs = 0
         self.tokens: list[_Token] = []
 
     def run(self) -> list[_Token]:
@@ -101,9 +106,11 @@ class _Lexer:
                 self.at += 1
                 self.tokens.append(_Token("op", op="\n"))
                 self._bodies()
-            elif self._redirect(None):
+            elif char in "<>&" and self._redirect(None):
                 continue
-            elif (op := next((o for o in _OPERATORS if text.startswith(o, self.at)), None)):
+            elif char in _OPERATOR_STARTS and (
+                op := next((o for o in _OPERATORS if text.startswith(o, self.at)), None)
+            ):
                 self.at += len(op)
                 if op == ";" and self.pending and "\n" not in text[self.at :]:
                     self._one_line_bodies()
@@ -129,6 +136,9 @@ class _Lexer:
         redirect = Redirect(op, word.value, fd or "", word.dynamic)
         self.tokens.append(_Token("redirect", redirect=redirect))
         if op in ("<<", "<<-"):
+            self.heredocs += 1
+            if self.heredocs > _MAX_HEREDOCS:
+                raise ParseError("too many here-documents")
             self.pending.append((len(self.tokens) - 1, op == "<<-"))
         return True
 
@@ -147,6 +157,11 @@ class _Lexer:
         value: list[str] = []
         dynamic = False
         while self.at < len(text) and text[self.at] not in _METACHARACTERS:
+            plain = _PLAIN.match(text, self.at)
+            if plain is not None:  # a run of ordinary characters, in one step
+                value.append(plain.group())
+                self.at = plain.end()
+                continue
             char = text[self.at]
             if char == "\\":
                 if text.startswith("\\\n", self.at):
@@ -334,7 +349,14 @@ def _compound(tokens: list[_Token], at: int) -> bool:
     return first and [t.op for t in following] == ["(", ")"]
 
 
-def _list(tokens: list[_Token], at: int, closing: str | None) -> tuple[tuple[Command, ...], int]:
+_MAX_NESTING = 32
+
+
+def _list(
+    tokens: list[_Token], at: int, closing: str | None, depth: int = 0
+) -> tuple[tuple[Command, ...], int]:
+    if depth > _MAX_NESTING:
+        raise ParseError("subshells nested too deep")
     commands: list[Command] = []
     words: list[Word] = []
     redirects: list[Redirect] = []
@@ -350,7 +372,7 @@ def _list(tokens: list[_Token], at: int, closing: str | None) -> tuple[tuple[Com
         token = tokens[at]
         if token.kind == "word" and token.word is not None:
             if not words and token.word.raw == "{":
-                body, at = _list(tokens, at + 1, closing="}")
+                body, at = _list(tokens, at + 1, "}", depth + 1)
                 commands.append(Command("{", body=body, after_pipe=after_pipe))
                 continue
             if closing == "}" and not words and token.word.raw == "}":
@@ -363,7 +385,7 @@ def _list(tokens: list[_Token], at: int, closing: str | None) -> tuple[tuple[Com
         elif token.op == "(":
             if words:
                 raise ParseError("a parenthesis inside a command")
-            body, at = _list(tokens, at + 1, closing=")")
+            body, at = _list(tokens, at + 1, ")", depth + 1)
             commands.append(Command("(", body=body, after_pipe=after_pipe))
         elif token.op == ")":
             if closing != ")":

@@ -475,7 +475,8 @@ OUTPUT_ONLY: dict[str, frozenset[str]] = {
 #: Compose file is compose.yaml (preferred) or compose.yml ... also docker-compose.yaml
 #: and docker-compose.yml"; Maven: "-f: Force the use of an alternate POM file" (default
 #: pom.xml); Alembic: "-c: Alternate config file; defaults to value of ALEMBIC_CONFIG
-#: environment variable, or 'alembic.ini'". Cargo's ``--manifest-path`` is in ``programs.FOLDER_FILE_OPTIONS``.
+#: environment variable, or 'alembic.ini'". Cargo's ``--manifest-path`` is in
+#: ``programs.FOLDER_FILE_OPTIONS``.
 DEFAULT_FILES: dict[str, tuple[str, frozenset[str]]] = {
     "make": ("--file", frozenset({"Makefile"})),
     "docker": (

@@ -4,7 +4,8 @@
 
 Sources, in priority order (the first 8 distinct terms win):
 
-1. the proposed step: each command segment's canonical route (:mod:`loopx_recall_core.routes.invocation`):
+1. the proposed step: each command segment's canonical route
+   (:mod:`loopx_recall_core.routes.invocation`):
    its program and the program's other usual names, its positional arguments
    (subcommands with their documented aliases, repository-relative paths, test
    selectors) and the values of its material options; its file paths; the keywords of
