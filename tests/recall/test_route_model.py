@@ -189,3 +189,20 @@ def test_the_guard_on_the_corpus():
         recall, precision, wrong = _guard_figures(pairs)
         assert recall >= 0.95, wrong
         assert precision >= 0.99, wrong
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "(" * 200 + "make" + ")" * 200,  # nested deeper than the grammar reads
+        "cat <<E;" * 40,  # more here-documents than it reads
+        "make " + "x " * 3000,  # longer than any stored header can be
+        'echo "unclosed',
+        "make )",
+    ],
+)
+def test_what_it_cannot_read_is_compared_as_written(command):
+    (segment,) = command_route(command, ROOT).segments
+    assert segment.opaque  # read word for word, never an exception
+    assert same_route(command_route(command, ROOT), command_route(command, ROOT))
+    assert not same_route(command_route(command, ROOT), command_route(command + " y", ROOT))
