@@ -40,6 +40,7 @@ _REDIRECTS = ("<<<", "<<-", "&>>", "<<", "<>", "<&", ">>", ">&", ">|", "&>", "<"
 _BLANKS = " \t\r"
 _METACHARACTERS = set(_BLANKS) | set("\n;&|()<>")
 _MAX_HEREDOCS = 16
+_BRACED = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}\Z")
 _OPERATOR_STARTS = frozenset("&|;()\n")
 _PLAIN = re.compile(r"[^\s;&|()<>'\"\\$`]+")
 #: Reserved words that open a compound command (2.4) and other forms not modelled.
@@ -100,8 +101,13 @@ class _Lexer:
             elif text.startswith("\\\n", self.at):
                 self.at += 2
             elif char == "#":
-                end = text.find("\n", self.at)
-                self.at = len(text) if end < 0 else end
+                # to the end of the line; on a line put on one line (a snippet header, where
+                # "; " stands for a line break) to the next "; " as well
+                ends = [e for e in (text.find("\n", self.at), text.find("; ", self.at)) if e >= 0]
+                self.at = min(ends) if ends else len(text)
+                if text.startswith("; ", self.at):
+                    self.tokens.append(_Token("op", op=";"))
+                    self.at += 1
             elif char == "\n":
                 self.at += 1
                 self.tokens.append(_Token("op", op="\n"))
@@ -167,13 +173,16 @@ class _Lexer:
                 if text.startswith("\\\n", self.at):
                     self.at += 2
                     continue
-                value.append(text[self.at + 1 : self.at + 2])
+                escaped = text[self.at + 1 : self.at + 2]
+                value.append("\\$" if escaped == "$" else escaped)
                 self.at += 2
             elif char == "'":
                 end = text.find("'", self.at + 1)
                 if end < 0:
                     raise ParseError("an unclosed single quote")
-                value.append(text[self.at + 1 : end])
+                # a "$" quoted is a dollar sign, not an expansion: written as "\$", as the
+                # same literal in double quotes would be
+                value.append(text[self.at + 1 : end].replace("$", "\\$"))
                 self.at = end + 1
             elif text.startswith("$'", self.at):
                 value.append(self._ansi_c())
@@ -217,7 +226,9 @@ class _Lexer:
                 following = text[self.at + 1]
                 if following == "\n":
                     pass
-                elif following in '$`"\\':
+                elif following == "$":
+                    out.append("\\$")
+                elif following in '`"\\':
                     out.append(following)
                 else:
                     out.append("\\" + following)
@@ -267,7 +278,9 @@ class _Lexer:
                     depth -= 1
                     if depth == 0:
                         self.at += 1
-                        return text[start : self.at]
+                        written = text[start : self.at]
+                        simple = _BRACED.match(written)  # "${T}" is "$T"
+                        return "$" + simple.group(1) if simple else written
                 self.at += 1
             raise ParseError("an unclosed expansion")
         while self.at < len(text) and (text[self.at].isalnum() or text[self.at] == "_"):
@@ -328,12 +341,21 @@ def parse(text: str) -> tuple[Command, ...]:
     it is not a complete command line."""
     tokens = _Lexer(text).run()
     if any(_compound(tokens, at) for at in range(len(tokens))):
-        words = tuple(t.word for t in tokens if t.kind == "word" and t.word is not None)
-        return (Command(kind="?", words=words),)
+        return (Command(kind="?", words=tuple(_written(t) for t in tokens)),)
     commands, at = _list(tokens, 0, closing=None)
     if at != len(tokens):
         raise ParseError("an unmatched closing parenthesis")
     return commands
+
+
+def _written(token: _Token) -> Word:
+    """A token of an opaque command as written: words, operators and redirections alike."""
+    if token.word is not None:
+        return token.word
+    if token.redirect is not None:
+        written = f"{token.redirect.fd}{token.redirect.operator}{token.redirect.target}"
+        return Word(written, written, token.redirect.dynamic)
+    return Word(token.op, token.op)
 
 
 def _compound(tokens: list[_Token], at: int) -> bool:

@@ -36,6 +36,7 @@ from loopx_recall_core.routes.programs import (
     FOLDER_OPTIONS,
     LINK_ORDER,
     NO_EQUALS,
+    OPTIONS_END,
     ORDERED_OPTIONS,
     SINGLE_DASH_LONG,
     SPEC_CORRECTIONS,
@@ -232,6 +233,10 @@ def normalize_invocation(
 ) -> Invocation:
     """The invocation of ``program`` with ``args`` run from ``folder``."""
     reader = _Reader(program, root)
+    if reader.node is None and not _hand_facts(program):
+        # an unknown program: its words as written, in order (only paths normalized)
+        words = tuple(normalize_arg(arg, root) for arg in args)
+        return Invocation(program=program, flags=(), positionals=words, folder=folder)
     cosmetic = COSMETIC_FLAGS["*"] | COSMETIC_FLAGS.get(program, frozenset())
     parsed: list[_Parsed] = []
     positionals: list[str] = []
@@ -252,9 +257,7 @@ def normalize_invocation(
             if program in TRAILING_SLASH and arg.endswith("/") and not normalized.endswith("/"):
                 normalized += "/"  # the contents of the folder, not the folder
             positionals.append(normalized)
-            if reader.node is not None and (
-                reader.node.options_first or reader.node.arguments.startswith("c")
-            ):
+            if _command_follows(program, reader, plain):
                 options_done = True  # what follows a script or command is its own
             continue
         if arg == "--":
@@ -265,6 +268,8 @@ def normalize_invocation(
             value = given
             if implied is not None:
                 value = implied
+            elif value is None and spellings & COSMETIC_FLAGS["*"]:
+                value = ""  # --color, --verbose: a value only as --color=WHEN (grep, ls)
             elif value is None:
                 # A value is the next word unless that word is an option (argparse, clap
                 # and cobra alike refuse a value that starts with "-" by default): a spec
@@ -294,6 +299,26 @@ def normalize_invocation(
         positionals=_canonical_positionals(program, tuple(positionals)),
         folder=folder,
     )
+
+
+def _hand_facts(program: str) -> bool:
+    return any(
+        program in table
+        for table in (FLAG_ALIASES, VALUE_FLAGS, COSMETIC_FLAGS, FOLDER_OPTIONS, SCRIPT_RUNNERS)
+    ) or program in SUBCOMMAND_ALIASES or program in DEFAULT_VALUES or program in DEFAULT_FILES
+
+
+def _command_follows(program: str, reader: _Reader, plain: int) -> bool:
+    """After ``plain`` arguments, do the words that follow belong to a command or script?"""
+    if OPTIONS_END.get(" ".join([program, *reader.path])) == plain:
+        return True
+    node = reader.node
+    if node is None:
+        return False
+    letters = node.arguments
+    if node.options_first and plain >= 1:
+        return True
+    return "c" in letters and letters.index("c") <= plain
 
 
 def _name(flag: tuple[str, str]) -> str:

@@ -24,6 +24,7 @@ __all__ = [
     "FOLDER_OPTIONS",
     "LINK_ORDER",
     "NO_EQUALS",
+    "OPTIONS_END",
     "ORDERED_OPTIONS",
     "ORDER_FREE",
     "SINGLE_DASH_LONG",
@@ -320,6 +321,23 @@ TARGETS_ONLY = (ORDER_FREE - {"ruff"}) | {"python", "node", "cat"}
 #: Programs whose long options never take ``=value`` (curl(1): "--output <file>": the
 #: value is the next word; ``--output=x`` is an unknown option to curl).
 NO_EQUALS = frozenset({"curl"})
+
+#: Commands whose words after their N-th argument belong to what they run, options too
+#: (program and subcommand -> N): ``docker run --help`` "Usage: docker run [OPTIONS] IMAGE
+#: [COMMAND] [ARG...]" (and create, podman's alike); ssh(1) "ssh [options] destination
+#: [command [argument ...]]"; java(1) "java [options] mainclass [args ...]"; ruby(1)
+#: "ruby [switches] [--] [programfile] [arguments]"; perl(1) alike. A spec marks some
+#: itself (an argument that is a command or a script).
+OPTIONS_END: dict[str, int] = {
+    "docker run": 1,
+    "docker create": 1,
+    "podman run": 1,
+    "podman create": 1,
+    "ssh": 1,
+    "java": 1,
+    "ruby": 1,
+    "perl": 1,
+}
 
 #: Programs with single-dash long options (``-run``, ``-name``): never split clusters.
 SINGLE_DASH_LONG = frozenset({"go", "find", "java", "javac", "terraform", "mvn"})

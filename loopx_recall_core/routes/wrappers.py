@@ -38,7 +38,7 @@ standard input. They are programs like any other.
 
 **Interpreter code** (``python -c``, ``node -e``/``--eval``/``-p``, ``ruby -e``, ``perl
 -e``/``-E``, ``php -r``) is compared by its tokens: Python's by the standard library's
-:mod:`tokenize` (comments and spacing dropped, indentation kept as INDENT/DEDENT), the
+:mod:`tokenize` (spacing dropped, indentation kept as INDENT/DEDENT), the
 others by one tokenizer of strings, numbers, names and operator runs. Shell code
 (``bash -c``) is parsed as a command line.
 """
@@ -135,7 +135,7 @@ INLINE_CODE: dict[str, tuple[frozenset[str], str]] = {
 }
 
 _OTHER_TOKEN = re.compile(
-    r"""'(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*"|`(?:\\.|[^`\\])*`|\d[\w.]*|[A-Za-z_$][\w$]*"""
+    r"""'(?:\\.|[^'\\])*+'|"(?:\\.|[^"\\])*+"|`(?:\\.|[^`\\])*+`|\d[\w.]*|[A-Za-z_$][\w$]*"""
     r"""|[^\sA-Za-z0-9_$'"`]+|\S"""
 )
 
@@ -149,7 +149,12 @@ def code_tokens(code: str, language: str) -> str:
         try:
             kept = []
             for token in tokenize.generate_tokens(io.StringIO(code).readline):
-                if token.type in (tokenize.COMMENT, tokenize.NL, tokenize.ENDMARKER):
+                if token.type in (tokenize.NL, tokenize.ENDMARKER):
+                    continue
+                if token.type == tokenize.COMMENT:
+                    # kept (spacing folded): on a line put on one line a comment holds the
+                    # code after it, which must still count
+                    kept.append(" ".join(token.string.split()))
                     continue
                 if token.type == tokenize.NEWLINE:
                     kept.append(";")
