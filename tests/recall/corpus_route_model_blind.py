@@ -212,7 +212,8 @@ BLIND: list[Pair] = [
       "value"),
     V("pm2 start dist/cron.js -n cron", "pm2 start dist/queue.js -n queue", 1, "novel"),
 
-    # -- expo: add = install (spec expo.js subcommand names; spec only) -----------------------
+    # -- expo: add = install (spec expo.js subcommand names; @expo/cli maps both names to
+    #    one command in its command table) ---------------------------------------------------
     R("expo add expo-camera", "expo install expo-camera", 1, "spec_alias"),
     V("expo install expo-location", "expo install expo-sensors", 1, "novel"),
 
@@ -400,8 +401,8 @@ BLIND: list[Pair] = [
       "xcodebuild -workspace Shop.xcworkspace -scheme Shop -configuration Debug build", 65,
       "order"),
 
-    # -- rake / gem: gem i = install (spec gem.js subcommand names; spec only); rake tasks
-    #    compared as written ----------------------------------------------------------------------
+    # -- rake / gem: gem i = install (spec gem.js subcommand names; RubyGems' command
+    #    manager lists "i" => "install" among its alias commands); rake tasks as written -----
     R("timeout 600 rake db:seed:replant", "rake db:seed:replant", 1, "wrapper"),
     N("RAILS_ENV=test rake db:schema:load", "RAILS_ENV=development rake db:schema:load", 1, "env"),
     V("rake stats:export", "rake stats:import", 1, "novel"),
