@@ -7,16 +7,23 @@ have a spec in ``@withfig/autocomplete`` and no hand table, no pair shared betwe
 halves, and no pair's proposal spelled as another pair's prior call (so all pairs can share
 one history). Programs are counted by a simple reading of the command: the last step of a
 ``&&``/``;`` chain, its first pipeline stage, past assignments, process wrappers and their
-options, and into ``sh -c``/``bash -c`` bodies."""
+options, and into ``sh -c``/``bash -c`` bodies.
+
+The blind set (:mod:`tests.recall.corpus_route_model_blind`) is checked alike: at least 160
+pairs in the same mix, at least 25 bait and none a repeat, at least 45 programs of which at
+least 25 have a generated spec file and no hand table, one shared history, and nothing
+shared with the first corpus."""
 
 from __future__ import annotations
 
 import re
 import shlex
+from pathlib import Path
 
 import pytest
 
 from tests.recall.corpus_route_model import DEV, HAND_TABLE_PROGRAMS, HELD_OUT, SPEC_PROGRAMS, Pair
+from tests.recall.corpus_route_model_blind import BLIND, BLIND_SPEC_PROGRAMS
 
 HALVES = {"dev": DEV, "held-out": HELD_OUT}
 LABELS = {"repeat", "near", "novel"}
@@ -169,3 +176,66 @@ def test_the_halves_share_no_pair():
 ])  # fmt: skip
 def test_program_reading(command, expected):
     assert program(command) == expected
+
+
+# -- the blind set (tests.recall.corpus_route_model_blind) ----------------------------------
+# Its here-documents put words after the first line; programs are read from the first line.
+
+SPECS_DIR = Path(__file__).resolve().parents[2] / "loopx_recall_core" / "routes" / "specs"
+
+
+def _blind_programs() -> set[str]:
+    return {program(c.split("\n", 1)[0]) for p in BLIND for c in (p.proposed, p.prior)}
+
+
+def test_blind_size_and_label_mix():
+    assert len(BLIND) >= 160
+    share = {label: sum(p.label == label for p in BLIND) / len(BLIND) for label in LABELS}
+    assert 0.45 <= share["repeat"] <= 0.55, share
+    assert 0.30 <= share["near"] <= 0.40, share
+    assert 0.10 <= share["novel"] <= 0.20, share
+
+
+def test_blind_bait_is_never_a_repeat_and_there_is_enough_of_it():
+    bait = [pair for pair in BLIND if pair.tag == "bait"]
+    assert len(bait) >= 25
+    assert [pair for pair in bait if pair.label == "repeat"] == []
+
+
+def test_blind_programs_are_wide_and_mostly_spec_only():
+    programs = _blind_programs()
+    assert len(programs) >= 45, sorted(programs)
+    assert set(BLIND_SPEC_PROGRAMS) <= programs, sorted(set(BLIND_SPEC_PROGRAMS) - programs)
+    assert len(BLIND_SPEC_PROGRAMS) == len(set(BLIND_SPEC_PROGRAMS)) >= 25
+    assert not set(BLIND_SPEC_PROGRAMS) & set(HAND_TABLE_PROGRAMS)
+    missing = [name for name in BLIND_SPEC_PROGRAMS if not (SPECS_DIR / f"{name}.json").is_file()]
+    assert missing == []
+
+
+def test_blind_pairs_are_well_formed_and_share_one_history():
+    for pair in BLIND:
+        assert pair.label in LABELS, pair
+        assert pair.tag, pair
+        assert pair.tag == pair.tag.strip(), pair
+        assert pair.exit >= 0, pair
+        if pair.label == "repeat":
+            assert pair.exit != 0, pair
+        for folder in (pair.cwd, pair.prior_cwd):
+            assert folder == "." or not (folder.startswith(("/", "./")) or folder.endswith("/"))
+        _words(pair.proposed), _words(pair.prior)
+    priors = [_key(p.prior, p.prior_cwd) for p in BLIND]
+    assert len(priors) == len(set(priors)), "two pairs share a prior call"
+    by_prior = {key: i for i, key in enumerate(priors)}
+    for i, pair in enumerate(BLIND):
+        j = by_prior.get(_key(pair.proposed, pair.cwd))
+        assert j in (None, i), (pair, BLIND[j])
+
+
+def test_blind_set_shares_nothing_with_the_first_corpus():
+    first = _all()
+    assert not set(BLIND) & set(first)
+    first_calls = {_key(c, f) for p in first for c, f in ((p.prior, p.prior_cwd),
+                                                          (p.proposed, p.cwd))}  # fmt: skip
+    shared = [p for p in BLIND if _key(p.prior, p.prior_cwd) in first_calls
+              or _key(p.proposed, p.cwd) in first_calls]  # fmt: skip
+    assert shared == []
