@@ -37,7 +37,7 @@ const SEPARATOR = 8; // its value only as --opt=value
 // options" and "Ensuring idempotency") nor a file or path holding one.
 const SECRET_NAME = /(^|[-_ ])(pass(word|phrase|wd)?|secret|token|api[-_]?key|access[-_]?key|credentials?|private[-_]?key|auth[-_]?(token|key))([-_ ]|$)/i;
 const NOT_SECRET_NAME = /(next|starting|start|continuation|page|client|trace|idempotency|request|sync|cancel)[-_]?token|(file|path|dir|length|expiry|ttl|id|name|type|prompt|stdin|env|helper|command|url|store)$/i;
-const FOLDER_WORDS = /(change|switch)(s|es)? (the )?(current |working )?(directory|dir|folder) (to|before)|(change|switch)(s|es)? to (the )?(given |specified )?(directory|dir|folder)|run(s)? as if .{0,20}(started|invoked|run) in|working directory (to use|for the command)|(use|specify) (a|the) (different |alternate )?working directory|\bchdir\b/i;
+const FOLDER_WORDS = /(change|switch)(s|es)? (the )?(current |working )?(directory|dir|folder) (to|before)|(change|switch)(s|es)? to (the )?(given |specified )?(directory|dir|folder)|run(s)? as if .{0,20}(started|invoked|run) in|working directory (to use|for the command)|(use|specify) (a|the) (different |alternate )?working directory|\bchdir\b|(specify|set) (your |the )?project root (folder|directory)|root of the project directory/i;
 
 function names(value) {
   if (Array.isArray(value)) return value.filter((n) => typeof n === "string");

@@ -419,6 +419,8 @@ class _Walk:
         code = INLINE_CODE.get(program)
         if code is not None:
             args = _inline(args, *code)
+        elif program == "deno" and len(args) > 1 and args[0] == "eval":
+            args = ["eval", *_inline(["-e", *args[1:]], frozenset({"-e"}), "other")[1:]]
         invocation = normalize_invocation(program, args, self.root, local.folder)
         inputs = tuple(self._input(r, program, local) for r in command.redirects)
         segment = Segment(

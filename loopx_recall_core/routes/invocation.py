@@ -19,6 +19,10 @@ Where the spellings come from:
 
 An option that neither knows is kept as written, and the words after it are compared word
 for word: an unknown program or option is never made equal to anything else.
+
+Long because: reading one program's words is one pass that consults the spec and each
+class of hand rule in turn (spellings, values, folders, defaults, scripts), and the rule
+for each class is written beside the step that applies it.
 """
 
 from __future__ import annotations
@@ -60,6 +64,7 @@ __all__ = ["Invocation", "canonical_program", "normalize_invocation", "spellings
 
 _PIP = re.compile(r"pip\d+(?:\.\d+)?\Z")
 _PYTHON = re.compile(r"python(?:\d+(?:\.\d+)?)?\Z")
+_WHEN = re.compile(r"(?:always|never|auto|yes|no|true|false|on|off|force|tty|none|\d)\Z")
 _NUMBER = re.compile(r"-\d+(?:\.\d+)?\Z")
 
 
@@ -268,8 +273,12 @@ def normalize_invocation(
             value = given
             if implied is not None:
                 value = implied
-            elif value is None and spellings & COSMETIC_FLAGS["*"]:
-                value = ""  # --color, --verbose: a value only as --color=WHEN (grep, ls)
+            elif value is None and spellings & COSMETIC_FLAGS["*"] and not (
+                index < len(args) and _WHEN.match(args[index])
+            ):
+                # --color, --verbose: the next word is their value only when it is one
+                # (cargo --color always; never grep --color PATTERN, whatever a spec says)
+                value = ""
             elif value is None:
                 # A value is the next word unless that word is an option (argparse, clap
                 # and cobra alike refuse a value that starts with "-" by default): a spec

@@ -292,6 +292,15 @@ SPEC_CORRECTIONS: dict[str, dict[str, tuple[int, int, str]]] = {
     "mysql": {"-p": (2, 2, ""), "--password": (2, 2, "")},
     "mysqldump": {"-p": (2, 2, ""), "--password": (2, 2, "")},
     "mysqladmin": {"-p": (2, 2, ""), "--password": (2, 2, "")},
+    # GNU coreutils 9.1 ``cut --help``: "-d, --delimiter=DELIM", "-f, --fields=LIST" (a
+    # mandatory value: "Mandatory arguments to long options are mandatory for short options
+    # too"); the spec makes it optional.
+    "cut": {
+        "-d": (1, 0, ""),
+        "--delimiter": (1, 0, ""),
+        "-f": (1, 0, ""),
+        "--fields": (1, 0, ""),
+    },
 }
 #: Programs whose options take effect in the order given (each applies to what follows
 #: it), so their order is part of the route: find(1) "The expression is made up of

@@ -37,9 +37,10 @@ showing output fullscreen") runs it again and again; ``xargs`` takes its argumen
 standard input. They are programs like any other.
 
 **Interpreter code** (``python -c``, ``node -e``/``--eval``/``-p``, ``ruby -e``, ``perl
--e``/``-E``, ``php -r``) is compared by its tokens: Python's by the standard library's
+-e``/``-E``, ``php -r``, ``ts-node``/``tsx``/``bun -e``, ``julia -e``, ``lua -e``,
+``Rscript -e``, ``deno eval``) is compared by its tokens: Python's by the standard library's
 :mod:`tokenize` (spacing dropped, indentation kept as INDENT/DEDENT), the
-others by one tokenizer of strings, numbers, names and operator runs. Shell code
+others by one tokenizer of strings, numbers, names and single operator characters. Shell code
 (``bash -c``) is parsed as a command line.
 """
 
@@ -132,11 +133,20 @@ INLINE_CODE: dict[str, tuple[frozenset[str], str]] = {
     "ruby": (frozenset({"-e"}), "other"),
     "perl": (frozenset({"-e", "-E"}), "other"),
     "php": (frozenset({"-r"}), "other"),
+    # ts-node --help: "-e, --eval [code]", "-p, --print [code]"; Bun docs: "bun -e, --eval";
+    # julia --help: "-e, --eval <expr>", "-E, --print <expr>"; lua(1): "-e stat"; Rscript
+    # --help: "-e EXPR"; deno docs: "deno eval <code>" (read in ``chain``).
+    "ts-node": (frozenset({"-e", "--eval", "-p", "--print"}), "other"),
+    "tsx": (frozenset({"-e", "--eval", "-p", "--print"}), "other"),
+    "bun": (frozenset({"-e", "--eval", "-p", "--print"}), "other"),
+    "julia": (frozenset({"-e", "--eval", "-E", "--print"}), "other"),
+    "lua": (frozenset({"-e"}), "other"),
+    "Rscript": (frozenset({"-e"}), "other"),
 }
 
 _OTHER_TOKEN = re.compile(
     r"""'(?:\\.|[^'\\])*+'|"(?:\\.|[^"\\])*+"|`(?:\\.|[^`\\])*+`|\d[\w.]*|[A-Za-z_$][\w$]*"""
-    r"""|[^\sA-Za-z0-9_$'"`]+|\S"""
+    r"""|[^\sA-Za-z0-9_$'"`]"""
 )
 
 

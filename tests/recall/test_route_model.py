@@ -21,6 +21,7 @@ import pytest
 from loopx_recall_core.guard.decide import find_repeat
 from loopx_recall_core.recall.replan.relation import proposed_route, relate
 from loopx_recall_core.routes import command_route, differences, same_route
+from loopx_recall_core.snippet_rules import one_line_command
 from tests.guard import helpers
 from tests.recall import corpus_route_model as corpus
 from tests.recall.replan.retrieval import ROOT, evaluate
@@ -35,7 +36,8 @@ def _run_from(command: str, folder: str) -> str:
 
 
 def _stored(prior: str, code: int, folder: str = ".") -> tuple[str, str]:
-    header = f"Bash: {_run_from(prior, folder)}"
+    # on one line, as the provider writes a header (snippet_rules.one_line_command)
+    header = f"Bash: {one_line_command(_run_from(prior, folder))}"
     if code == 0:
         return "tool_outcome", f"{header}\noutcome: ok\ndone"
     return "prior_failure", f"{header}\noutcome: failed (exit {code})\nerror: it failed"
@@ -151,7 +153,7 @@ def _as_retrieval(pairs):
     return [
         (
             {"kind": "command", "command": _run_from(p.proposed, p.cwd)},
-            ("call", _run_from(p.prior, p.prior_cwd), p.exit),
+            ("call", one_line_command(_run_from(p.prior, p.prior_cwd)), p.exit),
             p.label,
             p.tag,
         )

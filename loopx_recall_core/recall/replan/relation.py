@@ -49,19 +49,23 @@ def proposed_route(step: str | Step, root: str | None) -> Route:
     if isinstance(step, str):
         # on one line, as every stored header is (snippet_rules.one_line_command): a
         # here-document is then read the same way on both sides
-        return command_route(one_line_command(redact_command(step)), root)
+        return command_route(_one_line(redact_command(step)), root)
     import attrs  # replan's path only: the guard passes a command line
 
     return step_route(
         attrs.evolve(
             step,
-            command=None
-            if step.command is None
-            else one_line_command(redact_command(step.command)),
+            command=None if step.command is None else _one_line(redact_command(step.command)),
             hypothesis=None if step.hypothesis is None else redact_command(step.hypothesis),
         ),
         root,
     )
+
+
+def _one_line(command: str) -> str:
+    """``command`` on one line, as a stored header holds it (unchanged when that would
+    leave nothing: ``str.strip`` also takes control separators such as U+001F)."""
+    return one_line_command(command) or command
 
 
 def relate(route: Route, snippet: str, evidence_type: str, root: str | None) -> Relation | None:

@@ -39,7 +39,8 @@ from functools import lru_cache
 from loopx_recall_core.canonical import js_trim, utf16_len
 from loopx_recall_core.contracts.replan import ReplanSituationV0, Step
 from loopx_recall_core.redaction import redact
-from loopx_recall_core.routes import Route, Segment, command_segments, hypothesis_keywords
+from loopx_recall_core.recall.replan.relation import proposed_route
+from loopx_recall_core.routes import Route, Segment, hypothesis_keywords
 from loopx_recall_core.routes.invocation import spellings, vocabulary
 from loopx_recall_core.routes.paths import normalize_arg
 from loopx_recall_core.routes.toolchains import SCRIPT_RUNNERS
@@ -98,7 +99,8 @@ def _step_terms(
 ) -> Iterator[tuple[str, str]]:
     if step.command is not None:
         made = route is not None and route.kind == "command"
-        segments = route.segments if made else command_segments(step.command, root)
+        # the route replan compares (redacted, on one line), when the caller has none
+        segments = route.segments if made else proposed_route(step.command, root).segments
         for segment in segments:
             for term, public in _route_words(segment):
                 yield term, (_PUBLIC if public else step.command)

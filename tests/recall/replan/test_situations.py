@@ -360,7 +360,9 @@ CASES: list[tuple[str, dict[str, Any], list[Any], FakeRecall, tuple[bool, Any], 
         situation(),
         STAGE2,
         FakeRecall(
-            [item(failure("bash -lc 'python3 -m pytest \"tests/test_api.py\" -x'", "shell"))]
+            # Codex's ["bash", "-lc", S] as the provider writes it: S (snippet_rules); a
+            # login shell typed into a command is another environment (issue 38)
+            [item(failure("bash -c 'python3 -m pytest \"tests/test_api.py\" -x'", "shell"))]
         ),
         ADMITTED,
         "repeats_prior_failure",
