@@ -38,8 +38,8 @@ from functools import lru_cache
 
 from loopx_recall_core.canonical import js_trim, utf16_len
 from loopx_recall_core.contracts.replan import ReplanSituationV0, Step
-from loopx_recall_core.redaction import redact
 from loopx_recall_core.recall.replan.relation import proposed_route
+from loopx_recall_core.redaction import redact
 from loopx_recall_core.routes import Route, Segment, hypothesis_keywords
 from loopx_recall_core.routes.invocation import spellings, vocabulary
 from loopx_recall_core.routes.paths import normalize_arg

@@ -239,22 +239,6 @@ def _call_folder(row: Mapping[str, Any], data: Any) -> str | None:
     return cwd if isinstance(cwd, str) else None
 
 
-def in_folder(command: str, folder: str | None, roots: Sequence[str]) -> str:
-    """``command`` as run from the repository root: ``cd <folder> && <command>`` when it
-    ran in a folder below one of ``roots``; unchanged at a root, outside them, or when
-    the folder is not known."""
-    if not folder or not command:
-        return command
-    folder = os.path.normpath(folder)
-    for root in sorted(roots, key=len, reverse=True):
-        root = os.path.normpath(root)
-        if folder.startswith(root + os.sep):
-            return f"cd {shlex.quote(os.path.relpath(folder, root))} && {command}"
-        if folder == root:
-            return command
-    return command
-
-
 def in_scope_transcripts(
     binding: Mapping[str, Any],
     deadline: float,

@@ -36,6 +36,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
+import shlex
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -61,6 +62,7 @@ __all__ = [
     "exclude_globs",
     "glob_escape",
     "holds_marker",
+    "in_folder",
     "instant_ms",
     "marked_owners",
     "path_excluded",
@@ -136,6 +138,22 @@ class Window:
 
 def _normalized_absolute(path: str) -> bool:
     return path.startswith("/") and "//" not in path and posixpath.normpath(path) == path
+
+
+def in_folder(command: str, folder: str | None, roots: Sequence[str]) -> str:
+    """``command`` as run from the repository root: ``cd <folder> && <command>`` when it
+    ran in a folder below one of ``roots``; unchanged at a root, outside them, or when
+    the folder is not known."""
+    if not folder or not command:
+        return command
+    folder = os.path.normpath(folder)
+    for root in sorted(roots, key=len, reverse=True):
+        root = os.path.normpath(root)
+        if folder.startswith(root + os.sep):
+            return f"cd {shlex.quote(os.path.relpath(folder, root))} && {command}"
+        if folder == root:
+            return command
+    return command
 
 
 def resolved_roots(roots: Sequence[str]) -> list[str]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from loopx_obelisk_session_evidence.evidence import snippet_for
 
 ROOTS = ["/home/u/repo", "/home/u/repo-wt"]
