@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Issue 38: one model of "the same attempt" (loopx_recall_core/routes), for replan and the
+"""One model of "the same attempt" (loopx_recall_core/routes, issue 38), for replan and the
 guard alike.
 
 Before: commands were normalized by deleting what looked neutral, so a deletion could take

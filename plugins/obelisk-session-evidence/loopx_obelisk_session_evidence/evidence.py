@@ -21,6 +21,7 @@ from typing import Any
 
 from loopx_obelisk_session_evidence.scope import (
     Window,
+    in_folder,
     instant_ms,
     marked_owners,
     path_in_scope,

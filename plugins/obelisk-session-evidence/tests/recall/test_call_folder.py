@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Issue 38: the folder a shell call ran in is part of its route, so the provider writes a
+"""The folder a shell call ran in is part of its route (issue 38), so the provider writes a
 call made below a repository root as run from that root (``cd <folder> && <command>``).
 
 Before, a failure run in ``frontend/`` was stored without its folder: the same command at
