@@ -213,9 +213,13 @@ class _Walk:
         self.root = root
         self.material: list[Segment] = []
         self.setup: list[Segment] = []
+        #: what an ``echo``/``printf`` writes into the pipe to the next command: its input
+        self.piped: str | None = None
 
     def commands(self, commands: tuple[Command, ...], state: _State, depth: int) -> None:
         for command in commands:
+            if not command.after_pipe:
+                self.piped = None
             if command.kind == "?":
                 words = tuple(w.raw for w in command.words)
                 self._add(Segment(program=words[0] if words else "?", positionals=words,
@@ -415,6 +419,9 @@ class _Walk:
         if self._setup(program, args, command, local, state):
             return
         if command.after_pipe and program in PIPE_VIEWERS:
+            if program == "tee":  # "| tee -a config.mk": a file written for what follows
+                files = [a for a in args if not a.startswith("-")]
+                local.before.extend(f"write:{self._path(f, local)}|" for f in files)
             return
         code = INLINE_CODE.get(program)
         if code is not None:
@@ -423,6 +430,8 @@ class _Walk:
             args = ["eval", *_inline(["-e", *args[1:]], frozenset({"-e"}), "other")[1:]]
         invocation = normalize_invocation(program, args, self.root, local.folder)
         inputs = tuple(self._input(r, program, local) for r in command.redirects)
+        if command.after_pipe and self.piped is not None:
+            inputs = (*inputs, "|" + self.piped)
         segment = Segment(
             program=invocation.program,
             context=tuple(sorted(context)),
@@ -477,6 +486,7 @@ class _Walk:
                 if program not in _NO_OPS:
                     return False
                 self.setup.append(fallback)
+                self.piped = " ".join(args)  # read by a command after a pipe, if any
                 return True
             text = " ".join(args)
             for redirect in command.redirects:
