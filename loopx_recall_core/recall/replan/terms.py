@@ -40,7 +40,7 @@ from loopx_recall_core.canonical import js_trim, utf16_len
 from loopx_recall_core.contracts.replan import ReplanSituationV0, Step
 from loopx_recall_core.recall.replan.relation import proposed_route
 from loopx_recall_core.redaction import redact
-from loopx_recall_core.routes import Route, Segment, hypothesis_keywords
+from loopx_recall_core.routes import Route, Segment, hypothesis_keywords, step_route
 from loopx_recall_core.routes.invocation import spellings, vocabulary
 from loopx_recall_core.routes.paths import normalize_arg
 from loopx_recall_core.routes.toolchains import SCRIPT_RUNNERS
@@ -72,7 +72,10 @@ def query_terms(
     routed = tuple(reversed(tuple(zip(given, routes, strict=True))))
 
     def candidates() -> Iterator[tuple[str, str]]:
-        yield from _step_terms(situation.proposed_step, root, proposed)
+        # the routes replan compares: the proposed step redacted and on one line, each
+        # attempt as written (attempt_routes), when the caller has none
+        mine = proposed if proposed is not None else proposed_route(situation.proposed_step, root)
+        yield from _step_terms(situation.proposed_step, root, mine)
         for attempt in attempts:
             if attempt.error_signature is not None:
                 yield _clip(attempt.error_signature), attempt.error_signature
@@ -99,8 +102,7 @@ def _step_terms(
 ) -> Iterator[tuple[str, str]]:
     if step.command is not None:
         made = route is not None and route.kind == "command"
-        # the route replan compares (redacted, on one line), when the caller has none
-        segments = route.segments if made else proposed_route(step.command, root).segments
+        segments = route.segments if made else step_route(step, root).segments
         for segment in segments:
             for term, public in _route_words(segment):
                 yield term, (_PUBLIC if public else step.command)
