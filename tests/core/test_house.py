@@ -548,3 +548,18 @@ def test_no_host_module_imports_the_test_support_module():
         if name == "loopx_recall_core.testing"
     ]
     assert strays == []
+
+
+def test_the_layout_page_names_every_room():
+    """docs/layout.md names each first-level room of the host (a package, or a module
+    without the ``.py``), so the page a newcomer reads cannot drift from the tree."""
+    page = (ROOT / "docs" / "layout.md").read_text(encoding="utf-8")
+    rooms = sorted(
+        path.stem if path.suffix == ".py" else path.name
+        for path in HOST.iterdir()
+        if (path.suffix == ".py" and not path.name.startswith("__"))
+        or (path.is_dir() and (path / "__init__.py").exists())
+        or (path.is_dir() and path.name == "schemas")
+    )
+    missing = [room for room in rooms if not re.search(rf"(?<![\w.]){re.escape(room)}\b", page)]
+    assert missing == []
