@@ -330,12 +330,23 @@ def disable(
     )
     for agent in sorted({e.agent_id for e in removed}):
         _drop_guard_sets(agent, project_id)
-    emit(
-        recall_enablement.disable_record(provider_id, project_id, removed),
-        output_format,
-        lambda d: (
-            f"disabled {len(d['removed'])} enablement(s); provider data untouched"
-            if d["changed"]
-            else "nothing was enabled for that scope; no change"
-        ),
+    from loopx_recall_core import cleanup
+
+    # what stays, with the command that removes it: above all the hooks of the agents left
+    # with no enablement here, which still run at every session
+    items = cleanup.inventory()
+    enabled = {(e.agent_id, e.project_id) for e in _store().read().enablements}
+    pairs = {p for item in items for p in item.pairs
+             if p[1] == project_id and agent_id in (None, p[0]) and p not in enabled}  # fmt: skip
+    record = recall_enablement.disable_record(provider_id, project_id, removed)
+    record["left"] = cleanup.left(items, pairs)
+    emit(record, output_format, _render_disable)
+
+
+def _render_disable(d: dict) -> str:
+    done = (
+        f"disabled {len(d['removed'])} enablement(s); provider data untouched"
+        if d["changed"]
+        else "nothing was enabled for that scope; no change"
     )
+    return "\n".join([done, *d["left"]])

@@ -177,7 +177,9 @@ def test_uninstall_removes_an_extension_whose_provider_id_misbehaves(
     assert result.stdout.splitlines()[0] == (
         f"uninstalled {OBELISK_DIST}; 2 enablement(s) kept, provider data untouched"
     )
-    assert "loopx-recall cleanup" in result.stdout.splitlines()[1]  # what is left, and how
+    left = result.stdout.splitlines()[1:]  # what is left, each with the command removing it
+    assert "`loopx-recall capability disable " in left[0]  # the enablements it kept
+    assert any("`loopx-recall cleanup --remove`" in line for line in left[1:])
 
 
 def test_uninstall_fallback_counts_the_catalogue_names_too(pip_calls, tmp_path, monkeypatch):
@@ -323,7 +325,8 @@ def test_uninstall_of_a_plugin_whose_import_hangs_is_bounded(tmp_path, loopx_hom
         f"PIP-RAN {OBELISK_DIST}",
         f"uninstalled {OBELISK_DIST}; 2 enablement(s) kept, provider data untouched",
     ]
-    assert "loopx-recall cleanup" in out.splitlines()[2]  # what is left, and how
+    assert "`loopx-recall capability disable " in out.splitlines()[2]  # what is left, and how
+    assert any("`loopx-recall cleanup --remove`" in line for line in out.splitlines()[3:])
     assert not info.exists()
 
 
