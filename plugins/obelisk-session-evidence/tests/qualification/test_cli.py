@@ -293,12 +293,10 @@ def test_qualify_with_no_reachable_runtime_stops_before_the_run(obelisk_bin, tmp
     assert result.returncode == 2
     assert result.stdout == ""
     assert result.stderr.splitlines() == [
-        "error: provider 'obelisk-session-evidence' is not ready: obelisk executable not found: "
-        "Obelisk 0.2.1 to before 0.3.0 is installed separately: from its public repository "
-        "github.com/tommy0103/obelisk as its README says (Node >= 22.13), or "
-        "`npm install -g @obelisk-apps/cli` where npm has it; point "
-        "`capability enable ... --obelisk-bin PATH` or LOOPX_RECALL_OBELISK_BIN at the "
-        "`obelisk` executable if it is not on PATH"
+        "error: provider 'obelisk-session-evidence' is not ready: obelisk not found: install "
+        "Obelisk 0.2.1 to before 0.3.0 (`npm install -g @obelisk-apps/cli` or "
+        "github.com/tommy0103/obelisk), then name it: on PATH, --obelisk-bin PATH or "
+        "LOOPX_RECALL_OBELISK_BIN"
     ]
     assert not (tmp_path / "r").exists()
     status = _cli(env, "capability", "status", "agent-turn-recall", "--provider",
