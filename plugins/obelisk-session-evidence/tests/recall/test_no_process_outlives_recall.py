@@ -95,6 +95,10 @@ def cli(tmp_path):
         check=False,
     )
     assert enabled.returncode == 0, enabled.stderr
+    # enable reads the provider's readiness back (its query hangs here until the readback's
+    # deadline): nothing of it outlives enable, and the test's query starts from nothing
+    assert _wait_for(lambda: not _processes_with_home(home)), "enable's readback outlived it"
+    (home / "ready").unlink(missing_ok=True)
     history = [
         LOOPX,
         "recall",
