@@ -207,6 +207,7 @@ def status_record(
         "runtime": {**runtime, "freshness": freshness},
         "qualification": qualification,
         "enablements": rows,
+        "hooks_without_enablement": _hooks_without_enablement(state, project_id, agent_id),
         "truth_contract": {
             **TRUTH_CONTRACT,
             "cross_agent_access": any(row["agent_sessions"]["cross_agent_access"] for row in rows),
@@ -215,3 +216,27 @@ def status_record(
     if show_private:
         record["private"] = {"state_folder": os.path.abspath(store.root)}
     return record
+
+
+def _hooks_without_enablement(
+    state: Any, project_id: str | None, agent_id: str | None
+) -> list[dict[str, str]]:
+    """Our hooks (user files, and project-local ones at the enablements' roots and this
+    folder's repository) naming an agent and project that no enablement of any provider
+    has: they still run at every session (after ``capability disable``, say), with the
+    command that removes them. Runtime, ids and command only: no path."""
+    from loopx_recall_core import cleanup
+
+    enabled = {(e.agent_id, e.project_id) for e in state.enablements}
+    found = []
+    for item in cleanup.inventory():
+        for agent, project in item.pairs:
+            if (agent, project) in enabled or project_id not in (None, project):
+                continue
+            if agent_id not in (None, agent):
+                continue
+            row = {"runtime": item.runtime, "agent_id": agent, "project_id": project,
+                   "remove_with": cleanup.uninstall_command(item.runtime, item.scope)}  # fmt: skip
+            if row not in found:
+                found.append(row)
+    return found

@@ -6,13 +6,14 @@ host code names an extension; reading it imports neither pip nor any plugin."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from functools import cache
 
 import attrs
 
 from loopx_recall_core._entry_points import normalize_dist_name
 
-__all__ = ["KnownExtension", "catalogue", "find_known"]
+__all__ = ["KnownExtension", "catalogue", "did_you_mean", "find_known"]
 
 
 @attrs.frozen(kw_only=True)
@@ -60,3 +61,13 @@ def find_known(name: str) -> KnownExtension | None:
         if wanted in (normalize_dist_name(known.name), normalize_dist_name(known.distribution)):
             return known
     return None
+
+
+def did_you_mean(name: str, also: Iterable[str] = ()) -> str:
+    """`` (did you mean 'x'?)`` when ``name`` is a slip for a known extension's name or
+    distribution (or one of ``also``: installed provider ids, distributions), else ``""``."""
+    import difflib
+
+    names = {n for k in catalogue() for n in (k.name, k.distribution)} | set(also)
+    close = difflib.get_close_matches(name, sorted(names - {name}), n=1, cutoff=0.8)
+    return f" (did you mean {close[0]!r}?)" if close else ""

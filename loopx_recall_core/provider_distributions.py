@@ -22,7 +22,7 @@ import attrs
 from loopx_recall_core import _entry_points
 from loopx_recall_core._entry_points import normalize_dist_name
 from loopx_recall_core._pip import PipFailed, pip_install, pip_uninstall
-from loopx_recall_core.catalogue import KnownExtension, catalogue, find_known
+from loopx_recall_core.catalogue import KnownExtension, catalogue, did_you_mean, find_known
 from loopx_recall_core.plugins import (
     PluginHost,
     call_with_deadline,
@@ -164,7 +164,8 @@ def uninstall_target(name: str) -> UninstallTarget:
     try:
         dist = metadata.distribution(distribution)
     except (metadata.PackageNotFoundError, ValueError):
-        raise ExtensionRefused(f"{distribution} is not installed") from None
+        hint = did_you_mean(name, installed_extensions())
+        raise ExtensionRefused(f"{distribution} is not installed{hint}") from None
     # importlib finds the distribution by its folder's name, pip removes it by the name
     # its METADATA gives: the two must be one name, and that name is what pip is told
     # (a METADATA that is not UTF-8 is named by its folder).

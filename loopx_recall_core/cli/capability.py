@@ -103,9 +103,12 @@ class _EnableCommand(Command):
             return super().parse_args(ctx, args)
         except click.NoSuchOption as exc:
             if provider_id is not None and not ctx.meta["loopx_recall.provider"][1]:
+                from loopx_recall_core.catalogue import did_you_mean
+
                 raise click.UsageError(
-                    f"{exc.option_name}: provider {provider_id!r} is not installed, so its "
-                    "options are unknown (`loopx-recall extension list --available`)",
+                    f"provider {provider_id!r} is not installed{did_you_mean(provider_id)}, "
+                    f"so its options ({exc.option_name}) are unknown: `loopx-recall extension "
+                    "list --available` lists the providers there are",
                     ctx,
                 ) from None
             raise
@@ -250,8 +253,14 @@ def enable(
     )
     if changes:
         _drop_guard_sets(agent_id, project_id)  # made under the scope that just changed
+    record = recall_enablement.enable_record(enablement, changed, changes)
+    record["ready"], record["unavailable_reason"] = _readiness(resolved, enablement.binding)
+    if not record["ready"]:  # enabled all the same: the runtime may come later
+        click.echo(f"warning: {provider_id} is not ready, so recall answers "
+                   f"provider_unavailable until it is: {record['unavailable_reason']}",
+                   err=True)  # fmt: skip
     emit(
-        recall_enablement.enable_record(enablement, changed, changes),
+        record,
         output_format,
         lambda d: "\n".join(
             [
@@ -262,6 +271,19 @@ def enable(
             ]
         ),
     )
+
+
+def _readiness(resolved: Any, binding: Any) -> tuple[bool, str | None]:
+    """The provider's readiness for the binding just stored, as ``capability status``
+    reads it (its bound: an unanswering runtime is named, not waited for)."""
+    from loopx_recall_core.capability_status import STATUS_READBACK_S
+    from loopx_recall_core.plugins import safe_readback
+
+    entry = resolved.entry()
+    if entry is None:
+        return False, "provider not installed"
+    readback = safe_readback(resolved.host(), *entry, binding, deadline=STATUS_READBACK_S)
+    return bool(readback.ready), readback.unavailable_reason
 
 
 def _drop_guard_sets(agent_id: str, project_id: str) -> None:
@@ -330,12 +352,23 @@ def disable(
     )
     for agent in sorted({e.agent_id for e in removed}):
         _drop_guard_sets(agent, project_id)
-    emit(
-        recall_enablement.disable_record(provider_id, project_id, removed),
-        output_format,
-        lambda d: (
-            f"disabled {len(d['removed'])} enablement(s); provider data untouched"
-            if d["changed"]
-            else "nothing was enabled for that scope; no change"
-        ),
+    from loopx_recall_core import cleanup
+
+    # what stays, with the command that removes it: above all the hooks of the agents left
+    # with no enablement here, which still run at every session
+    items = cleanup.inventory()
+    enabled = {(e.agent_id, e.project_id) for e in _store().read().enablements}
+    pairs = {p for item in items for p in item.pairs
+             if p[1] == project_id and agent_id in (None, p[0]) and p not in enabled}  # fmt: skip
+    record = recall_enablement.disable_record(provider_id, project_id, removed)
+    record["left"] = cleanup.left(items, pairs)
+    emit(record, output_format, _render_disable)
+
+
+def _render_disable(d: dict) -> str:
+    done = (
+        f"disabled {len(d['removed'])} enablement(s); provider data untouched"
+        if d["changed"]
+        else "nothing was enabled for that scope; no change"
     )
+    return "\n".join([done, *d["left"]])

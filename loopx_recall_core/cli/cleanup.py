@@ -13,19 +13,6 @@ from loopx_recall_core.cli._common import Rejected, confirm, emit, format_option
 __all__ = ["cleanup"]
 
 
-def _text(data: dict) -> str:
-    if not data["items"]:
-        return "nothing of loopx-recall's is left (hooks, backups, manifests, state folder)"
-    lines = []
-    for item in data["items"]:
-        then = (item["removed"] and "removed") or item["action"] or item["how"]
-        lines.append(f"{item['kind']:<9} {item['path']}\n          {item['what']}: {then}")
-    if not data["removing"]:
-        lines.append("`loopx-recall cleanup --remove` does what each line says (hooks first, "
-                     "the state folder last)")  # fmt: skip
-    return "\n".join(lines)
-
-
 @click.command("cleanup", help=group_help("cleanup", """
     Lists our hooks in the runtimes' hook files, the one backup beside each, copies of
     our LoopX manifests, and the state folder (enablements, private results, the receipt
@@ -33,7 +20,10 @@ def _text(data: dict) -> str:
     ours to remove with the command that removes it (LoopX's own record, the git
     exclude line). --remove removes them in that order: the hooks first, so that no
     runtime runs a hook into a state folder or an environment that is gone; the state
-    folder last. Then `pip uninstall loopx-recall-core` removes the package itself.
+    folder last. Then `pip uninstall loopx-recall-core` removes the package itself. When
+    the environment is gone first (every hook then fails), `python3 -m
+    loopx_recall_core.cleanup [--remove --yes]` does the same from a clone of loopx-recall-core
+    with the standard library alone.
     """))  # fmt: skip
 @click.option("--remove", is_flag=True, help="Remove what is listed as removable.")
 @click.option("--yes", is_flag=True, help="Remove without asking.")
@@ -55,13 +45,4 @@ def cleanup(remove: bool, yes: bool, output_format: str) -> None:
         except (InstallRefused, StateError, OSError) as exc:
             message = exc.strerror if isinstance(exc, OSError) else str(exc)
             raise Rejected(f"cleanup stopped: {message}") from None
-    data = {
-        "schema_version": "loopx_recall_cleanup_v0",
-        "removing": remove,
-        "items": [
-            {"kind": i.kind, "path": str(i.path), "what": i.what, "action": i.action,
-             "how": i.how, "removed": i in removed}
-            for i in items
-        ],
-    }  # fmt: skip
-    emit(data, output_format, _text)
+    emit(inventory_module.record(items, removed, remove), output_format, inventory_module.render)

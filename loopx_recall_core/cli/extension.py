@@ -133,20 +133,17 @@ def uninstall(name: str, yes: bool) -> None:
     click.echo(
         f"uninstalled {target.distribution}; {kept} enablement(s) kept, provider data untouched"
     )
-    click.echo(_left_behind())
+    click.echo("\n".join(_left_behind(kept)))
 
 
-def _left_behind() -> str:
-    """What uninstalling a provider leaves, and how to remove it (issue 31 item 16)."""
+def _left_behind(kept: int) -> list[str]:
+    """What uninstalling a provider leaves, each with the command that removes it (issue
+    31 item 16): its ``kept`` enablements, our hooks, the rest loopx-recall wrote."""
     from loopx_recall_core import cleanup
 
-    hooks = [item for item in cleanup.inventory() if item.kind == "hooks"]
-    line = (
-        "left: the enablements, the state folder (private results, receipt key, ledger)"
-        + (f", and hooks in {len(hooks)} runtime file(s) that still run this environment's "
-           "loopx-recall (`loopx-recall hook uninstall claude|codex` removes them)"
-           if hooks else "")
-        + "; `loopx-recall cleanup` lists everything loopx-recall wrote, `--remove` "
-        "removes it"
-    )  # fmt: skip
-    return line
+    lines = []
+    if kept:
+        lines.append(f"left: {kept} enablement(s) naming its providers (`loopx-recall "
+                     "capability status` lists them): `loopx-recall capability disable "
+                     "CAPABILITY --provider ID --project-id ID` removes one")  # fmt: skip
+    return lines + cleanup.left(cleanup.inventory())

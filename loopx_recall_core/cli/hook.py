@@ -285,3 +285,23 @@ def uninstall(runtime: str, scope: str, settings_path: str | None, yes: bool) ->
     store = StateStore()
     if any(set_guard(store, agent, project, None) for agent, project in pairs):
         click.echo("guard off for the agent and project the hooks named")
+    _say_what_is_left([change.path for change in changes])
+
+
+def _say_what_is_left(changed: list[Path]) -> None:
+    """What ``hook uninstall`` leaves, each with the command that removes it: the backups
+    it just wrote (the file as it was, our hooks included), our other hooks, the rest."""
+    import shlex
+
+    from loopx_recall_core import cleanup
+    from loopx_recall_core.recall import hook_install
+
+    backups = {hook_install.backup_path(path) for path in changed}
+    items = cleanup.inventory()
+    for item in items:
+        if item.kind == "backup" and item.path in backups:
+            remove = f"rm {shlex.quote(str(item.path))}"
+            click.echo(f"left: the backup {item.path} holds the file as it was before, our "
+                       f"hooks included: `{remove}` deletes it")  # fmt: skip
+    for line in cleanup.left([i for i in items if i.path not in backups]):
+        click.echo(line)

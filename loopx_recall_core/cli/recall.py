@@ -198,6 +198,9 @@ def history(
             "give the search terms as --terms-file - (one per line on standard input), "
             "--terms-file FILE or --term T..."
         )
+    if "-" in terms:  # a slip for --terms-file -: no search term is "-"
+        raise click.UsageError("--term takes the term itself; to read terms from standard "
+                               "input give --terms-file -")  # fmt: skip
     if terms:
         _warn_argv("--term", "--terms-file -")
     if terms_file is not None:
@@ -334,6 +337,9 @@ def replan_command(
     }
     if proposed_command is not None and proposed_command_file is not None:
         raise click.UsageError("give --proposed-command or --proposed-command-file, not both")
+    if proposed_command == "-":  # a slip for --proposed-command-file -: no command is "-"
+        raise click.UsageError("--proposed-command takes the command itself; to read it from "
+                               "standard input give --proposed-command-file -")  # fmt: skip
     if proposed_command is not None:
         _warn_argv("--proposed-command", "--proposed-command-file -")
     if proposed_command_file is not None:

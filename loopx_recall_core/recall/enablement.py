@@ -10,7 +10,7 @@ from typing import Any
 
 import attrs
 
-from loopx_recall_core.catalogue import find_known
+from loopx_recall_core.catalogue import did_you_mean, find_known
 from loopx_recall_core.contracts.converter import FieldInvalid
 from loopx_recall_core.provider_protocols import RecallProvider
 from loopx_recall_core.recall.changes import (
@@ -87,7 +87,8 @@ def enable(
         known = find_known(provider_id)
         if known is None:
             raise CapabilityRefused(
-                "unknown provider: `loopx-recall extension list --available` lists the known ones"
+                f"unknown provider{did_you_mean(provider_id)}: `loopx-recall extension list "
+                "--available` lists the known ones"
             )
         where = "" if known.on_package_index else " (in a clone of loopx-recall-core)"
         raise CapabilityRefused(

@@ -108,7 +108,9 @@ def test_options_for_a_provider_that_is_not_installed(provider):
     args = ["capability", "enable", "agent-turn-recall", "--provider", "nope",
             "--agent-id", "a", "--project-id", "j", "--history-source", "codex"]  # fmt: skip
     result = run(args, code=2)
-    assert "--history-source: provider 'nope' is not installed" in result.output
+    assert "provider 'nope' is not installed, so its options (--history-source) are unknown" in (
+        result.output
+    )
 
 
 # ------------------------------------------------------------------ status: repository id, state

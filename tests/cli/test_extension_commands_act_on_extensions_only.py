@@ -165,7 +165,9 @@ def test_uninstall_an_extension_counts_only_its_own_enablements(pip_calls, tmp_p
     assert result.stdout.splitlines()[0] == (
         "uninstalled loopx-fake-ext; 1 enablement(s) kept, provider data untouched"
     )
-    assert "loopx-recall cleanup" in result.stdout.splitlines()[1]  # what is left, and how
+    left = result.stdout.splitlines()[1:]  # what is left, each with the command removing it
+    assert "`loopx-recall capability disable " in left[0]  # the enablements it kept
+    assert any("`loopx-recall cleanup --remove`" in line for line in left[1:])
     assert len(store.read().enablements) == 3
 
 
@@ -219,7 +221,9 @@ def test_uninstall_counts_the_enablements_of_the_providers_the_extension_offers(
     assert result.stdout.splitlines()[0] == (
         "uninstalled loopx-fake-ext; 2 enablement(s) kept, provider data untouched"
     )
-    assert "loopx-recall cleanup" in result.stdout.splitlines()[1]  # what is left, and how
+    left = result.stdout.splitlines()[1:]  # what is left, each with the command removing it
+    assert "`loopx-recall capability disable " in left[0]  # the enablements it kept
+    assert any("`loopx-recall cleanup --remove`" in line for line in left[1:])
     assert len(store.read().enablements) == 4
 
 

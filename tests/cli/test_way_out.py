@@ -3,8 +3,8 @@
 """A question without a terminal says `--yes`; the guard's
 hook commands have a help that shows `--deadline-ms`; no listing cuts a summary
 mid-sentence; the LoopX provider does not wait forever on stdin; `cleanup` lists
-everything we wrote and removes it, hooks first; `extension uninstall` says what it
-leaves and how to remove it."""
+everything we wrote and removes it, hooks first (what each step of the way out leaves:
+test_way_out_told.py)."""
 
 from __future__ import annotations
 
@@ -132,19 +132,3 @@ def test_cleanup_lists_everything_we_wrote_and_removes_it_hooks_first(tmp_path):
     assert not (tmp_path / "state").exists()
     again = _run("cleanup", home=tmp_path)
     assert again.stdout.startswith("nothing of loopx-recall's is left")
-
-
-def test_extension_uninstall_says_what_it_leaves(tmp_path, monkeypatch):
-    from loopx_recall_core.cli.extension import _left_behind
-
-    monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.setenv("LOOPX_RECALL_HOME", str(tmp_path / "state"))
-    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
-    monkeypatch.delenv("CODEX_HOME", raising=False)
-    monkeypatch.chdir(tmp_path)
-    assert _run("hook", "install", "claude", *IDS, "--yes", home=tmp_path).returncode == 0
-    line = _left_behind()
-    assert "hooks in 1 runtime file(s)" in line
-    assert "loopx-recall hook uninstall" in line
-    assert "loopx-recall cleanup" in line
-    assert "\n" not in line

@@ -177,7 +177,9 @@ def test_uninstall_removes_an_extension_whose_provider_id_misbehaves(
     assert result.stdout.splitlines()[0] == (
         f"uninstalled {OBELISK_DIST}; 2 enablement(s) kept, provider data untouched"
     )
-    assert "loopx-recall cleanup" in result.stdout.splitlines()[1]  # what is left, and how
+    left = result.stdout.splitlines()[1:]  # what is left, each with the command removing it
+    assert "`loopx-recall capability disable " in left[0]  # the enablements it kept
+    assert any("`loopx-recall cleanup --remove`" in line for line in left[1:])
 
 
 def test_uninstall_fallback_counts_the_catalogue_names_too(pip_calls, tmp_path, monkeypatch):
@@ -236,9 +238,22 @@ def _env(tmp_path: Path, site: Path, load: str, **extra: str) -> dict[str, str]:
     }
 
 
+#: The stop signals these tests send. A run started in the background (``scripts/test &``)
+#: starts with SIGINT ignored, nohup ignores SIGHUP, and a child inherits an ignored signal
+#: (which the CLI keeps ignored: test_an_inherited_ignored_sighup_stays_ignored), so each
+#: driver starts with the default handlers, as from a terminal, unless a test says otherwise.
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+
+
+def _default_handlers() -> None:
+    for signum in STOP_SIGNALS:
+        signal.signal(signum, signal.SIG_DFL)
+
+
 def _start(tmp_path: Path, args: list[str], env: dict[str, str], **kwargs) -> subprocess.Popen:
     driver = tmp_path / "driver.py"
     driver.write_text(DRIVER, encoding="utf-8")
+    kwargs.setdefault("preexec_fn", _default_handlers)
     return subprocess.Popen(
         [sys.executable, str(driver), *args],
         stdout=subprocess.PIPE,
@@ -247,6 +262,31 @@ def _start(tmp_path: Path, args: list[str], env: dict[str, str], **kwargs) -> su
         env=env,
         **kwargs,
     )
+
+
+def _ignored(pid: int) -> set[int]:
+    """The signals process ``pid`` ignores (its SigIgn mask in /proc)."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    (mask,) = (int(row.split()[1], 16) for row in status.splitlines() if row.startswith("SigIgn"))
+    return {n for n in range(1, 65) if mask >> (n - 1) & 1}
+
+
+def test_a_driver_starts_with_default_handlers_when_the_run_ignores_them(tmp_path, loopx_home):
+    site = tmp_path / "site"
+    _plant(site, FAKE_DIST, "fake-ep", WAITING_IMPORT + _provider_source())
+    # as in a run started with `&` (SIGINT) under nohup (SIGHUP)
+    before = {n: signal.signal(n, signal.SIG_IGN) for n in (signal.SIGINT, signal.SIGHUP)}
+    try:
+        proc = _start(tmp_path, ["extension", "list"], _env(tmp_path, site, FAKE_DIST))
+    finally:
+        for n, handler in before.items():
+            signal.signal(n, handler)
+    _wait_ready(proc, tmp_path / "ready")  # the plugin waits for "release" meanwhile
+    ignored = _ignored(proc.pid)
+    (tmp_path / "release").touch()
+    code, _, err = _finish(proc, tmp_path)
+    assert code == 0, err
+    assert ignored & set(STOP_SIGNALS) == set()
 
 
 def _wait_ready(proc: subprocess.Popen, ready: Path) -> None:
@@ -285,7 +325,8 @@ def test_uninstall_of_a_plugin_whose_import_hangs_is_bounded(tmp_path, loopx_hom
         f"PIP-RAN {OBELISK_DIST}",
         f"uninstalled {OBELISK_DIST}; 2 enablement(s) kept, provider data untouched",
     ]
-    assert "loopx-recall cleanup" in out.splitlines()[2]  # what is left, and how
+    assert "`loopx-recall capability disable " in out.splitlines()[2]  # what is left, and how
+    assert any("`loopx-recall cleanup --remove`" in line for line in out.splitlines()[3:])
     assert not info.exists()
 
 

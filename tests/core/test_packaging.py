@@ -77,7 +77,7 @@ def test_fresh_venv_lists_plugin_and_broken_plugin(wheelhouse, venvs, tmp_path):
     assert obelisk["version"] == "0.1.0"
     assert obelisk["ready"] is False
     assert obelisk["providers"][0]["unavailable_reason"].startswith(
-        "obelisk executable not found: "
+        "obelisk not found: "
     )
     broken = rows["broken-loopx-plugin"]
     assert broken["status"] == "broken"
@@ -127,7 +127,7 @@ def test_extension_and_capability_journey_in_fresh_venv(wheelhouse, tmp_path):
     rows = json.loads(installed.stdout)["extensions"]
     assert rows[0]["distribution"] == "loopx-obelisk-session-evidence"
     assert rows[0]["providers"][0]["unavailable_reason"].startswith(
-        "obelisk executable not found: "
+        "obelisk not found: "
     )
     listed = json.loads(loopx("extension", "list", "--format", "json").stdout)
     assert listed["extensions"][0]["name"] == "obelisk-session-evidence"

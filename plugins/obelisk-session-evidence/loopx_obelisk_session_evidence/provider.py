@@ -73,14 +73,13 @@ _READBACK_TIMEOUT_S = 20.0
 _READBACK_VERSION_TIMEOUT_S = 2.5
 #: What ``extension list`` and ``capability status`` say when no Obelisk is found: how to
 #: get it and how to point at it (no path: the configured one may be private).
+#: Short (one terminal line or two): the rest is in the README and docs/real-obelisk.md.
 HOW_TO_GET = (
-    f"Obelisk {SUPPORTED_TEXT} is installed separately: from its public repository "
-    "github.com/tommy0103/obelisk as its README says (Node >= 22.13), or "
-    "`npm install -g @obelisk-apps/cli` where npm has it; point "
-    "`capability enable ... --obelisk-bin PATH` or LOOPX_RECALL_OBELISK_BIN at the "
-    "`obelisk` executable if it is not on PATH"
+    f"install Obelisk {SUPPORTED_TEXT} (`npm install -g @obelisk-apps/cli` or "
+    "github.com/tommy0103/obelisk), then name it: on PATH, --obelisk-bin PATH or "
+    "LOOPX_RECALL_OBELISK_BIN"
 )
-NOT_FOUND = f"obelisk executable not found: {HOW_TO_GET}"
+NOT_FOUND = f"obelisk not found: {HOW_TO_GET}"
 #: No index of one user's sessions holds more matching rows than this.
 _MAX_COUNT = 2**31
 #: Failures that say the runtime is unwell (not that a row was out of scope): status shows

@@ -4,12 +4,16 @@
 history`` and ``recall replan`` text say how to get it (its public repository, where npm
 lacks @obelisk-apps/cli, as here; the npm package where it has it),
 which releases are supported, and how to point at it (``--obelisk-bin``,
-LOOPX_RECALL_OBELISK_BIN), naming no path."""
+LOOPX_RECALL_OBELISK_BIN), naming no path, in a few words (issue 42: it was one line of
+400 characters); ``capability enable`` warns that it is not ready."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
+
+from loopx_obelisk_session_evidence.provider import NOT_FOUND
 
 from ..conftest import LOOPX
 
@@ -25,7 +29,7 @@ def test_provider_unavailable_says_how_to_get_obelisk(loopx, enable_alpha, tmp_p
     for result in (history, replan):
         assert "provider_unavailable" in result.stdout, result.stdout
         assert "`npm install -g @obelisk-apps/cli`" in result.stdout
-        assert "from its public repository github.com/tommy0103/obelisk" in result.stdout
+        assert "github.com/tommy0103/obelisk" in result.stdout
         assert "Obelisk 0.2.1 to before 0.3.0" in result.stdout
         assert "--obelisk-bin PATH" in result.stdout
         assert "LOOPX_RECALL_OBELISK_BIN" in result.stdout
@@ -42,10 +46,37 @@ def test_extension_list_says_how_to_get_obelisk(tmp_path):
     )
     assert result.returncode == 0, result.stderr
     line = next(x for x in result.stdout.splitlines() if x.startswith("obelisk-session-evidence"))
-    assert "not ready: obelisk executable not found: " in line
+    assert "not ready: obelisk not found: " in line
     assert "npm install -g @obelisk-apps/cli" in line
-    assert "from its public repository github.com/tommy0103/obelisk" in line
+    assert "github.com/tommy0103/obelisk" in line
     assert "Obelisk 0.2.1 to before 0.3.0" in line
     assert "--obelisk-bin PATH" in line
     assert "LOOPX_RECALL_OBELISK_BIN" in line
     assert str(tmp_path) not in result.stdout
+
+
+def test_the_hint_is_short():
+    assert len(NOT_FOUND) <= 200
+
+
+def test_enabling_without_obelisk_warns_and_enables(tmp_path):
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    env = {k: v for k, v in os.environ.items() if k != "LOOPX_RECALL_OBELISK_BIN"}
+    env |= {"PATH": str(tmp_path), "HOME": str(tmp_path), "LOOPX_RECALL_HOME": str(tmp_path / "l")}
+    enable = [LOOPX, "capability", "enable", "agent-turn-recall", "--provider",
+              "obelisk-session-evidence", "--agent-id", "agent-a", "--project-id", "proj-j",
+              "--history-source", "claude", "--repository-root", str(repo), "--repository-id",
+              "repo-r"]  # fmt: skip
+    result = subprocess.run(enable, env=env, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("enabled agent-turn-recall via obelisk-session-evidence")
+    assert result.stderr.splitlines() == [
+        "warning: obelisk-session-evidence is not ready, so recall answers provider_unavailable "
+        f"until it is: {NOT_FOUND}"
+    ]
+    again = subprocess.run([*enable, "--format", "json"], env=env, capture_output=True,
+                           text=True, timeout=60)  # fmt: skip
+    record = json.loads(again.stdout)
+    assert (record["ready"], record["unavailable_reason"]) == (False, NOT_FOUND)
+    assert str(tmp_path) not in result.stdout + result.stderr

@@ -32,7 +32,7 @@ from ..hostile import (
     standin_log,
     tool_row,
 )
-from ..obelisk_double.fixtures import double_settings
+from ..obelisk_double.fixtures import a_users_double, double_settings
 
 LOOPX = str(Path(sys.executable).parent / "loopx-recall")
 
@@ -126,15 +126,16 @@ def _cli(env, *args, check=True):
 
 
 def test_every_command_finds_the_binary_configured_at_enable(world, tmp_path, obelisk_bin):
-    # The double stands for a binary that is neither on PATH nor in the environment.
+    # The double stands for a binary that is neither on PATH nor in the environment, on a
+    # machine whose Node 22 is on PATH (a_users_double: the clone has no .cache/node22).
     home, root, _ = world
     double_settings(home)
+    obelisk_bin, path = a_users_double(tmp_path / "user", obelisk_bin)
     env = {
-        "PATH": "/usr/bin:/bin",
+        "PATH": path,
         "HOME": str(home),
         "LOOPX_RECALL_HOME": os.environ["LOOPX_RECALL_HOME"],
         "LOOPX_RECALL_LOAD_PLUGINS": "loopx-obelisk-session-evidence",
-        "LOOPX_RECALL_NODE22": os.environ["LOOPX_RECALL_NODE22"],
     }
     capability = ["agent-turn-recall", "--provider", "obelisk-session-evidence"]
     _cli(

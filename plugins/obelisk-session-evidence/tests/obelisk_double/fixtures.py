@@ -27,6 +27,9 @@ Helpers
     double_env(home, extra_env=None, **settings)
                                 env for a run against ``home`` (HOME plus ``extra_env``),
                                 after writing ``double_settings(home, **settings)``
+    a_users_double(folder, obelisk_bin)
+                                the double and a PATH as on a machine with Node 22 on PATH
+                                (no .cache/node22/selected), or the real binary of the lane
     run_obelisk(args, ...)      spawn the wrapper (or ``binary=``) in its own process group with a
                                 wall-clock deadline and an output cap, killing the whole
                                 group on either: the behaviour a real caller needs.
@@ -80,6 +83,33 @@ def node22() -> Path:
     if elapsed > 2:
         print(f"ensure-node22 took {elapsed:.1f}s -> {path}", file=sys.stderr)
     return path
+
+
+def a_users_double(folder: Path, obelisk_bin: Path) -> tuple[Path, str]:
+    """``obelisk_bin``, and a PATH, as on a user's machine whose Node 22 is on PATH.
+
+    The product hands Obelisk an allowlisted environment (no LOOPX_RECALL_NODE22), so the
+    double then finds its node as the clone of such a user does: scripts/ensure-node22 found
+    the node on PATH, installed none and wrote no ``.cache/node22/selected``. For the double,
+    a copy of it laid out as in a clone without ``.cache`` (the wrapper, obelisk.mjs,
+    scripts/ensure-node22) and a PATH of a folder holding only ``node`` before /usr/bin:/bin
+    (node22()): the node the double needs, and no ``obelisk``. A real binary (the
+    real-binary lane) is returned as it is, with the same PATH.
+    """
+    only_node = folder / "node-only"
+    only_node.mkdir(parents=True)
+    (only_node / "node").symlink_to(node22())
+    path = f"{only_node}:/usr/bin:/bin"
+    if obelisk_bin != OBELISK_WRAPPER:
+        return obelisk_bin, path
+    clone = folder / "clone"
+    double = clone / OBELISK_WRAPPER.parent.relative_to(REPO_ROOT)
+    double.mkdir(parents=True)
+    for name in ("obelisk", "obelisk.mjs"):
+        shutil.copy2(HERE / name, double / name)
+    (clone / "scripts").mkdir()
+    shutil.copy2(ENSURE_NODE22, clone / "scripts" / "ensure-node22")
+    return double / "obelisk", path
 
 
 def double_settings(home: Path, **values: object) -> Path:

@@ -28,6 +28,8 @@ from loopx_recall_core.testing import (
     total_steps,
 )
 
+from ..obelisk_double.fixtures import a_users_double
+
 CASES, SEED = 30, 7
 FILES = ("report.json", "report.md", "report.svg")
 LOOPX = str(Path(sys.executable).parent / "loopx-recall")
@@ -239,19 +241,23 @@ def test_no_planted_secret_reaches_the_report_the_output_or_the_state(qualified)
     assert leaks == {}
 
 
-def _user_without_the_binary_on_path(tmp_path: Path, obelisk_bin: Path) -> dict[str, str]:
+def _user_without_the_binary_on_path(
+    tmp_path: Path, obelisk_bin: Path
+) -> tuple[dict[str, str], Path]:
     """A user whose Obelisk is named only by an enablement's ``--obelisk-bin``: not on PATH,
     no LOOPX_RECALL_OBELISK_BIN, and the state folder found through HOME (no
-    LOOPX_RECALL_HOME, no XDG_STATE_HOME), as on a machine set up by the README."""
+    LOOPX_RECALL_HOME, no XDG_STATE_HOME), as on a machine set up by the README; Node 22
+    on PATH and the double outside the clone's .cache (``a_users_double``)."""
     home = tmp_path / "home"
     (tmp_path / "repo").mkdir()
     home.mkdir()
-    return {
-        "PATH": "/usr/bin:/bin",
+    binary, path = a_users_double(tmp_path / "user", obelisk_bin)
+    env = {
+        "PATH": path,
         "HOME": str(home),
-        "LOOPX_RECALL_NODE22": os.environ["LOOPX_RECALL_NODE22"],  # what the double needs
         "LOOPX_RECALL_LOAD_PLUGINS": "loopx-obelisk-session-evidence",
     }
+    return env, binary
 
 
 def _cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
@@ -261,7 +267,7 @@ def _cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_qualify_runs_every_case_on_the_enablements_binary(obelisk_bin, tmp_path):
-    env = _user_without_the_binary_on_path(tmp_path, obelisk_bin)
+    env, obelisk_bin = _user_without_the_binary_on_path(tmp_path, obelisk_bin)
     enable = ["capability", "enable", "agent-turn-recall", "--provider"]
     enable += ["obelisk-session-evidence", "--agent-id", "agent-a", "--project-id", "proj-j"]
     enable += ["--repository-id", "repo-r", "--history-source", "claude"]
@@ -282,17 +288,15 @@ def test_qualify_runs_every_case_on_the_enablements_binary(obelisk_bin, tmp_path
 
 
 def test_qualify_with_no_reachable_runtime_stops_before_the_run(obelisk_bin, tmp_path):
-    env = _user_without_the_binary_on_path(tmp_path, obelisk_bin)
+    env, _ = _user_without_the_binary_on_path(tmp_path, obelisk_bin)
     result = _cli(env, "recall", "qualify", "--cases", "10", "--report", str(tmp_path / "r"))
     assert result.returncode == 2
     assert result.stdout == ""
     assert result.stderr.splitlines() == [
-        "error: provider 'obelisk-session-evidence' is not ready: obelisk executable not found: "
-        "Obelisk 0.2.1 to before 0.3.0 is installed separately: from its public repository "
-        "github.com/tommy0103/obelisk as its README says (Node >= 22.13), or "
-        "`npm install -g @obelisk-apps/cli` where npm has it; point "
-        "`capability enable ... --obelisk-bin PATH` or LOOPX_RECALL_OBELISK_BIN at the "
-        "`obelisk` executable if it is not on PATH"
+        "error: provider 'obelisk-session-evidence' is not ready: obelisk not found: install "
+        "Obelisk 0.2.1 to before 0.3.0 (`npm install -g @obelisk-apps/cli` or "
+        "github.com/tommy0103/obelisk), then name it: on PATH, --obelisk-bin PATH or "
+        "LOOPX_RECALL_OBELISK_BIN"
     ]
     assert not (tmp_path / "r").exists()
     status = _cli(env, "capability", "status", "agent-turn-recall", "--provider",

@@ -5,7 +5,8 @@
 session of either, against :class:`~.model_server.ScriptedModel`, bounded in time.
 
 Facts relied on (``@anthropic-ai/claude-code`` 2.1.328 and ``@openai/codex`` 0.169.0,
-observed in this lane; also /work/shared/AGENT_RUNTIMES.md):
+observed in this lane, and again by it on 2.1.332 and 0.171.0, the pins since 2026-12-06;
+also /work/shared/AGENT_RUNTIMES.md):
 
 * Claude Code: ``claude -p PROMPT --output-format json --dangerously-skip-permissions``
   with ``ANTHROPIC_BASE_URL``, a dummy ``ANTHROPIC_API_KEY`` and
@@ -47,8 +48,8 @@ ROOT = Path(__file__).resolve().parents[4]
 RUNTIMES = ROOT / ".cache" / "runtimes"
 STAMP = RUNTIMES / ".installed"
 #: The pinned versions scripts/ensure-runtimes installs (its stamp file says which).
-CLAUDE_CODE_VERSION = "2.1.328"
-CODEX_VERSION = "0.169.0"
+CLAUDE_CODE_VERSION = "2.1.332"
+CODEX_VERSION = "0.171.0"
 #: One headless session may take this long at most (it takes 2 to 6 s here).
 SESSION_TIMEOUT_S = 120
 

@@ -39,6 +39,9 @@ SUCCEEDED = "sh lint.sh"
 CALLS = {
     "claude-failed-and-ok": [(REPEATED, True), (SUCCEEDED, False)],
     "claude-denied-then-retried": [(REPEATED, None), (REPEATED, True)],
+    # Claude Code 2.1.332 (the pin since issue 42) adds keys and a hook-summary line kind
+    "claude-2.1.332-failed-and-ok": [(REPEATED, True), (SUCCEEDED, False)],
+    "claude-2.1.332-denied-then-retried": [(REPEATED, None), (REPEATED, True)],
     "codex-failed-and-ok": [(REPEATED, True), (SUCCEEDED, False)],
     "codex-denied-then-retried": [(REPEATED, None), (REPEATED, True)],
 }
@@ -97,7 +100,9 @@ def test_the_native_reader_reads_each_recorded_outcome(name, tmp_path):
 
 
 @pytest.mark.real_obelisk
-@pytest.mark.parametrize("name", ["claude-failed-and-ok", "codex-failed-and-ok"])
+@pytest.mark.parametrize(
+    "name", ["claude-failed-and-ok", "claude-2.1.332-failed-and-ok", "codex-failed-and-ok"]
+)
 def test_the_guard_set_reads_each_recorded_outcome(name, loopx, archive_home, obelisk_bin,
                                                    tmp_path):  # fmt: skip
     home = archive_home.home
