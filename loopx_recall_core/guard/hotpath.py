@@ -47,10 +47,10 @@ __all__ = ["DEADLINE_S", "RETRY_WINDOW_S", "SHELL_TOOLS", "decide_payload", "mai
 #: What each runtime allows a command hook before it cancels it, in seconds. ``hook
 #: install`` writes no ``timeout`` of its own, so the runtime's default holds:
 #:
-#: * Claude Code: a command hook's ``timeout`` ("seconds before canceling"), 600 s by
-#:   default for ``command`` hooks (30 s ``prompt``, 60 s ``agent``); at the timeout the
-#:   hook's output is discarded ("Raise the hook's \"timeout\" to allow more time", the
-#:   2.1.328 bundle) (https://code.claude.com/docs/en/hooks, "Hook handler fields").
+#: * Claude Code: a command hook's ``timeout`` in seconds, 600 s when omitted
+#:   (https://code.claude.com/docs/en/hooks); at the timeout the hook's output is
+#:   discarded (the 2.1.328 bundle's own message: "Its output was discarded. Raise the
+#:   hook's \"timeout\" to allow more time.").
 #: * Codex: a hook handler's ``timeout`` in seconds (``codex-rs/config/src/hook_config.rs``:
 #:   ``#[serde(default, rename = "timeout")] timeout_sec: Option<u64>``); omitted, 600 s
 #:   for most events (https://developers.openai.com/codex/hooks; openai/codex#35382 quotes
@@ -594,7 +594,7 @@ def main(runtime: str, argv: list[str]) -> None:
             signal.setitimer(signal.ITIMER_REAL, 0)
             if previous is not None:
                 signal.signal(signal.SIGALRM, previous)
-    if failure is not None and root is not None and project_id:
+    if failure is not None and root is not None and project_id and root.is_dir():
         if isinstance(failure, _Deadline):
             _out_of_time(root, runtime, project_id, time.time(), started)
         elif not isinstance(failure, KeyboardInterrupt | SystemExit):

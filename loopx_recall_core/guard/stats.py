@@ -51,9 +51,9 @@ FIXES = {
     "slow or hung file system?): `loopx-recall state path`, and check that folder's disk",
     "refused": "the set's recall was refused ({reason}): `loopx-recall capability status "
     "--agent-id {agent} --project-id {project}` names what is missing; enable again from "
-    "the shell where Obelisk runs: `loopx-recall capability enable agent-turn-recall "
-    "--provider obelisk-session-evidence --agent-id {agent} --project-id {project} --stage 2` "
-    "(it pins the obelisk executable and its Node)",
+    "the shell where the provider's runtime runs: `loopx-recall capability enable "
+    "agent-turn-recall --provider PROVIDER --agent-id {agent} --project-id {project} "
+    "--stage 2` (a provider pins its runtime there)",
     "failed": "the set's recall failed ({reason}): `loopx-recall capability status "
     "--agent-id {agent} --project-id {project}` names the provider's trouble",
 }
