@@ -162,9 +162,11 @@ def _silence_lines(last: dict[str, Any] | None) -> list[str]:
     return [f"last left unanswered: {last['reason']}: {last['fix']}"]
 
 
-def set_summaries(root: Path) -> dict[tuple[str, str], list[tuple[float, float, str]]]:
+def set_summaries(root: Path) -> dict[tuple[str, str], list[tuple[float, float, str, str]]]:
     """Every prior-outcome set's header, read once: ``{(agent, project): [(age in s, TTL,
-    freshness), ...]}`` (counts and ages only; no content, no id)."""
+    freshness, outcome), ...]}`` (counts, ages and the recall's outcome code: ``succeeded``,
+    else ``status:reason`` such as ``refused:trigger_not_admitted_at_stage``; no content,
+    no id)."""
     now = time.time()
     found: dict[tuple[str, str], list[tuple[float, float, str]]] = {}
     folder = root / "private" / "guard" / "sets"
@@ -180,12 +182,16 @@ def set_summaries(root: Path) -> dict[tuple[str, str], list[tuple[float, float, 
                 age = max(now - float(header.get("created_at", 0)), 0.0)
                 label = str(header.get("freshness") or "unknown")
                 key = (header.get("agent_id"), header.get("project_id"))
-                found.setdefault(key, []).append((age, float(header.get("ttl_s", 0)), label))
+                outcome = silence_of({"kind": "decision", "set_status": header.get("status"),
+                                      "set_reason": header.get("reason")})  # fmt: skip
+                found.setdefault(key, []).append(
+                    (age, float(header.get("ttl_s", 0)), label, outcome or "succeeded")
+                )
     return found
 
 
 def guard_status(
-    sets: dict[tuple[str, str], list[tuple[float, float, str]]],
+    sets: dict[tuple[str, str], list[tuple[float, float, str, str]]],
     agent_id: str,
     project_id: str,
     policy: str | None,
@@ -195,10 +201,17 @@ def guard_status(
     sessions' prior-outcome sets (:func:`set_summaries`) as counts and ages only, and
     (with ``root``) why the last call was left unanswered, with the command that fixes it."""
     mine = sets.get((agent_id, project_id), [])
-    ages = [age for age, _ttl, _label in mine]
+    ages = [age for age, *_rest in mine]
     freshness: dict[str, int] = {}
-    for _age, _ttl, label in mine:
+    for _age, _ttl, label, *_outcome in mine:
         freshness[label] = freshness.get(label, 0) + 1
+    # the newest set whose recall was not answered: why, and the command that fixes it
+    unanswered = sorted((entry for entry in mine if entry[3:] and entry[3] != "succeeded"),
+                        key=lambda entry: entry[0])  # fmt: skip
+    refused = None
+    if unanswered:
+        refused = {"reason": unanswered[0][3],
+                   "fix": fix_for(unanswered[0][3], agent_id, project_id)}  # fmt: skip
     silence = None
     if root is not None and policy is not None:
         with contextlib.suppress(Exception):  # unreadable records: nothing to say
@@ -212,8 +225,9 @@ def guard_status(
             "count": len(ages),
             "newest_age_s": round(min(ages)) if ages else None,
             "oldest_age_s": round(max(ages)) if ages else None,
-            "past_ttl": sum(age > ttl for age, ttl, _label in mine),
+            "past_ttl": sum(age > ttl for age, ttl, *_rest in mine),
             "freshness": dict(sorted(freshness.items())),
+            "last_unanswered": refused,
         },
     }
 
@@ -229,6 +243,9 @@ def render_status_line(guard: dict) -> str:
             f"{head} ({sets['count']} session set(s), newest {sets['newest_age_s']} s old, "
             f"oldest {sets['oldest_age_s']} s, {sets['past_ttl']} past their TTL; {fresh})"
         )
+    refused = sets.get("last_unanswered")
+    if refused:
+        line += f"\n    newest set not answered: {refused['reason']}: {refused['fix']}"
     last = guard.get("last_silence")
     if last:
         line += f"\n    last call left unanswered: {last['reason']}: {last['fix']}"

@@ -299,3 +299,9 @@ def test_a_refused_set_is_named_with_its_fix_in_stats_and_status(loopx_home):
     row = _public_enablement(StateStore().read().enablements[0], False, 0, 0, ({}, {}, home))
     assert row["guard"]["last_silence"]["reason"] == "refused:trigger_not_admitted_at_stage"
     assert "--agent-id agent-a --project-id proj-j" in row["guard"]["last_silence"]["fix"]
+    # before any call: the set itself says why it answers nothing
+    from loopx_recall_core.guard.stats import guard_status, render_status_line, set_summaries
+
+    status = guard_status(set_summaries(home), "agent-a", "proj-j", "warn")
+    assert status["sets"]["last_unanswered"]["reason"] == "refused:trigger_not_admitted_at_stage"
+    assert "newest set not answered: refused:" in render_status_line(status)

@@ -393,7 +393,7 @@ def test_status_shows_the_guard_and_its_sets_as_counts_and_ages_only(guard_world
     assert rows["agent-b"] == {"on": False, "policy": None, "last_silence": None, "sets": {
         "count": 1, "newest_age_s": rows["agent-b"]["sets"]["newest_age_s"],
         "oldest_age_s": rows["agent-b"]["sets"]["oldest_age_s"], "past_ttl": 0,
-        "freshness": {"fresh": 1}}, "hooks": {}}  # fmt: skip
+        "freshness": {"fresh": 1}, "last_unanswered": None}, "hooks": {}}  # fmt: skip
     guard = rows["agent-a"]
     assert (guard["on"], guard["policy"]) == (True, "deny-once")
     assert guard["hooks"] == {"claude": "ok"}
