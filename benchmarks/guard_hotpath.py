@@ -121,6 +121,7 @@ def main() -> None:
         env = {**os.environ, "LOOPX_RECALL_HOME": str(home), "LOOPX_RECALL_LOAD_PLUGINS": ""}
         guard_cmd = [LOOPX, "guard", "claude", "--agent-id", "agent-a", "--project-id", "proj-j"]
         guard, post, bare, answered = [], [], [], 0
+        guard_cpu, bare_cpu = [], []
         warned: set[str] = set()
         for run in range(args.runs):
             proposed = FORMS[run % len(FORMS)][0]
@@ -129,19 +130,21 @@ def main() -> None:
                                 "tool_response": {"stdout": ""}}).encode()  # fmt: skip
             with transcript.open("a") as grown:
                 grown.write(turn * 100)
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), _children_cpu()
             done = subprocess.run(guard_cmd, input=payload, env=env, capture_output=True,
                                   check=False)  # fmt: skip
             guard.append((time.perf_counter() - started) * 1000)
+            guard_cpu.append(_children_cpu() - cpu)
             answered += bool(done.stdout)
             if done.stdout:
                 warned.add(proposed)
             started = time.perf_counter()
             subprocess.run(guard_cmd, input=after, env=env, capture_output=True, check=False)
             post.append((time.perf_counter() - started) * 1000)
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), _children_cpu()
             subprocess.run([sys.executable, "-c", "pass"], check=False)
             bare.append((time.perf_counter() - started) * 1000)
+            bare_cpu.append(_children_cpu() - cpu)
         size = path.stat().st_size / 1e6
         print(f"set: {args.items} items, {size:.1f} MB; runs: {args.runs}; answered: {answered}")
         print(f"route forms warned: {len(warned)} of {len(FORMS)}")
@@ -152,6 +155,19 @@ def main() -> None:
         print(f"post-tool  p50 {statistics.median(post):6.1f} ms  p95 {_p(post, 0.95):6.1f} ms")
         print(f"python -c  p50 {statistics.median(bare):6.1f} ms  p95 {_p(bare, 0.95):6.1f} ms")
         print(f"ratio p50 {statistics.median(guard) / statistics.median(bare):.1f}x")
+        # CPU time (user + system) of each process: what the hook itself costs, which a
+        # busy machine's wait for a core does not inflate
+        print(f"CPU: guard p50 {statistics.median(guard_cpu):6.1f} ms  p95 "
+              f"{_p(guard_cpu, 0.95):6.1f} ms; python -c p50 {statistics.median(bare_cpu):6.1f}"
+              f" ms  p95 {_p(bare_cpu, 0.95):6.1f} ms; load average {os.getloadavg()[0]:.1f}")
+
+
+def _children_cpu() -> float:
+    """User + system CPU time of this process's waited-for children so far, in ms."""
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (usage.ru_utime + usage.ru_stime) * 1000
 
 
 if __name__ == "__main__":

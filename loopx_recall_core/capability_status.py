@@ -86,7 +86,8 @@ def _public_enablement(
     show_private: bool,
     claimed: int,
     forgotten: int = 0,
-    guard_files: tuple[Mapping, Mapping] | None = None,  # (set summaries, installed hooks)
+    # (set summaries, installed hooks, the state folder: the guard's last silence)
+    guard_files: tuple[Any, ...] | None = None,
 ) -> dict[str, Any]:
     binding = dict(enablement.binding)
     private = binding.pop("private", None)
@@ -123,7 +124,8 @@ def _public_enablement(
         from loopx_recall_core.guard.stats import guard_status
 
         ids = (enablement.agent_id, enablement.project_id)
-        row["guard"] = guard_status(guard_files[0], *ids, enablement.guard)
+        root = guard_files[2] if len(guard_files) > 2 else None
+        row["guard"] = guard_status(guard_files[0], *ids, enablement.guard, root)
         row["guard"]["hooks"] = dict(guard_files[1].get(ids, {}))
     return row
 
@@ -195,7 +197,7 @@ def status_record(
     from loopx_recall_core.recall.hook_health import installed_hooks
 
     roots = (root for e in enablements for root in repository_roots(e.binding))
-    files = (set_summaries(store.root), installed_hooks(roots))  # read once for every row
+    files = (set_summaries(store.root), installed_hooks(roots), store.root)  # read once
     rows = [
         _public_enablement(e, show_private, len(claims), len(forgotten), files)
         for e, (claims, forgotten) in zip(enablements, views, strict=True)

@@ -29,6 +29,7 @@ checks it needs (names, values, cookies, URLs); the one redactor is their one ho
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
@@ -46,8 +47,10 @@ __all__ = [
     "RULES",
     "UNSCANNED",
     "Rule",
+    "cheap_rules_only",
     "may_hold_secret",
     "redact",
+    "redact_cheap",
     "redact_command",
     "redact_snippet",
 ]
@@ -429,8 +432,11 @@ def redact(text: str) -> str:
 
 def _redacted(text: str) -> str:
     spans = _spans(text)
-    if spans is None:
-        return UNSCANNED
+    return UNSCANNED if spans is None else _replaced(text, spans)
+
+
+def _replaced(text: str, spans: list[tuple[int, int, str]]) -> str:
+    """``text`` with each span replaced by its ``[redacted:<kind>]`` marker."""
     # a marker is never re-read as a secret (idempotence): spans touching one are dropped
     markers = [m.span() for m in _MARKER.finditer(text)]
     spans = [s for s in spans if not any(s[0] < end and start < s[1] for start, end in markers)]
@@ -481,11 +487,51 @@ def _token_like(run: str) -> bool:
     )
 
 
+def redact_cheap(text: str) -> str:
+    """The cheap rules' one entry point: ``text`` redacted by our :data:`RULES` alone, on
+    the text as written, never loading the detector (a fixed, small cost: the guard's hot
+    path, issue 39). Rules for secrets in commands (positional ones: ``curl -u
+    user:password``) belong in :data:`RULES`, which this reads."""
+    if not may_hold_secret(text):
+        return text
+    lowered = text.lower()
+    spans = [
+        (start, end, rule.kind)
+        for rule in RULES
+        if any(hint in lowered for hint in rule.hint)
+        for start, end in _rule_spans(rule, text)
+    ]
+    return _replaced(text, spans) if spans else text
+
+
+#: Set while the guard's hot path decides (:func:`cheap_rules_only`).
+_CHEAP_ONLY = [False]
+
+
+@contextlib.contextmanager
+def cheap_rules_only() -> Iterator[None]:
+    """While held, :func:`redact_command` uses :func:`redact_cheap` alone: the guard's hot
+    path never loads the detector (issue 39: loading it for a command that merely looked
+    like it held a secret, ``auth`` or ``host:port``, cost the hook its answer on a busy
+    machine). The proposed command is compared, never echoed or kept (the warning prints
+    stored snippets, redacted when they were stored). A secret only the detector knows
+    (``curl -u user:password`` until :data:`RULES` has a rule for it) then stays in the
+    compared text: that repeat is not recognised, which costs a warning, never a leak."""
+    held = _CHEAP_ONLY[0]
+    _CHEAP_ONLY[0] = True
+    try:
+        yield
+    finally:
+        _CHEAP_ONLY[0] = held
+
+
 def redact_command(text: str) -> str:
-    """:func:`redact` for a short text compared on the guard's hot path (a proposed command,
-    a stored command line): the detector is loaded only when :func:`may_hold_secret` says
-    the text could hold a secret, so an ordinary command costs no detector start-up."""
-    return redact(text) if may_hold_secret(text) else text
+    """:func:`redact` for a short text compared (a proposed command, a stored command
+    line): the detector is loaded only when :func:`may_hold_secret` says the text could
+    hold a secret, and never inside :func:`cheap_rules_only` (the guard's hot path)."""
+    if not may_hold_secret(text):
+        return text
+    return redact_cheap(text) if _CHEAP_ONLY[0] else redact(text)
 
 
 def redact_snippet(text: str, limit: int) -> str:

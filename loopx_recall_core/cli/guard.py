@@ -43,13 +43,15 @@ def _hook_command(runtime: str) -> click.Command:
     command.__doc__ = (
         f"{title} PreToolUse/PostToolUse hook, run by the runtime (`hook install --guard` "
         "writes it): the hook's JSON on stdin; prints the hook's answer or nothing. Always "
-        "exits 0; past its deadline it prints nothing."
+        "exits 0; bounded by the runtime's hook timeout (600 s less a margin): out of time "
+        "it prints nothing and says so in the hook log and `guard stats`."
     )
     options = (
         click.option("--agent-id", help="The agent (default: $LOOPX_RECALL_AGENT_ID)."),
         click.option("--project-id", help="The project (default: $LOOPX_RECALL_PROJECT_ID)."),
         click.option("--deadline-ms", metavar="N",
-                     help="Answer within N ms (50..60000; default 300), for a slow machine."),
+                     help="Answer within N ms (from 50; default and most: the runtime's hook "
+                     "timeout, 600 s, less 5 s), for a hook installed with a shorter timeout."),
     )  # fmt: skip
     for option in reversed(options):
         command = option(command)

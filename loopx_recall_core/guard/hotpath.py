@@ -8,12 +8,16 @@ payload, the owner's ``state.json`` (the guard's policy for the agent and projec
 session's prior-outcome set and guard record, what the session's transcript gained since
 its last call (for the private marker: :func:`_marked_private`), and answers with the
 runtime's documented output (see :mod:`loopx_recall_core.guard`). No provider process, no
-index read, no network: a missing or old set is refreshed by a DETACHED prefetch (:mod:`.prefetch`),
-never waited for.
+index read, no network: a missing or old set is refreshed by a DETACHED prefetch
+(:mod:`.prefetch`); only a call that finds no set at all (a first call, no session of the
+agent ever ended) waits for the making in flight, within the runtime's bound.
 
-Whatever happens (no match, no set, no claim, guard off, bad payload, any error, the
-300 ms deadline passed) it prints nothing and the process exits 0: the guard never blocks
-work by failing. Each decision leaves one content-free record for ``guard stats``.
+No match, guard off, bad payload: it prints nothing and the process exits 0, the guard
+never blocks work by failing. It is bounded by what the runtime allows a hook
+(:data:`RUNTIME_HOOK_TIMEOUT_S`), not by a deadline of its own: on a busy machine the
+answer comes later, but it comes. Each decision leaves one content-free record for
+``guard stats``; a call left unanswered for a reason other than its command (no set, a
+session not claimed, out of time) leaves one too, naming the reason.
 
 Long because: the hot path reads everything it needs itself (payload, policy, set, the
 session ledger's claims, the runtime's own record of a call) with the standard library
@@ -40,7 +44,28 @@ from loopx_recall_core.runtimes import RECORDS, SHELL_TOOLS, failed
 
 __all__ = ["DEADLINE_S", "RETRY_WINDOW_S", "SHELL_TOOLS", "decide_payload", "main"]
 
-DEADLINE_S = 0.3
+#: What each runtime allows a command hook before it cancels it, in seconds. ``hook
+#: install`` writes no ``timeout`` of its own, so the runtime's default holds:
+#:
+#: * Claude Code: a command hook's ``timeout`` in seconds, 600 s when omitted
+#:   (https://code.claude.com/docs/en/hooks); at the timeout the hook's output is
+#:   discarded (the 2.1.328 bundle's own message: "Its output was discarded. Raise the
+#:   hook's \"timeout\" to allow more time.").
+#: * Codex: a hook handler's ``timeout`` in seconds (``codex-rs/config/src/hook_config.rs``:
+#:   ``#[serde(default, rename = "timeout")] timeout_sec: Option<u64>``); omitted, 600 s
+#:   for most events (https://developers.openai.com/codex/hooks; openai/codex#35382 quotes
+#:   both); only ``SessionEnd`` and interrupts are capped shorter, neither is this hook.
+RUNTIME_HOOK_TIMEOUT_S = {"claude": 600.0, "codex": 600.0}
+#: The hook gives up this long before the runtime would cancel it, so that it can say it
+#: ran out of time (the hook log, ``guard stats``) before it is killed.
+MARGIN_S = 5.0
+#: The hook's own bound (issue 39: a 300 ms deadline dropped 52 of 62 warnings at load
+#: 5-9; a late warning is worth more than none). ``--deadline-ms`` narrows it for a hook
+#: installed with a shorter ``timeout``.
+DEADLINE_S = min(RUNTIME_HOOK_TIMEOUT_S.values()) - MARGIN_S
+#: How long a session's first call with no set at all waits for the making in flight (the
+#: prefetch's recall bound, 30 s, and its start): within the runtime's bound.
+WAIT_FOR_SET_S = 45.0
 #: A warned route proposed again within this window is the agent's deliberate retry.
 RETRY_WINDOW_S = 600.0
 _MAX_PAYLOAD = 1_000_000
@@ -60,11 +85,13 @@ def _alarm(_signum: int, _frame: object) -> None:
 
 
 def _read_stdin(timeout: float) -> bytes | None:
-    """The payload's bytes; None when stdin did not end in time, failed or holds more
-    than the hot path reads."""
+    """The payload's bytes; None when stdin failed or holds more than the hot path reads
+    (:class:`_Deadline` when it did not end within the bound)."""
     try:
         raw = read_bounded(_MAX_PAYLOAD, timeout)
-    except (StdinTimeout, OSError, ValueError):
+    except StdinTimeout:
+        raise _Deadline from None  # the bound passed before the payload ended
+    except (OSError, ValueError):
         return None
     return raw if len(raw) <= _MAX_PAYLOAD else None
 
@@ -78,13 +105,15 @@ def _option(argv: list[str], name: str, env: str) -> str | None:
     return os.environ.get(env) or None
 
 
-def _deadline(argv: list[str]) -> float:
-    """``--deadline-ms N`` (50..60000; default 300): for a machine too slow for 300 ms."""
+def _deadline(runtime: str, argv: list[str]) -> float:
+    """The hook's bound: the runtime's hook timeout less :data:`MARGIN_S`, or ``--deadline-ms
+    N`` (50 ms up to that bound) for a hook installed with a shorter ``timeout``."""
+    bound = RUNTIME_HOOK_TIMEOUT_S.get(runtime, min(RUNTIME_HOOK_TIMEOUT_S.values())) - MARGIN_S
     try:
-        value = float(_option(argv, "--deadline-ms", "") or DEADLINE_S * 1000)
+        value = float(_option(argv, "--deadline-ms", "") or bound * 1000)
     except ValueError:
-        return DEADLINE_S
-    return min(max(value, 50.0), 60_000.0) / 1000 if value == value else DEADLINE_S
+        return bound
+    return min(max(value, 50.0), bound * 1000) / 1000 if value == value else bound
 
 
 def _command(payload: dict[str, Any]) -> str | None:
@@ -116,12 +145,13 @@ def decide_payload(
     deadline: float = DEADLINE_S,
     refresh: bool = True,
 ) -> dict[str, Any] | None:
-    """The hook output for one payload, or None (print nothing); records the decision.
-    ``PreToolUse`` is answered; ``PostToolUse`` only records what ran (:func:`_ran`).
-    ``refresh=False`` (``recall qualify``, whose sets are made in advance) never starts a
-    prefetch for a missing, old or stale set."""
-    from loopx_recall_core.guard.decide import find_repeat, warning_text
-
+    """The hook output for one payload, or None (print nothing); records the decision, or
+    why none was given (a ``silent`` record: :func:`_silent`). ``PreToolUse`` is answered;
+    ``PostToolUse`` only records what ran (:func:`_ran`). ``refresh=False`` (``recall
+    qualify``, whose sets are made in advance) never starts a prefetch for a missing, old
+    or stale set, nor waits for one. The session's record is read, changed and written
+    under its lock (:func:`store.session_lock`): parallel calls of one session lose no
+    update (issue 39: a deny-once retry was denied again)."""
     session = payload.get("session_id")
     command = _command(payload)
     event = payload.get("hook_event_name")
@@ -138,11 +168,58 @@ def decide_payload(
         with contextlib.suppress(Exception):
             hook_log.write(root, f"guard {runtime}: {outside}")
         return None
+    if refresh and event not in _AFTER and not _any_set(root, runtime, session, agent_id,
+                                                        project_id):  # fmt: skip
+        # no set at all (a first call, and no session of this agent ever ended): one is
+        # made now, and the call waits for it within the runtime's bound
+        _start_prefetch(root, runtime, session, agent_id, project_id, now)
+        _wait_for_set(root, runtime, session, agent_id, project_id, started, deadline)
+    from loopx_recall_core.redaction import cheap_rules_only
+
+    try:
+        with (
+            store.session_lock(root, runtime, session, max(deadline - _spent(started), 0.0)),
+            cheap_rules_only(),  # the proposed command: our rules alone, no detector
+        ):
+            return _decide_locked(runtime, payload, session, command, event, policy,
+                                  enablement, agent_id=agent_id, project_id=project_id,
+                                  root=root, now=now, started=started, deadline=deadline,
+                                  refresh=refresh)  # fmt: skip
+    except store.StateError:
+        if _spent(started) < deadline:
+            raise
+        _out_of_time(root, runtime, project_id, now, started)  # the lock was held past it
+        return None
+
+
+def _spent(started: float) -> float:
+    return time.monotonic() - started
+
+
+def _decide_locked(
+    runtime: str,
+    payload: dict[str, Any],
+    session: str,
+    command: str,
+    event: object,
+    policy: str,
+    enablement: dict[str, Any],
+    *,
+    agent_id: str,
+    project_id: str,
+    root: Path,
+    now: float,
+    started: float,
+    deadline: float,
+    refresh: bool,
+) -> dict[str, Any] | None:
+    from loopx_recall_core.guard.decide import find_repeat, warning_text
+
     record = store.read_session(root, runtime, session)
     read = _marked_private(root, runtime, session, payload.get("transcript_path"), record)
     if read == "found":
         store.write_session(root, runtime, session, record)
-    header, lines = _usable_set(root, runtime, session, agent_id, project_id)
+    header, lines, why = _usable_set(root, runtime, session, agent_id, project_id, enablement)
     if header is None or header.get("scope") == "agent":
         # no set of its own yet (the first call of a session), or one made before the
         # owner's last decision: made now, detached; the agent's set answers meanwhile
@@ -151,6 +228,8 @@ def decide_payload(
         if header is None:
             if read == "read":  # where the next call's read starts (else: at the end)
                 store.write_session(root, runtime, session, record)
+            if event not in _AFTER:
+                _silent(root, project_id, now, started, why)
             return None
     else:
         age = now - float(header.get("created_at", 0))
@@ -183,25 +262,98 @@ def decide_payload(
         output = _output(policy, warning_text(match, now))
         warned[route_key] = now
         record["pending"] = {"route": route_key, "at": now, "policy": policy, "call": call_key}
-    if time.monotonic() - started > deadline:
+    if _spent(started) > deadline:
+        _out_of_time(root, runtime, project_id, now, started)
         return None
-    store.append_decision(
-        root,
-        project_id,
-        {
-            "kind": "decision",
-            "at": round(now, 3),
-            "receipt_digest": header.get("receipt_digest"),
-            "verdict": verdict,
-            "policy": policy,
-            "answered": output is not None,
-            "latency_ms": round((time.monotonic() - started) * 1000, 2),
-        },
-    )
+    decision = {
+        "kind": "decision",
+        "at": round(now, 3),
+        "receipt_digest": header.get("receipt_digest"),
+        "verdict": verdict,
+        "policy": policy,
+        "answered": output is not None,
+        "latency_ms": round(_spent(started) * 1000, 2),
+    }
+    if header.get("status") not in (None, "succeeded"):
+        # a set made of a refused or failed recall answers nothing: say why (guard stats)
+        decision["set_status"] = str(header.get("status"))
+        decision["set_reason"] = header.get("reason") if isinstance(header.get("reason"),
+                                                                    str) else None  # fmt: skip
+    store.append_decision(root, project_id, decision)
     # the session record last: it marks the route as warned, so once it is written the
     # warning is printed (main prints what returns), never lost to a late deadline
     store.write_session(root, runtime, session, record)
     return output
+
+
+def _silent(root: Path, project_id: str, now: float, started: float, reason: str) -> None:
+    """A PreToolUse call answered by silence for a reason other than its command (no set,
+    a session not claimed, out of time): one content-free record, so that ``guard stats``
+    and ``capability status`` name the reason and what fixes it (issue 39)."""
+    store.append_decision(root, project_id, {
+        "kind": "silent", "at": round(now, 3), "reason": reason,
+        "latency_ms": round(_spent(started) * 1000, 2),
+    })  # fmt: skip
+
+
+def _out_of_time(root: Path, runtime: str, project_id: str, now: float, started: float) -> None:
+    """The run passed its bound (the runtime's hook timeout less :data:`MARGIN_S`): said
+    in the hook log and in ``guard stats``, never silently."""
+    with contextlib.suppress(Exception):
+        hook_log.write(root, f"guard {runtime}: out_of_time")
+    with contextlib.suppress(Exception):
+        _silent(root, project_id, now, started, "out_of_time")
+
+
+def _any_set(root: Path, runtime: str, session: str, agent_id: str, project_id: str) -> bool:
+    """Is there a set file, the session's or the agent's (two ``stat`` calls)?"""
+    return any(
+        os.path.exists(path)
+        for path in (
+            store.set_path(root, runtime, session),
+            store.agent_set_path(root, runtime, agent_id, project_id),
+        )
+    )
+
+
+#: How often a first call looks for the set it waits for (a file appearing: no event the
+#: standard library can wait on).
+POLL_S = 0.05
+
+
+def _pause(seconds: float) -> None:
+    time.sleep(seconds)
+
+
+def _wait_for_set(
+    root: Path,
+    runtime: str,
+    session: str,
+    agent_id: str,
+    project_id: str,
+    started: float,
+    deadline: float,
+) -> None:
+    """Wait, within :data:`WAIT_FOR_SET_S` and the hook's bound, while a making is in
+    flight (a pending marker, empty: the prefetch writes its outcome into it when it ends
+    without a set, and removes it when it made one) and no set has appeared."""
+    paths = (store.set_path(root, runtime, session),
+             store.agent_set_path(root, runtime, agent_id, project_id))  # fmt: skip
+    until = min(deadline - 1.0, WAIT_FOR_SET_S)  # a second left to decide
+    while _spent(started) < until:
+        if any(os.path.exists(path) for path in paths):
+            return
+        in_flight = False
+        for path in paths:
+            try:
+                info = os.stat(path.with_suffix(".pending"))
+            except OSError:
+                continue
+            in_flight = in_flight or (info.st_size == 0 and time.time() - info.st_mtime
+                                      < _PENDING_S)  # fmt: skip
+        if not in_flight:
+            return
+        _pause(POLL_S)
 
 
 #: How much of the session's transcript one guarded call reads for the private marker
@@ -238,30 +390,46 @@ def _marked_private(
 
 
 def _usable_set(
-    root: Path, runtime: str, session: str, agent_id: str, project_id: str
-) -> tuple[dict[str, Any] | None, Any]:
+    root: Path,
+    runtime: str,
+    session: str,
+    agent_id: str,
+    project_id: str,
+    enablement: dict[str, Any] | None = None,
+) -> tuple[dict[str, Any] | None, Any, str]:
     """The session's own set, else the agent's set for the runtime (its items of this
-    session are skipped by the decision) for a session the agent has claimed (fail closed:
-    another agent's session is never answered from this agent's history); either only
-    when made for this agent and project and not before the owner's last decision
-    (:func:`store.outdated`)."""
+    session are skipped by the decision): with claimed agent sessions only for a session
+    the agent has claimed (fail closed: another agent's session is never answered from
+    this agent's history); with runtime sessions (every session of the bound runtimes in
+    the repository is the agent's, and the payload's ``cwd`` was checked) for any.
+    Either only when made for this agent and project and not before the owner's last
+    decision (:func:`store.outdated`). The third value says why there is none
+    (``no_set``, ``session_not_claimed``, ``set_outdated``)."""
+    mode = (enablement or {}).get("agent_sessions") or "runtime"
+    why = "no_set"
     for path, session_id in (
         (store.set_path(root, runtime, session), session),
         (store.agent_set_path(root, runtime, agent_id, project_id), ""),
     ):
-        if session_id == "" and not _claimed(root, runtime, session, agent_id, project_id):
-            break
         lines = store.read_set_lines(path)
         header = store.read_header(lines) if lines else None
+        if header is None:
+            continue
         if (
-            header is not None
-            and header.get("agent_id") == agent_id
+            session_id == ""
+            and mode != "runtime"
+            and not _claimed(root, runtime, session, agent_id, project_id)
+        ):
+            return None, None, "session_not_claimed"
+        if (
+            header.get("agent_id") == agent_id
             and header.get("project_id") == project_id
             and header.get("session_id") == session_id
-            and not store.outdated(root, header)
         ):
-            return header, lines
-    return None, None
+            if not store.outdated(root, header):
+                return header, lines, ""
+            why = "set_outdated"
+    return None, None, why
 
 
 #: The session ledger as the hot path reads it (``recall/sessions/ledger.py`` owns the
@@ -333,7 +501,8 @@ def _ran(
     settled = None
     if isinstance(pending, dict) and (call_key is None or pending.get("call") != call_key):
         settled = _follow_up(root, project_id, record, route_key, now, "PostToolUse")
-    if time.monotonic() - started > deadline:
+    if _spent(started) > deadline:
+        _out_of_time(root, runtime, project_id, now, started)
         return None
     if settled is not None:
         store.write_session(root, runtime, session, record)
@@ -394,32 +563,44 @@ def _start_prefetch(
 
 
 def main(runtime: str, argv: list[str]) -> None:
-    """Run the hook; never raises, prints at most one JSON object."""
+    """Run the hook; never raises, prints at most one JSON object. Past its bound (the
+    runtime's hook timeout less :data:`MARGIN_S`) it says so (:func:`_out_of_time`); any
+    other failure leaves one ``internal_error`` line in the hook log."""
     started = time.monotonic()
-    deadline = _deadline(argv)
+    deadline = _deadline(runtime, argv)
     previous = None
     with contextlib.suppress(Exception):
         previous = signal.signal(signal.SIGALRM, _alarm)
         signal.setitimer(signal.ITIMER_REAL, deadline)
     output = None
+    failure: BaseException | None = None
+    root = agent_id = project_id = None
     try:
         agent_id = _option(argv, "--agent-id", "LOOPX_RECALL_AGENT_ID")
         project_id = _option(argv, "--project-id", "LOOPX_RECALL_PROJECT_ID")
+        if agent_id and project_id:
+            root = store.state_root()
         raw = _read_stdin(deadline)
         payload = loads(raw) if raw and raw.strip() else None
-        if agent_id and project_id and isinstance(payload, dict):
+        if root is not None and isinstance(payload, dict):
             output = decide_payload(
                 runtime, payload, agent_id=agent_id, project_id=project_id,
-                root=store.state_root(), now=time.time(), started=started, deadline=deadline,
+                root=root, now=time.time(), started=started, deadline=deadline,
             )  # fmt: skip
-    except BaseException:  # noqa: BLE001 - the deadline, any error: silent, exit 0
-        output = None
+    except BaseException as exc:  # noqa: BLE001 - the bound, any error: exit 0, said below
+        output, failure = None, exc
     finally:
         with contextlib.suppress(Exception):
             signal.setitimer(signal.ITIMER_REAL, 0)
             if previous is not None:
                 signal.signal(signal.SIGALRM, previous)
-    if output is not None:  # decided and recorded within the deadline (decide_payload)
+    if failure is not None and root is not None and project_id and root.is_dir():
+        if isinstance(failure, _Deadline):
+            _out_of_time(root, runtime, project_id, time.time(), started)
+        elif not isinstance(failure, KeyboardInterrupt | SystemExit):
+            with contextlib.suppress(Exception):
+                hook_log.write(root, f"guard {runtime}: internal_error:{type(failure).__name__}")
+    if output is not None:  # decided and recorded within the bound (decide_payload)
         # straight to the descriptor, not through sys.stdout's buffer: a reader that is
         # gone (EPIPE) or a full device fails here, where it is suppressed, instead of in
         # the interpreter's last flush, which would exit 120

@@ -268,10 +268,23 @@ def _run_once(root: Path, facts: dict[str, Any], host: Any) -> str:
             return outcome
     finally:
         # no set made (not claimed, guard off, a failure): the marker stays, so the next
-        # guarded calls do not each start another prefetch before its window has passed
+        # guarded calls do not each start another prefetch before its window has passed;
+        # it holds the outcome code, so a first call waiting for this making stops waiting
+        # (hotpath._wait_for_set: an empty marker is a making in flight)
         if outcome in ("made", "already_made"):
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(path.with_suffix(".pending"))
+        else:
+            _mark_ended(path.with_suffix(".pending"), outcome)
+
+
+def _mark_ended(marker: Path, outcome: str) -> None:
+    with contextlib.suppress(OSError):
+        descriptor = os.open(marker, os.O_WRONLY | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC)
+        try:
+            os.write(descriptor, outcome.encode("ascii", "replace")[:64])
+        finally:
+            os.close(descriptor)
 
 
 def _prefetch_locked(

@@ -12,7 +12,16 @@ from typing import Any
 
 from loopx_recall_core.guard import store
 
-__all__ = ["STATS_SCHEMA", "guard_stats", "guard_status", "render_text", "set_summaries"]
+__all__ = [
+    "FIXES",
+    "STATS_SCHEMA",
+    "fix_for",
+    "guard_stats",
+    "guard_status",
+    "last_silence",
+    "render_text",
+    "set_summaries",
+]
 
 STATS_SCHEMA = "loopx_guard_stats_v0"
 
@@ -24,9 +33,70 @@ def _percentile(values: list[float], fraction: float) -> float | None:
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
+#: Why a call was left unanswered (the hot path's ``silent`` records and a decision made
+#: from a set whose recall did not succeed), and the command that fixes it. ``{agent}``
+#: and ``{project}`` are filled in where they are known (``capability status``).
+FIXES = {
+    "no_set": "no prior-outcome set was made in time: `loopx-recall capability status "
+    "--agent-id {agent} --project-id {project}` says what the provider lacks; `loopx-recall "
+    "hook install claude|codex --agent-id {agent} --project-id {project} --guard` adds the "
+    "session hooks that make the sets",
+    "session_not_claimed": "the session is not claimed for the agent (agent sessions: "
+    "claimed): `loopx-recall hook install claude|codex --agent-id {agent} --project-id "
+    "{project} --guard` adds the SessionStart hook that claims each session",
+    "set_outdated": "the sets predate the owner's last change and are being made again: "
+    "the next call is answered; if not, `loopx-recall capability status --agent-id {agent} "
+    "--project-id {project}`",
+    "out_of_time": "the hook ran out of the time the runtime allows it (a state folder on a "
+    "slow or hung file system?): `loopx-recall state path`, and check that folder's disk",
+    "refused": "the set's recall was refused ({reason}): `loopx-recall capability status "
+    "--agent-id {agent} --project-id {project}` names what is missing; enable again from "
+    "the shell where the provider's runtime runs: `loopx-recall capability enable "
+    "agent-turn-recall --provider PROVIDER --agent-id {agent} --project-id {project} "
+    "--stage 2` (a provider pins its runtime there)",
+    "failed": "the set's recall failed ({reason}): `loopx-recall capability status "
+    "--agent-id {agent} --project-id {project}` names the provider's trouble",
+}
+
+
+def silence_of(record: dict[str, Any]) -> str | None:
+    """The reason code a record says the call went unanswered for, or None."""
+    if record.get("kind") == "silent":
+        return str(record.get("reason") or "unknown")
+    status = record.get("set_status")
+    if record.get("kind") == "decision" and status not in (None, "succeeded"):
+        reason = record.get("set_reason")
+        return f"{status}:{reason}" if isinstance(reason, str) and reason else str(status)
+    return None
+
+
+def fix_for(reason: str, agent_id: str = "AGENT", project_id: str = "PROJECT") -> str:
+    """The command that fixes a silence, with the ids filled in."""
+    head, _, detail = reason.partition(":")
+    kind = head if head in FIXES else ("refused" if head == "refused" else "failed")
+    return FIXES[kind].format(agent=agent_id, project=project_id, reason=detail or head)
+
+
+def last_silence(
+    records: list[dict[str, Any]], agent_id: str = "AGENT", project_id: str = "PROJECT"
+) -> dict[str, Any] | None:
+    """The newest call left unanswered for a reason other than its command, with the fix."""
+    for record in reversed(records):
+        reason = silence_of(record)
+        if reason is not None:
+            return {"reason": reason, "at": record.get("at"),
+                    "fix": fix_for(reason, agent_id, project_id)}  # fmt: skip
+    return None
+
+
 def guard_stats(root: Path, project_id: str) -> dict[str, Any]:
     records = store.decision_lines(root, project_id)
     decisions = [r for r in records if r.get("kind") == "decision"]
+    silences: dict[str, int] = {}
+    for record in records:
+        reason = silence_of(record)
+        if reason is not None:
+            silences[reason] = silences.get(reason, 0) + 1
     follow = [r for r in records if r.get("kind") == "follow_up"]
     ran = [r for r in records if r.get("kind") == "ran"]
     latencies = [
@@ -53,6 +123,11 @@ def guard_stats(root: Path, project_id: str) -> dict[str, Any]:
             for event in ("PreToolUse", "PostToolUse")
         },
         "latency_ms": {"p50": p50, "p95": p95},
+        # calls left unanswered for a reason other than their command, by reason, and the
+        # newest with the command that fixes it
+        "silent": dict(sorted(silences.items())),
+        "out_of_time": silences.get("out_of_time", 0),
+        "last_silence": last_silence(records, project_id=project_id),
     }
 
 
@@ -74,13 +149,24 @@ def render_text(stats: dict[str, Any]) -> str:
             f"follow-ups seen at PreToolUse / PostToolUse: {seen['PreToolUse']} /"
             f" {seen['PostToolUse']}",
             f"guard latency p50 / p95: {ms(latency['p50'])} / {ms(latency['p95'])}",
+            "left unanswered (not for their command): "
+            + (", ".join(f"{n} {reason}" for reason, n in stats["silent"].items()) or "none"),
+            *_silence_lines(stats.get("last_silence")),
         ]
     )
 
 
-def set_summaries(root: Path) -> dict[tuple[str, str], list[tuple[float, float, str]]]:
+def _silence_lines(last: dict[str, Any] | None) -> list[str]:
+    if not last:
+        return []
+    return [f"last left unanswered: {last['reason']}: {last['fix']}"]
+
+
+def set_summaries(root: Path) -> dict[tuple[str, str], list[tuple[float, float, str, str]]]:
     """Every prior-outcome set's header, read once: ``{(agent, project): [(age in s, TTL,
-    freshness), ...]}`` (counts and ages only; no content, no id)."""
+    freshness, outcome), ...]}`` (counts, ages and the recall's outcome code: ``succeeded``,
+    else ``status:reason`` such as ``refused:trigger_not_admitted_at_stage``; no content,
+    no id)."""
     now = time.time()
     found: dict[tuple[str, str], list[tuple[float, float, str]]] = {}
     folder = root / "private" / "guard" / "sets"
@@ -96,32 +182,52 @@ def set_summaries(root: Path) -> dict[tuple[str, str], list[tuple[float, float, 
                 age = max(now - float(header.get("created_at", 0)), 0.0)
                 label = str(header.get("freshness") or "unknown")
                 key = (header.get("agent_id"), header.get("project_id"))
-                found.setdefault(key, []).append((age, float(header.get("ttl_s", 0)), label))
+                outcome = silence_of({"kind": "decision", "set_status": header.get("status"),
+                                      "set_reason": header.get("reason")})  # fmt: skip
+                found.setdefault(key, []).append(
+                    (age, float(header.get("ttl_s", 0)), label, outcome or "succeeded")
+                )
     return found
 
 
 def guard_status(
-    sets: dict[tuple[str, str], list[tuple[float, float, str]]],
+    sets: dict[tuple[str, str], list[tuple[float, float, str, str]]],
     agent_id: str,
     project_id: str,
     policy: str | None,
+    root: Path | None = None,
 ) -> dict:
-    """``capability status``'s guard row for one enablement: on/off, the policy, and its
-    sessions' prior-outcome sets (:func:`set_summaries`) as counts and ages only."""
+    """``capability status``'s guard row for one enablement: on/off, the policy, its
+    sessions' prior-outcome sets (:func:`set_summaries`) as counts and ages only, and
+    (with ``root``) why the last call was left unanswered, with the command that fixes it."""
     mine = sets.get((agent_id, project_id), [])
-    ages = [age for age, _ttl, _label in mine]
+    ages = [age for age, *_rest in mine]
     freshness: dict[str, int] = {}
-    for _age, _ttl, label in mine:
+    for _age, _ttl, label, *_outcome in mine:
         freshness[label] = freshness.get(label, 0) + 1
+    # the newest set whose recall was not answered: why, and the command that fixes it
+    unanswered = sorted((entry for entry in mine if entry[3:] and entry[3] != "succeeded"),
+                        key=lambda entry: entry[0])  # fmt: skip
+    refused = None
+    if unanswered:
+        refused = {"reason": unanswered[0][3],
+                   "fix": fix_for(unanswered[0][3], agent_id, project_id)}  # fmt: skip
+    silence = None
+    if root is not None and policy is not None:
+        with contextlib.suppress(Exception):  # unreadable records: nothing to say
+            records = store.decision_lines(root, project_id)
+            silence = last_silence(records, agent_id, project_id)
     return {
         "on": policy is not None,
         "policy": policy,
+        "last_silence": silence,
         "sets": {
             "count": len(ages),
             "newest_age_s": round(min(ages)) if ages else None,
             "oldest_age_s": round(max(ages)) if ages else None,
-            "past_ttl": sum(age > ttl for age, ttl, _label in mine),
+            "past_ttl": sum(age > ttl for age, ttl, *_rest in mine),
             "freshness": dict(sorted(freshness.items())),
+            "last_unanswered": refused,
         },
     }
 
@@ -137,6 +243,12 @@ def render_status_line(guard: dict) -> str:
             f"{head} ({sets['count']} session set(s), newest {sets['newest_age_s']} s old, "
             f"oldest {sets['oldest_age_s']} s, {sets['past_ttl']} past their TTL; {fresh})"
         )
+    refused = sets.get("last_unanswered")
+    if refused:
+        line += f"\n    newest set not answered: {refused['reason']}: {refused['fix']}"
+    last = guard.get("last_silence")
+    if last:
+        line += f"\n    last call left unanswered: {last['reason']}: {last['fix']}"
     return line + "".join(_hook_line(runtime, state) for runtime, state in
                           sorted(guard.get("hooks", {}).items()))  # fmt: skip
 

@@ -17,10 +17,12 @@ folders, written atomically, never through a link; :mod:`loopx_recall_core.priva
   the file, parses the header and cuts only the lines whose programs the proposed command
   names: a large set costs neither a full read nor a split.
 * ``sessions/<key>.json``: what the guard did in a session (routes warned, the warning
-  awaiting its follow-up).
+  awaiting its follow-up); ``sessions/<key>.lock``: held while a call reads, changes and
+  writes it (:func:`session_lock`).
 * ``revoked``: an empty file whose time is the owner's last forget or release.
 * ``decisions/<project key>.jsonl``: one content-free line per guard decision (receipt
-  digest, verdict, policy, latency, follow-up), read by ``guard stats``.
+  digest, verdict, policy, latency, follow-up) or call left silent for a named reason
+  (``kind: silent``: no set, a session not claimed, out of time), read by ``guard stats``.
 
 ``<key>`` is 32 hex digits of a SHA-256 over the runtime and session (or the project):
 file names say nothing, and the store's pruning rule (32 hex + ``.json``) holds.
@@ -41,6 +43,7 @@ from loopx_recall_core.jsonio import JsonInputError, loads
 from loopx_recall_core.private_files import (
     StateError,
     ensure_subfolder,
+    locked,
     open_private,
     read_file,
     state_root,
@@ -61,6 +64,7 @@ __all__ = [
     "read_session",
     "remove_set",
     "retry_after",
+    "session_lock",
     "set_path",
     "state_root",
     "write_session",
@@ -285,6 +289,8 @@ def remove_set(root: Path, runtime: str, session_id: str) -> bool:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(_folder(root, name, False) / f"{key_of(runtime, session_id)}.json")
             removed = True
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(_folder(root, "sessions", False) / f"{key_of(runtime, session_id)}.lock")
     return removed
 
 
@@ -315,6 +321,14 @@ def read_session(root: Path, runtime: str, session_id: str) -> dict[str, Any]:
     except JsonInputError:
         return {}
     return value if isinstance(value, dict) else {}
+
+
+def session_lock(root: Path, runtime: str, session_id: str, timeout: float) -> Any:
+    """The session record's lock (``sessions/<key>.lock``, an exclusive ``flock``): a
+    guarded call holds it from its read of the record to its write, so parallel calls of
+    one session lose no update (issue 39). Raises :class:`StateError` after ``timeout``."""
+    folder = _folder(root, "sessions", True)
+    return locked(folder / f"{key_of(runtime, session_id)}.lock", timeout, "a guard record lock")
 
 
 def write_session(root: Path, runtime: str, session_id: str, record: dict[str, Any]) -> None:

@@ -113,9 +113,13 @@ def test_post_tool_use_fault_paths_are_silent_and_record_nothing(home, payload):
 
 
 @pytest.mark.parametrize("event", ["PreToolUse", "PostToolUse"])
-def test_past_the_deadline_nothing_is_answered_or_recorded(home, event):
+def test_past_the_bound_nothing_is_answered_and_the_run_says_it_ran_out_of_time(home, event):
+    """Past its bound (the runtime's hook timeout less a margin) the hook answers nothing,
+    marks nothing warned, and says so: the hook log and ``guard stats`` (issue 39: before,
+    such a run left no trace at all)."""
     import time
 
+    from loopx_recall_core import hook_log
     from loopx_recall_core.guard.hotpath import decide_payload
 
     payload = {**helpers.pre_tool_use(REPEATED), "hook_event_name": event}
@@ -123,8 +127,11 @@ def test_past_the_deadline_nothing_is_answered_or_recorded(home, event):
                             root=home, now=time.time(), started=time.monotonic() - 1.0,
                             deadline=0.3)  # fmt: skip
     assert answer is None
-    assert store.decision_lines(home, "proj-j") == []
+    assert [r["kind"] for r in store.decision_lines(home, "proj-j")] == ["silent"]
     assert store.read_session(home, "claude", "S-current") == {}
+    assert guard_stats(home, "proj-j")["out_of_time"] == 1
+    assert guard_stats(home, "proj-j")["last_silence"]["reason"] == "out_of_time"
+    assert hook_log.read(home)[-1].endswith("guard claude: out_of_time")
 
 
 def test_claudes_post_tool_use_failure_records_a_failed_run_of_the_warned_route(home):

@@ -390,10 +390,10 @@ def test_status_shows_the_guard_and_its_sets_as_counts_and_ages_only(guard_world
     helpers.write(loopx_home, items, session="CANARY-S3", agent_id="agent-b")
     out = run(*STATUS, "--format", "json").output
     rows = {row["agent_id"]: row["guard"] for row in json.loads(out)["enablements"]}
-    assert rows["agent-b"] == {"on": False, "policy": None, "sets": {
+    assert rows["agent-b"] == {"on": False, "policy": None, "last_silence": None, "sets": {
         "count": 1, "newest_age_s": rows["agent-b"]["sets"]["newest_age_s"],
         "oldest_age_s": rows["agent-b"]["sets"]["oldest_age_s"], "past_ttl": 0,
-        "freshness": {"fresh": 1}}, "hooks": {}}  # fmt: skip
+        "freshness": {"fresh": 1}, "last_unanswered": None}, "hooks": {}}  # fmt: skip
     guard = rows["agent-a"]
     assert (guard["on"], guard["policy"]) == (True, "deny-once")
     assert guard["hooks"] == {"claude": "ok"}

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 from collections.abc import Mapping
 from importlib import resources
 from typing import Any
@@ -28,7 +29,9 @@ __all__ = [
     "UnsupportedRelease",
     "call_template",
     "check_supported",
+    "launcher_node_dir",
     "obelisk_env",
+    "pinned_node_dir",
     "probe_version",
     "render",
 ]
@@ -95,19 +98,62 @@ _SCHEMA_MISMATCH = re.compile(r"no such (table|column)", re.IGNORECASE)
 _VERSION = re.compile(r"^v?(\d+)\.(\d+)\.(\d+)")
 
 
-def obelisk_env() -> dict[str, str]:
+def obelisk_env(executable: str | None = None) -> dict[str, str]:
     """The allowlisted environment; NODE_OPTIONS/NODE_PATH and everything else dropped.
+    For an ``executable`` pinned at ``capability enable`` with the folder of its Node
+    (:func:`pinned_node_dir`), that folder comes first on ``PATH``: the launcher's
+    ``#!/usr/bin/env node`` finds the same Node whatever the caller's PATH (issue 39: a
+    runtime started from an IDE with ``PATH=/usr/bin:/bin`` found an older Node, or none).
 
     Nothing test-only is forwarded: the protocol double reads its switches from a file
     under its HOME, so the real binary never sees a variable our tests rely on."""
-    return {k: v for k, v in os.environ.items() if k in _ENV_ALLOWLIST}
+    env = {k: v for k, v in os.environ.items() if k in _ENV_ALLOWLIST}
+    node_dir = pinned_node_dir(executable) if executable else None
+    if node_dir:
+        env["PATH"] = os.pathsep.join(filter(None, (node_dir, env.get("PATH"))))
+    return env
+
+
+#: A launcher that runs on the Node its PATH finds: ``#!/usr/bin/env node`` (also ``env
+#: -S node ...``), the first line npm writes for a package's ``bin`` script.
+_ENV_NODE = re.compile(rb"#![ \t]*/usr/bin/env[ \t]+(?:-S[ \t]+)?node(?:[ \t\r\n]|$)")
+
+
+def launcher_node_dir(executable: str) -> str | None:
+    """The folder of the Node ``executable``'s ``#!/usr/bin/env node`` resolves to on this
+    process's PATH (None: another first line, no node on PATH, unreadable)."""
+    try:
+        with open(executable, "rb") as handle:
+            first = handle.readline(256)
+    except OSError:
+        return None
+    if not _ENV_NODE.match(first):
+        return None
+    node = shutil.which("node")
+    return os.path.dirname(os.path.abspath(node)) if node else None
+
+
+def pinned_node_dir(executable: str) -> str | None:
+    """The Node folder ``capability enable`` pinned beside ``executable`` (the newest
+    enablement of this provider that pinned both), or None."""
+    from loopx_obelisk_session_evidence import PROVIDER_ID
+    from loopx_recall_core.plugin_api import enabled_bindings
+
+    for binding in reversed(enabled_bindings(PROVIDER_ID)):
+        private = binding.get("private")
+        if not isinstance(private, dict) or private.get("obelisk_bin") != executable:
+            continue
+        node_dir = private.get("node_dir")
+        return node_dir if isinstance(node_dir, str) and node_dir else None
+    return None
 
 
 def probe_version(executable: str, timeout: float) -> tuple[int, int, int]:
     """``obelisk --version`` parsed (the supported range is checked by the caller), or a
     typed failure."""
     try:
-        result = run([executable, "--version"], env=obelisk_env(), timeout=timeout, stdout_cap=4096)
+        result = run([executable, "--version"], env=obelisk_env(executable), timeout=timeout,
+                     stdout_cap=4096)  # fmt: skip
     except OSError:
         raise ProviderFailure("provider_unavailable") from None
     if result.timed_out:
@@ -155,7 +201,7 @@ def call_template(
         try:
             result = run(
                 [executable, "--query", script],
-                env=obelisk_env(),
+                env=obelisk_env(executable),
                 timeout=timeout,
                 stdout_cap=stdout_cap,
             )

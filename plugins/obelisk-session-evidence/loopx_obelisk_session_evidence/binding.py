@@ -10,12 +10,15 @@ the same for every worktree, clone, fork, move or renamed remote of one history.
 from __future__ import annotations
 
 import os
+import shutil
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from loopx_obelisk_session_evidence.adapter import launcher_node_dir
 from loopx_obelisk_session_evidence.escapes import find_escapes
+from loopx_obelisk_session_evidence.executable import OBELISK_BIN_ENV
 from loopx_obelisk_session_evidence.runner import git_output
 from loopx_obelisk_session_evidence.scope import exclude_globs, resolved_roots
 from loopx_recall_core.plugin_api import BindingOption, digest
@@ -52,7 +55,8 @@ BINDING_OPTIONS = (
     BindingOption(name="window-days", help="Look back this many days (default 30).", is_int=True),
     BindingOption(
         name="obelisk-bin",
-        help="The obelisk executable (default: $LOOPX_RECALL_OBELISK_BIN, else obelisk on PATH).",
+        help="The obelisk executable (default: $LOOPX_RECALL_OBELISK_BIN, else obelisk on PATH, "
+        "pinned as found with the folder of the Node it runs on).",
         private=True,
     ),
 )
@@ -193,6 +197,18 @@ def bind(options: Mapping[str, Any], *, cwd: str) -> dict[str, Any]:
         if problem:
             raise ValueError(f"--obelisk-bin {problem}")
         private["obelisk_bin"] = executable
+    elif not os.environ.get(OBELISK_BIN_ENV):
+        # pinned as found: every hook and command runs this one, whatever its PATH (issue
+        # 39: a runtime started from an IDE with PATH=/usr/bin:/bin found none); one that
+        # $LOOPX_RECALL_OBELISK_BIN names stays named by it
+        on_path = shutil.which("obelisk")
+        if on_path:
+            private["obelisk_bin"] = os.path.abspath(on_path)
+    if private.get("obelisk_bin"):
+        # and the folder of the Node its `#!/usr/bin/env node` resolves to here
+        node_dir = launcher_node_dir(private["obelisk_bin"])
+        if node_dir:
+            private["node_dir"] = node_dir
     binding: dict[str, Any] = {
         "history_sources": sources,
         "window_days": window,

@@ -80,6 +80,15 @@ HOW_TO_GET = (
     "LOOPX_RECALL_OBELISK_BIN"
 )
 NOT_FOUND = f"obelisk not found: {HOW_TO_GET}"
+#: The executable or the Node ``capability enable`` pinned is gone (an upgrade moved it, a
+#: version manager dropped that Node): said as such, with the command that pins again.
+_PIN_AGAIN = (
+    "run `loopx-recall capability enable agent-turn-recall ...` again from a shell where "
+    "`obelisk` runs (or with --obelisk-bin PATH): it pins the executable and its Node; "
+    "--show-private shows both paths"
+)
+PINNED_GONE = f"the obelisk executable pinned at enable is gone: {_PIN_AGAIN}"
+NODE_GONE = f"the Node pinned at enable for the obelisk launcher is gone: {_PIN_AGAIN}"
 #: No index of one user's sessions holds more matching rows than this.
 _MAX_COUNT = 2**31
 #: Failures that say the runtime is unwell (not that a row was out of scope): status shows
@@ -302,8 +311,13 @@ class ObeliskSessionEvidence:
     def readback(self, binding: Mapping[str, Any] | None) -> ProviderReadback:
         base = {"provider_id": PROVIDER_ID, "version": __version__}
         executable = _binary(binding)
+        private = (binding or {}).get("private") or {}
         runtime: dict[str, Any] = {
             "executable_found": executable is not None,
+            # what `capability enable` pinned (the paths: --show-private), used whatever
+            # the caller's PATH: the obelisk executable and the folder of its Node
+            "executable_pinned": bool(private.get("obelisk_bin")),
+            "node_pinned": bool(private.get("node_dir")),
             "template_version": TEMPLATE_VERSION,
             "template_digest": TEMPLATE_DIGEST,
         }
@@ -312,8 +326,13 @@ class ObeliskSessionEvidence:
                 **base,
                 ready=False,
                 runtime=runtime,
-                unavailable_reason=NOT_FOUND,
+                unavailable_reason=PINNED_GONE if private.get("obelisk_bin") else NOT_FOUND,
             )
+        node_dir = private.get("node_dir")
+        if node_dir and not os.access(os.path.join(node_dir, "node"), os.X_OK):
+            runtime["node_found"] = False
+            return ProviderReadback(**base, ready=False, runtime=runtime,
+                                    unavailable_reason=NODE_GONE)  # fmt: skip
         # One deadline for the version check, the transcript scan and the query.
         deadline = time.monotonic() + _READBACK_TIMEOUT_S
         try:

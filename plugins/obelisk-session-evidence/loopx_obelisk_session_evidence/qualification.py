@@ -165,7 +165,7 @@ class ObeliskQualification:
     def prepare(self, *, timeout: float) -> RuntimeIdentity:
         identity = identity_of(self._real())
         self.version = identity.runtime_version
-        result = run([self._real(), "--build"], env=obelisk_env(), timeout=timeout)
+        result = run([self._real(), "--build"], env=obelisk_env(self._real()), timeout=timeout)
         if result.timed_out:
             raise ProviderFailure("provider_timeout")
         try:
@@ -183,7 +183,8 @@ class ObeliskQualification:
             script = os.path.join(folder, "bare.js")
             Path(script).write_text("return 1;\n", encoding="ascii")
             started = time.monotonic()
-            result = run([self._real(), "--query", script], env=obelisk_env(), timeout=timeout)
+            result = run([self._real(), "--query", script], env=obelisk_env(self._real()),
+                         timeout=timeout)  # fmt: skip
             elapsed = time.monotonic() - started
         if not result.ok:
             raise ProviderFailure("provider_timeout" if result.timed_out else "provider_failed")

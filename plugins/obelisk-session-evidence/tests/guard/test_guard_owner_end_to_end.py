@@ -77,7 +77,13 @@ def test_a_changed_scope_drops_the_sets_and_enabling_again_keeps_the_guard(world
     assert _sets(state) == []
     assert _guard(state) == "warn"
     assert "guard" not in narrower.stdout  # the guard did not change, so it is not listed
-    assert propose("S-own-2", REPEATED) is None
+    # no set made before the change answers: with no set at all, the call waits for the
+    # one made now (issue 39 item 6), which is made after the change, in the new scope
+    changed = (state / "state.json").stat().st_mtime
+    propose("S-own-2", REPEATED)
+    headers = [store.read_header(store.read_set_lines(path)) for path in _sets(state)]
+    assert headers
+    assert all(header["as_of"] >= changed for header in headers)
 
 
 def _guard(state: Path) -> str | None:
