@@ -65,8 +65,10 @@ def main(prog_name: str = "loopx-recall") -> None:
             signal.signal(signum, _stop)
     from loopx_recall_core.cli import _fast, _output
 
-    # before anything is printed: a stream that cannot take the output (a full device, an
-    # encoding without one of its characters) is then one line and exit 2, on both paths
+    # before anything is read or printed: a closed stdin or stdout, or a stream that cannot
+    # take the output (a full device, an encoding without one of its characters) is then
+    # one line and an exit code, on both paths
+    _output.closed_streams()
     _output.guard()
     try:
         status = _fast.run(sys.argv[1:], prog_name)
