@@ -443,7 +443,8 @@ def _drop_if_private(
     from loopx_recall_core.private_marker import scan_file
 
     start = record.get("marker_scan")
-    scanned = scan_file(transcript, start if isinstance(start, int) else 0, MARKER_SCAN_BYTES)
+    scanned = scan_file(transcript, start if isinstance(start, int) else 0, MARKER_SCAN_BYTES,
+                        runtime)  # fmt: skip
     if scanned is None:
         return []
     found, record["marker_scan"] = scanned
