@@ -158,9 +158,28 @@ def remove(items: list[Item]) -> list[Item]:
             original = hook_install.original_if_unchanged(item.path, existing, runtime, toml=toml)
             hook_install.write_with_backup(item.path, new if original is None else original,
                                            existing, backup=False)  # fmt: skip
+        elif item.kind == "state" and item.path.is_dir() and not item.path.is_symlink():
+            _remove_state(item.path)
         elif item.path.is_dir() and not item.path.is_symlink():
             shutil.rmtree(item.path)
         else:
             item.path.unlink(missing_ok=True)
         done.append(item)
     return done
+
+
+def _remove_state(root: Path) -> None:
+    """The state folder goes under the state lock, the generation moved on first
+    (:func:`loopx_recall_core.owner_decisions.decided`): a making under way writes nothing
+    into it meanwhile, and finds it gone after (it never makes it again). A folder that
+    cannot be locked (not yours, open to others) is removed as it is."""
+    from loopx_recall_core.owner_decisions import decided
+    from loopx_recall_core.private_files import StateError
+
+    try:
+        with decided(root):
+            shutil.rmtree(root)
+            return
+    except StateError:
+        pass
+    shutil.rmtree(root)
