@@ -146,7 +146,8 @@ def drop_sets(root: Path, *, agent_id: str, project_id: str) -> int:
     """Remove every set (the sessions' and the agent's) made for the agent in the project,
     and stamp the time (a making under way when the owner decided is then never used:
     :func:`outdated`); the owner's decision reaches the copies we keep before the command
-    returns."""
+    returns. First, under the state lock, the owner-decision generation moves on: a making
+    under way writes nothing after this (:mod:`loopx_recall_core.owner_decisions`)."""
     with decided(root):  # the generation moves on first: a making under way keeps nothing
         return _drop_sets(root, agent_id, project_id)
 
@@ -180,7 +181,8 @@ def drop_holding(root: Path, session_name: str) -> list[dict[str, Any]]:
     """Remove every set (any agent, project or scope) whose items include the session the
     index names ``session_name``, and stamp the time (a making under way, which may hold
     it too, is then never used: :func:`outdated`): the private marker reaching the copies
-    we keep. Returns the removed sets' headers (an unreadable set is removed too)."""
+    we keep. Returns the removed sets' headers (an unreadable set is removed too). As in
+    :func:`drop_sets`, the owner-decision generation moves on first, under the state lock."""
     with decided(root):  # the generation moves on first: a making under way keeps nothing
         return _drop_holding(root, session_name)
 

@@ -24,6 +24,8 @@ import pytest
 OTHER_UID = 65534
 IDS = ("--agent-id", "a", "--project-id", "p")
 PAYLOAD = {"session_id": "S-1", "transcript_path": None, "cwd": "/", "hook_event_name": "Stop"}
+PRE_TOOL_USE = {**PAYLOAD, "hook_event_name": "PreToolUse", "tool_name": "Bash",
+                "tool_input": {"command": "ls"}, "tool_use_id": "t"}  # fmt: skip
 #: (arguments, stdin, what it is: "refused" in one line and exit 2, or "hook": silent, 0)
 COMMANDS = {
     "hook install": (["hook", "install", "claude", *IDS, "--yes"], b"", "refused"),
@@ -37,9 +39,7 @@ COMMANDS = {
                        b"", "refused"),
     "hook claude": (["hook", "claude", *IDS], json.dumps(PAYLOAD).encode(), "hook"),
     "guard prefetch": (["guard", "prefetch"], b"{}", "hook"),
-    "guard claude": (["guard", "claude", *IDS], json.dumps({**PAYLOAD, "tool_name": "Bash",
-                     "hook_event_name": "PreToolUse", "tool_input": {"command": "ls"},
-                     "tool_use_id": "t"}).encode(), "hook"),  # fmt: skip
+    "guard claude": (["guard", "claude", *IDS], json.dumps(PRE_TOOL_USE).encode(), "hook"),
 }
 AS_ROOT = """\
 import os, sys
