@@ -171,3 +171,36 @@ def test_recall_history_with_stdout_closed_says_so(tmp_path):
     completed = _run(["recall", "history", *IDS, "--term", "x"], 1, tmp_path)
     assert _said(completed) == ["error: cannot write to standard output (EBADF)"]
     assert completed.returncode == 2
+
+
+PROVIDER = str(Path(sys.executable).parent / "loopx-recall-loopx-provider")
+
+
+@pytest.mark.parametrize("args", [["capability"], ["decision-context"], ["--doctor"]])
+def test_the_loopx_provider_with_a_closed_stdout_says_so(args, tmp_path):
+    """LoopX's extension entry point, the other console script: before, a closed stdout
+    was ``AttributeError: 'NoneType' object has no attribute 'flush'``."""
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {**os.environ, "HOME": str(home), "LOOPX_RECALL_HOME": str(home / "state")}
+    completed = subprocess.run([PROVIDER, *args], input=b"{}", stderr=subprocess.PIPE,
+                               preexec_fn=lambda: os.close(1), env=env, timeout=120,
+                               check=False)  # fmt: skip
+    assert _said(completed) == [
+        "loopx-recall-loopx-provider: cannot write to standard output (EBADF)"
+    ]
+    assert completed.returncode == 2
+
+
+def test_the_loopx_provider_with_a_closed_stdin_answers_an_error(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {**os.environ, "HOME": str(home), "LOOPX_RECALL_HOME": str(home / "state")}
+    completed = subprocess.run([PROVIDER, "capability"], capture_output=True,
+                               preexec_fn=lambda: os.close(0), env=env, timeout=120,
+                               check=False)  # fmt: skip
+    assert completed.stderr.decode().splitlines() == [
+        "loopx-recall-loopx-provider: invalid_request"
+    ]
+    assert completed.returncode == 1
+    assert b'"reason_code":"invalid_request"' in completed.stdout

@@ -111,6 +111,14 @@ class _Race:
         return found + [f"output {i}" for i, out in enumerate(self.outputs) if canary in out]
 
 
+def _done(decision: str, number: int) -> None:
+    """A line per round in LOOPX_RECALL_RACE_LOG, when set (the script's progress)."""
+    log = os.environ.get("LOOPX_RECALL_RACE_LOG")
+    if log:
+        with open(log, "a", encoding="utf-8") as out:
+            out.write(f"{decision} round {number}: no canary\n")
+
+
 def _delay(round_number: int) -> None:
     """The round's delay before the decision: 0, 0.15, ... 1.35 s (select: no sleep call
     the seams of the deterministic tests could stand in for)."""
@@ -141,6 +149,7 @@ def test_a_racing_forget_leaves_no_canary(race):
         race.cli("recall", "history", "--agent-id", "agent-a", "--project-id", "proj-j",
                  "--term", "pytest", "--show-private")  # fmt: skip
         assert race.holding(canary.encode()) == [], f"round {number}: recall history"
+        _done("forget", number)
 
 
 def test_a_racing_cleanup_leaves_no_canary_and_no_state_folder(race):
@@ -154,3 +163,4 @@ def test_a_racing_cleanup_leaves_no_canary_and_no_state_folder(race):
         race.settle()
         assert not race.state.exists(), f"round {number}: the state folder came back"
         assert race.holding(canary.encode()) == [], f"round {number}"
+        _done("cleanup", number)
