@@ -1,8 +1,7 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
 """Root with another user's HOME (``sudo -E``): every command refuses in one line and
-writes nothing there; a runtime's hook stays silent and writes nothing either (issue 40
-item 5).
+writes nothing there; a runtime's hook stays silent and writes nothing either.
 
 Before: ``hook install claude`` run as root with HOME=/home/<user> made ``~/.claude`` and
 ``settings.json`` root's (and a recall ``~/.local``, ``~/.local/state`` root's 0700), so

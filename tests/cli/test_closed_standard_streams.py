@@ -1,7 +1,7 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
 """A closed standard input or output is one line and an exit code for every command,
-never a traceback, and never a silent exit 0 (issue 40 item 7).
+never a traceback, and never a silent exit 0.
 
 Before: with stdin closed (``<&-``: Python sets ``sys.stdin`` to None), ``hook install``
 without ``--yes``, ``cleanup --remove``, ``--proposed-command-file -`` and ``--terms-file -``

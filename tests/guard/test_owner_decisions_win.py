@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""The owner's decisions win against work in flight (issue 40 item 4): a set making that
+"""The owner's decisions win against work in flight: a set making that
 started before a forget, the private marker, an exclusion, a disable, an uninstall or a
 ``cleanup --remove`` writes nothing after it (no set, no stored result), and a making or
 its retry never makes a state folder that is gone again.

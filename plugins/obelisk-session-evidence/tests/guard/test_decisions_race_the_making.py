@@ -3,7 +3,7 @@
 """A forget and a ``cleanup --remove`` raced against the real detached making, end to end
 on the double (and on the real Obelisk in the real-binary lane), round after round: after
 every round no planted canary is in any file of the state folder or in any command's
-output, and a removed state folder stays removed (issue 40 item 4).
+output, and a removed state folder stays removed.
 
 Each round plants a session whose failed call's output is a canary of its own, claims it
 for the agent, starts the session's making with Claude Code's ``SessionStart`` payload to
