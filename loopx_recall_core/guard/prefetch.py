@@ -300,8 +300,10 @@ def _run_once(root: Path, facts: dict[str, Any], host: Any, since: str | None) -
         return outcome
     finally:
         # no set made (not claimed, guard off, a failure): the marker stays, so the next
-        # guarded calls do not each start another prefetch before its window has passed
-        if outcome in ("made", "already_made"):
+        # guarded calls do not each start another prefetch before its window has passed;
+        # a making an owner decision superseded takes it away too, so the next call makes the
+        # set the decision dropped at once
+        if outcome in ("made", "already_made", "superseded"):
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(path.with_suffix(".pending"))
 

@@ -183,6 +183,10 @@ def test_a_decision_taken_while_a_set_is_made_reaches_what_the_making_writes(
     assert all(CANARY not in out for out in outputs)
     if decision == "cleanup":
         assert not loopx_home.exists()  # never made again
+    else:  # the next call makes the set the decision dropped at once: no pending marker
+        from loopx_recall_core.guard import store
+
+        assert not store.set_path(loopx_home, "claude", LIVE).with_suffix(".pending").exists()
 
 
 def test_without_a_decision_the_same_making_keeps_its_set_and_results(loopx_home, monkeypatch):
