@@ -178,8 +178,31 @@ def _remove_state(root: Path) -> None:
 
     try:
         with decided(root):
-            shutil.rmtree(root)
+            _remove_tree(root)
             return
     except StateError:
         pass
-    shutil.rmtree(root)
+    _remove_tree(root)
+
+
+def _remove_tree(root: Path, attempts: int = 20) -> None:
+    """Move the folder aside under a name of its own (one rename: from then on nothing
+    reaches it by its path, so a making under way can add nothing to it), then remove it.
+    What such a making added between a folder's listing and its removal ("Directory not
+    empty") is removed at the next attempt."""
+    import errno
+
+    aside = root.with_name(f".{root.name}.removed-{os.urandom(6).hex()}")
+    try:
+        os.rename(root, aside)
+    except OSError:
+        aside = root
+    for attempt in range(attempts):
+        try:
+            shutil.rmtree(aside)
+            return
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            if exc.errno != errno.ENOTEMPTY or attempt == attempts - 1:
+                raise
