@@ -13,7 +13,7 @@ lands before, during and after the provider's query). Then it waits for every de
 making to end (on their exit, never on the clock) and looks. The deterministic proof of
 each race is in ``tests/guard/test_owner_decisions_win.py``; this is the stress check.
 
-``LOOPX_RECALL_RACE_ROUNDS`` sets the rounds of each decision (2 in the suite;
+``LOOPX_RECALL_RACE_ROUNDS`` sets the rounds of each decision (1 in the suite;
 ``scripts/race-decisions`` runs 100)."""
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from .test_guard_end_to_end import _counting_wrapper, _wait_for_set, stage_two
 
 pytestmark = pytest.mark.real_obelisk
 
-ROUNDS = int(os.environ.get("LOOPX_RECALL_RACE_ROUNDS", "2"))
+ROUNDS = int(os.environ.get("LOOPX_RECALL_RACE_ROUNDS", "1"))
 FAILED_COMMAND = "pytest tests/test_race.py"
 
 
