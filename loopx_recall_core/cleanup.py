@@ -289,12 +289,54 @@ def remove(items: list[Item]) -> list[Item]:
                                                           toml=toml)  # fmt: skip
             hook_install.write_with_backup(item.path, new if original is None else original,
                                            existing, backup=False)  # fmt: skip
+        elif item.kind == "state" and item.path.is_dir() and not item.path.is_symlink():
+            _remove_state(item.path)
         elif item.path.is_dir() and not item.path.is_symlink():
             shutil.rmtree(item.path)
         else:
             item.path.unlink(missing_ok=True)
         done.append(item)
     return done
+
+
+def _remove_state(root: Path) -> None:
+    """The state folder goes under the state lock, the generation moved on first
+    (:func:`loopx_recall_core.owner_decisions.decided`): a making under way writes nothing
+    into it meanwhile, and finds it gone after (it never makes it again). A folder that
+    cannot be locked (not yours, open to others) is removed as it is."""
+    from loopx_recall_core.owner_decisions import decided
+    from loopx_recall_core.private_files import StateError
+
+    try:
+        with decided(root):
+            _remove_tree(root)
+            return
+    except StateError:
+        pass
+    _remove_tree(root)
+
+
+def _remove_tree(root: Path, attempts: int = 20) -> None:
+    """Move the folder aside under a name of its own (one rename: from then on nothing
+    reaches it by its path, so a making under way can add nothing to it), then remove it.
+    What such a making added between a folder's listing and its removal ("Directory not
+    empty") is removed at the next attempt."""
+    import errno
+
+    aside = root.with_name(f".{root.name}.removed-{os.urandom(6).hex()}")
+    try:
+        os.rename(root, aside)
+    except OSError:
+        aside = root
+    for attempt in range(attempts):
+        try:
+            shutil.rmtree(aside)
+            return
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            if exc.errno != errno.ENOTEMPTY or attempt == attempts - 1:
+                raise
 
 
 def left(items: list[Item], pairs: set[tuple[str, str]] | None = None) -> list[str]:

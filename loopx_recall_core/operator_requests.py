@@ -34,6 +34,7 @@ from loopx_recall_core.contracts import (
     structure,
 )
 from loopx_recall_core.contracts.replan import ReplanOutcomeV0, ReplanSituationV0
+from loopx_recall_core.owner_decisions import started
 from loopx_recall_core.plugins import ProviderNotChosen, load_host
 from loopx_recall_core.recall.outcome import RecallOutcome
 from loopx_recall_core.recall.replan.flow import ReplanReport
@@ -41,7 +42,8 @@ from loopx_recall_core.recall.replan.flow import replan as run_replan
 from loopx_recall_core.recall.requests import history_request
 from loopx_recall_core.recall.resolver import Host, resolve_provider
 from loopx_recall_core.recall.service import DEFAULT_TIMEOUT_S, RecallService
-from loopx_recall_core.state import State, StateStore
+from loopx_recall_core.recall.store import PrivateStore
+from loopx_recall_core.state import State, StateStore, state_root
 
 __all__ = [
     "FLAG_TRIGGERS",
@@ -107,6 +109,7 @@ def _service(
     project_id: str | None,
     timeout: float,
     current_sessions: tuple[str, ...],
+    store: PrivateStore | None = None,
 ) -> RecallService:
     """The recall service for one operator command, its provider resolved once
     (:func:`~loopx_recall_core.recall.resolver.resolve_provider`): the one named, else the
@@ -127,7 +130,19 @@ def _service(
         enablements=state.enablements,
         timeout=timeout,
         current_sessions=current_sessions,
+        store=store,
     )
+
+
+def _owner_state(state: State | None) -> tuple[State, PrivateStore | None]:
+    """The state (the owner's when none is given) and, for the owner's, the private store
+    that keeps this command's record only if no owner decision came after the state was
+    read (:mod:`loopx_recall_core.owner_decisions`: the generation is read first)."""
+    if state is not None:
+        return state, None
+    root = state_root()
+    since = started(root)
+    return StateStore(root).read(), (PrivateStore(root, since=since) if since else None)
 
 
 def _repository_id(state: State, provider_id: str, agent_id: str, project_id: str) -> str:
@@ -179,8 +194,9 @@ def history(
     """One operator-requested lookup: a typed outcome whatever the provider did;
     :class:`OperatorRefused` only for input that makes no request. ``state`` defaults to
     the owner's, ``host`` to the installed plugins (loaded on the first need)."""
-    state = state if state is not None else StateStore().read()
-    service = _service(state, host, provider_id, agent_id, project_id, timeout, current_sessions)
+    state, store = _owner_state(state)
+    service = _service(state, host, provider_id, agent_id, project_id, timeout, current_sessions,
+                       store)  # fmt: skip
     try:
         request = operator_request(
             state,
@@ -243,7 +259,7 @@ def replan(
     ``host`` default as for :func:`history`. The report knows the days back the
     enablement searches, for its text.
     """
-    state = state if state is not None else StateStore().read()
+    state, store = _owner_state(state)
     asked = consultation.situation
     service = _service(
         state,
@@ -253,6 +269,7 @@ def replan(
         asked.project_id,
         consultation.timeout,
         consultation.current_sessions,
+        store,
     )
     if isinstance(asked, ProposedCommand):
         try:

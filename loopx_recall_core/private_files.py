@@ -143,9 +143,14 @@ def ensure_root(root: Path, what: str = _ROOT) -> Path:
     return root
 
 
-def ensure_subfolder(root: Path, *names: str) -> Path:
-    """``root/names...``, each folder checked and created 0700 when missing."""
-    ensure_root(root)
+def ensure_subfolder(root: Path, *names: str, create_root: bool = True) -> Path:
+    """``root/names...``, each folder checked and created 0700 when missing; with
+    ``create_root=False`` a missing ``root`` is a StateError, never made (work that began
+    in a state folder never makes one the owner removed meanwhile)."""
+    if create_root:
+        ensure_root(root)
+    elif not check_folder(root):
+        raise StateError("the loopx state folder is gone (removed meanwhile)")
     folder = root
     for name in names:
         folder = folder / name

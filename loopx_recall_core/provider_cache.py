@@ -77,7 +77,8 @@ class ProviderCache:
         try:
             if not check_folder(root):
                 return
-            folder = _ensure_subfolder(root, "providers", self._provider_id)
+            # never the state folder itself: one removed meanwhile stays removed
+            folder = _ensure_subfolder(root, "providers", self._provider_id, create_root=False)
             _sweep_orphans(folder)
             write_atomic(
                 folder, f"{name}.json", dump_private_json(value), prefix=_TEMP, what="a cache"

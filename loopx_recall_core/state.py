@@ -26,6 +26,7 @@ from loopx_recall_core.contracts.converter import unstructure as _unstructure
 from loopx_recall_core.contracts.fields import optional, text
 from loopx_recall_core.contracts.historical import Limits
 from loopx_recall_core.jsonio import JsonInputError, loads
+from loopx_recall_core.owner_decisions import LOCK_NAME, bump_locked
 from loopx_recall_core.private_files import (
     StateError,
     check_folder,
@@ -168,7 +169,7 @@ class StateStore:
     def __init__(self, root: Path | None = None) -> None:
         self.root = root or state_root()
         self.path = self.root / "state.json"
-        self._lock_path = self.root / "state.json.lock"
+        self._lock_path = self.root / LOCK_NAME
 
     def read(self) -> State:
         """The state; an empty one when nothing was written yet (nothing is created)."""
@@ -212,6 +213,8 @@ class StateStore:
             yield box
             if box[0] != before:
                 self._write(box[0])
+                # an owner decision: a making under way since before it keeps nothing
+                bump_locked(self.root)
 
     def check_writable(self) -> None:
         """StateError unless the state can be read and updated (checked before long runs)."""
@@ -230,7 +233,7 @@ class StateStore:
         )
 
 
-def receipt_key(root: Path) -> bytes:
+def receipt_key(root: Path, *, create_root: bool = True) -> bytes:
     """The owner's receipt key, created on first use (32 random bytes, 0600) in
     ``<root>/private/receipt.key``; it keys every public receipt digest
     (:mod:`loopx_recall_core.recall.receipts`) and the session ledger's ``cwd`` digests.
@@ -240,7 +243,7 @@ def receipt_key(root: Path) -> bytes:
     """
     import secrets
 
-    folder = ensure_subfolder(root, "private")
+    folder = ensure_subfolder(root, "private", create_root=create_root)
     what = "the loopx receipt key file"
     key = read_file(folder / _KEY_NAME, KEY_BYTES, what, owner_only=True)
     if key is None:

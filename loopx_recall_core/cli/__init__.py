@@ -50,6 +50,29 @@ def _hook_runtime(name: str) -> bool:
     return name in HOOK_RUNTIMES
 
 
+def foreign_home() -> str | None:
+    """The one-line refusal when root runs with another user's HOME (``sudo -E``): what
+    loopx-recall creates there (``~/.local/state``, ``~/.claude``, their files) would be
+    root's, and that user could no longer change their own folders. None otherwise (HOME
+    unset or missing, or the user's own, or a process that cannot write there anyway)."""
+    import os
+
+    home = os.environ.get("HOME")
+    if not home or os.geteuid() != 0:
+        return None
+    try:
+        owner = os.stat(home).st_uid
+    except (OSError, ValueError):
+        return None
+    if owner == 0:
+        return None
+    return (
+        f"error: HOME belongs to another user (uid {owner}) and this runs as root (sudo -E?): "
+        "what loopx-recall writes there would be root's; run it as that user "
+        "(`sudo -u USER -H loopx-recall ...`); nothing was written"
+    )
+
+
 def main(prog_name: str = "loopx-recall") -> None:
     asks_help = any(arg in ("--help", "-h") for arg in sys.argv[3:])  # the owner, not a hook
     if (sys.argv[1:2] == ["guard"] and sys.argv[2:3] and not asks_help
@@ -65,12 +88,24 @@ def main(prog_name: str = "loopx-recall") -> None:
             signal.signal(signum, _stop)
     from loopx_recall_core.cli import _fast, _output
 
-    # before anything is printed: a stream that cannot take the output (a full device, an
-    # encoding without one of its characters) is then one line and exit 2, on both paths
+    # before anything is read or printed: a closed stdin or stdout, or a stream that cannot
+    # take the output (a full device, an encoding without one of its characters) is then
+    # one line and an exit code, on both paths
+    _output.closed_streams()
     _output.guard()
     try:
         status = _fast.run(sys.argv[1:], prog_name)
         if status is None:
+            helps = any(arg in ("--help", "-h", "--version") for arg in sys.argv[1:])
+            refusal = None if helps else foreign_home()
+            if refusal is not None:
+                # a runtime's hook never fails and never speaks: it writes nothing either
+                hook = sys.argv[1:3] == ["guard", "prefetch"] or (
+                    sys.argv[1:2] == ["hook"] and len(sys.argv) > 2 and _hook_runtime(sys.argv[2])
+                )
+                if not hook:
+                    sys.stderr.write(refusal + "\n")
+                raise SystemExit(0 if hook else 2)
             from loopx_recall_core.cli._root import cli as root
 
             root(prog_name=prog_name)  # exits (click's standalone mode)

@@ -199,6 +199,11 @@ def read_input(path: str, what: str) -> bytes:
                     raise Rejected(f"{what}: not a regular file (use - for standard input)")
                 raw = handle.read(MAX_INPUT_BYTES + 1)
     except OSError as exc:
+        if path == "-":
+            import errno
+
+            code = errno.errorcode.get(exc.errno or 0, type(exc).__name__)
+            raise Rejected(f"{what} -: cannot read standard input ({code})") from None
         raise Rejected(f"{what}: cannot read the file ({type(exc).__name__})") from None
     if len(raw) > MAX_INPUT_BYTES:
         raise Rejected(f"{what}: file is larger than {MAX_INPUT_BYTES} bytes")

@@ -19,11 +19,12 @@ Importing this module imports nothing beyond the interpreter's own start-up modu
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import sys
 
-__all__ = ["OutputFailed", "guard", "report"]
+__all__ = ["OutputFailed", "closed_streams", "guard", "report"]
 
 
 class OutputFailed(Exception):
@@ -41,8 +42,6 @@ def _message(stream: str, exc: OSError | UnicodeEncodeError) -> str:
             f"standard {stream}'s encoding ({exc.encoding}) cannot represent the output "
             "(set PYTHONIOENCODING=utf-8 or use a UTF-8 locale)"
         )
-    import errno
-
     code = errno.errorcode.get(exc.errno or 0, type(exc).__name__)
     return f"cannot write to standard {stream} ({code})"
 
@@ -117,6 +116,90 @@ def _guarded(stream: io.TextIOWrapper, name: str) -> io.TextIOWrapper:
     )
     guarded.stream_name = name
     return guarded
+
+
+class _ClosedInput(io.TextIOBase):
+    """Standard input that was closed when the command started: never a terminal, and
+    every read is ``OSError(EBADF)`` (a reader of ``-`` says so in one line)."""
+
+    encoding = "utf-8"
+
+    def isatty(self) -> bool:
+        return False
+
+    def readable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        raise OSError(errno.EBADF, "standard input is closed")
+
+    def read(self, size: int | None = -1) -> str:
+        raise OSError(errno.EBADF, "standard input is closed")
+
+    readline = read  # type: ignore[assignment]
+
+    @property
+    def buffer(self) -> _ClosedInput:
+        return self
+
+
+class _ClosedOutput(io.TextIOBase):
+    """Standard output that was closed when the command started: the first write is
+    :class:`OutputFailed` (one line on stderr, exit 2), never a silent exit 0."""
+
+    encoding = "utf-8"
+
+    def isatty(self) -> bool:
+        return False
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        raise OSError(errno.EBADF, "standard output is closed")
+
+    def write(self, text: str) -> int:
+        if not text:
+            return 0
+        raise _failed("output", OSError(errno.EBADF, "closed"))
+
+    @property
+    def buffer(self) -> _ClosedOutput:
+        return self
+
+    def flush(self) -> None:
+        pass
+
+
+def closed_streams() -> None:
+    """Descriptors 0, 1 and 2 that were closed when the command started lead to
+    ``/dev/null`` (so no file the command opens later lands on one of them, and no child
+    inherits it there); ``sys.stdin`` and ``sys.stdout`` (which Python sets to None for
+    them) say they are closed: reading ``-`` and printing the answer are one line and an
+    exit code. A closed stderr takes everything and says nothing (the exit status does)."""
+    missing = []
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            missing.append(fd)
+    for fd in missing:
+        try:
+            null = os.open(os.devnull, os.O_RDWR)
+        except OSError:
+            break
+        if null != fd:
+            os.dup2(null, fd)
+            os.close(null)
+    if sys.stdin is None or 0 in missing:
+        sys.stdin = _ClosedInput()
+    if sys.stdout is None or 1 in missing:
+        sys.stdout = _ClosedOutput()
+    if sys.stderr is None or 2 in missing:
+        try:
+            sys.stderr = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), encoding="utf-8")
+        except (OSError, ValueError):
+            sys.stderr = _ClosedOutput()
 
 
 def guard() -> None:

@@ -378,7 +378,8 @@ def _marked_private(
     if not isinstance(transcript, str) or not transcript:
         return ""
     start = record.get("hot_scan")
-    scanned = scan_file(transcript, start if isinstance(start, int) else 0, MARKER_READ_BYTES)
+    scanned = scan_file(transcript, start if isinstance(start, int) else 0, MARKER_READ_BYTES,
+                        runtime)  # fmt: skip
     if scanned is None or scanned[1] == start:
         return ""
     found, record["hot_scan"] = scanned

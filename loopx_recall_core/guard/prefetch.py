@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from loopx_recall_core.guard import store
+from loopx_recall_core.owner_decisions import Superseded, committing, current, started
 from loopx_recall_core.private_files import StateError, locked
 
 __all__ = [
@@ -68,11 +69,20 @@ _RECALL_TIMEOUT_S = 30.0
 
 
 def _set_file(root: Path, facts: dict[str, Any]) -> Path:
-    """Where the set these facts ask for is kept (the agent's or the session's)."""
+    """Where the set these facts ask for is kept (the agent's or the session's), its
+    folder made when missing; never the state folder (StateError when it is gone: the
+    owner removed it)."""
     if facts.get("scope") == "agent":
         return store.agent_set_path(root, str(facts["runtime"]), str(facts["agent_id"]),
-                                    str(facts["project_id"]), create=True)  # fmt: skip
-    return store.set_path(root, str(facts["runtime"]), str(facts["session_id"]), create=True)
+                                    str(facts["project_id"]), create=True,
+                                    create_root=False)  # fmt: skip
+    return store.set_path(root, str(facts["runtime"]), str(facts["session_id"]), create=True,
+                          create_root=False)  # fmt: skip
+
+
+#: How the making waits before it is made once more (:data:`BEHIND_RETRY_S`): the seam the
+#: tests drive an owner decision through, in that wait, without sleeping.
+_wait = time.sleep
 
 
 def start_detached(
@@ -101,7 +111,10 @@ def start_detached(
         "scope": scope,
         "again_if_behind": again_if_behind,
     }
-    marker = _set_file(root, facts).with_suffix(".pending")
+    try:
+        marker = _set_file(root, facts).with_suffix(".pending")
+    except StateError:
+        return False  # the state folder is gone (or unusable): nothing to make
     with contextlib.suppress(FileNotFoundError):
         if time.time() - os.lstat(marker).st_mtime < pending_s:
             return False
@@ -246,32 +259,53 @@ def run_prefetch(root: Path, facts: dict[str, Any], host: Any = None) -> str:
     detached process; returns an outcome code. With ``facts["again_if_behind"]`` a set the
     index answered ``stale`` or ``incomplete`` is made once more :data:`BEHIND_RETRY_S`
     later (the lock is not held meanwhile)."""
-    outcome = _run_once(root, facts, host)
+    try:
+        since = started(root)  # before the state and the ledger are read (owner_decisions)
+    except StateError:
+        since = None
+    outcome = _run_once(root, facts, host, since)
     if outcome != "made" or not facts.get("again_if_behind"):
         return outcome
-    path = _set_file(root, facts)
-    lines = store.read_set_lines(path)
+    try:
+        lines = store.read_set_lines(_set_file(root, facts))
+    except StateError:
+        return outcome
     header = store.read_header(lines) if lines else None
     if header is None or header.get("freshness") not in BEHIND:
         return outcome
-    time.sleep(BEHIND_RETRY_S)
-    return _run_once(root, {**facts, "again_if_behind": False, "requested_at": time.time()}, host)
+    _wait(BEHIND_RETRY_S)
+    # the retry belongs to this making: an owner decision since it began (a cleanup that
+    # removed the state folder included) ends it here, without a file written or made
+    if current(root) != since:
+        return "superseded"
+    again = {**facts, "again_if_behind": False, "requested_at": time.time()}
+    return _run_once(root, again, host, since)
 
 
-def _run_once(root: Path, facts: dict[str, Any], host: Any) -> str:
+def _run_once(root: Path, facts: dict[str, Any], host: Any, since: str | None) -> str:
     requested_at = float(facts.get("requested_at") or time.time())
-    path = _set_file(root, facts)
+    if since is None:
+        return "state_gone"
+    try:
+        path = _set_file(root, facts)
+    except StateError:
+        return "state_gone"
     outcome = "failed"
     try:
         with locked(path.with_suffix(".lock"), _LOCK_TIMEOUT_S, "a guard set lock"):
-            outcome = _prefetch_locked(root, path, facts, requested_at, host)
+            outcome = _prefetch_locked(root, path, facts, requested_at, host, since)
             return outcome
+    except StateError:
+        outcome = "state_gone" if not os.path.isdir(root) else "state_unusable"
+        return outcome
     finally:
         # no set made (not claimed, guard off, a failure): the marker stays, so the next
         # guarded calls do not each start another prefetch before its window has passed;
         # it holds the outcome code, so a first call waiting for this making stops waiting
-        # (hotpath._wait_for_set: an empty marker is a making in flight)
-        if outcome in ("made", "already_made"):
+        # (hotpath._wait_for_set: an empty marker is a making in flight); a making an owner
+        # decision superseded takes it away too, so the next call makes the set the
+        # decision dropped at once
+        if outcome in ("made", "already_made", "superseded"):
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(path.with_suffix(".pending"))
         else:
@@ -288,7 +322,7 @@ def _mark_ended(marker: Path, outcome: str) -> None:
 
 
 def _prefetch_locked(
-    root: Path, path: Path, facts: dict[str, Any], requested_at: float, host: Any
+    root: Path, path: Path, facts: dict[str, Any], requested_at: float, host: Any, since: str
 ) -> str:
     from loopx_recall_core.recall.service import RecallService
     from loopx_recall_core.recall.sessions.ledger import SessionLedger
@@ -325,19 +359,25 @@ def _prefetch_locked(
         provider_id=enablement.provider_id,
         host=host,
         enablements=state.enablements,
-        store=PrivateStore(root),
+        store=PrivateStore(root, since=since),  # its records are kept as the set is
         timeout=_RECALL_TIMEOUT_S,
         current_sessions=() if scope == "agent" else (session,),
     )
-    fetched = fetch_set(service, enablement, runtime=runtime, session_id=session, scope=scope,
-                        as_of=as_of, failures=failures, pages=service.pages)  # fmt: skip
     try:
-        store.write_set(root, fetched.header, fetched.items)
-        if scope == "session" and fetched.header["status"] == "succeeded":
-            # the same answer is the agent's set for the next session's first call until
-            # a session's end makes it again (an end hook may not run: a killed runtime,
-            # an install from before the end hooks); only this session's items are missing
-            _keep_as_agent_set(root, fetched)
+        fetched = fetch_set(service, enablement, runtime=runtime, session_id=session,
+                            scope=scope, as_of=as_of, failures=failures,
+                            pages=service.pages)  # fmt: skip
+        # under the state lock, and only when no owner decision came since this began
+        with committing(root, since):
+            store.write_set(root, fetched.header, fetched.items)
+            if scope == "session" and fetched.header["status"] == "succeeded":
+                # the same answer is the agent's set for the next session's first call
+                # until a session's end makes it again (an end hook may not run: a killed
+                # runtime, an install from before the end hooks); only this session's
+                # items are missing
+                _keep_as_agent_set(root, fetched)
+    except Superseded:
+        return "superseded"
     except StateError:
         return "state_unusable"
     return "made"
@@ -422,10 +462,12 @@ def start_for_hook(
 
 
 def _any_copy(root: Path) -> bool:
-    """Is there any copy the private marker would reach (a guard set, a stored result)?
+    """Is there any copy the private marker would reach (a guard set, a stored result), or
+    a set's making under way (its pending marker: what it writes is refused once the
+    marker's drop moves the generation on, :mod:`loopx_recall_core.owner_decisions`)?
     Without one, no transcript is read."""
     with contextlib.suppress(OSError), os.scandir(root / "private" / "guard" / "sets") as entries:
-        if any(e.name.endswith(".json") for e in entries):
+        if any(e.name.endswith((".json", ".pending")) for e in entries):
             return True
     with contextlib.suppress(OSError), os.scandir(root / "private" / "results") as entries:
         return any(True for _ in entries)
@@ -456,7 +498,8 @@ def _drop_if_private(
     from loopx_recall_core.private_marker import scan_file
 
     start = record.get("marker_scan")
-    scanned = scan_file(transcript, start if isinstance(start, int) else 0, MARKER_SCAN_BYTES)
+    scanned = scan_file(transcript, start if isinstance(start, int) else 0, MARKER_SCAN_BYTES,
+                        runtime)  # fmt: skip
     if scanned is None:
         return []
     found, record["marker_scan"] = scanned

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from loopx_recall_core.jsonio import JsonInputError, loads
+from loopx_recall_core.owner_decisions import decided
 from loopx_recall_core.private_files import (
     StateError,
     ensure_subfolder,
@@ -88,23 +89,34 @@ def key_of(*parts: str) -> str:
     return hashlib.sha256("\x00".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
-def _folder(root: Path, name: str, create: bool) -> Path:
+def _folder(root: Path, name: str, create: bool, create_root: bool = True) -> Path:
     return (
-        ensure_subfolder(root, "private", "guard", name)
+        ensure_subfolder(root, "private", "guard", name, create_root=create_root)
         if create
         else (root / "private" / "guard" / name)
     )
 
 
-def set_path(root: Path, runtime: str, session_id: str, *, create: bool = False) -> Path:
-    return _folder(root, "sets", create) / f"{key_of(runtime, session_id)}.json"
+def set_path(
+    root: Path, runtime: str, session_id: str, *, create: bool = False, create_root: bool = True
+) -> Path:
+    """``create``: its folder made when missing (and the state folder too, unless
+    ``create_root`` is False: the prefetch never makes one the owner removed)."""
+    return _folder(root, "sets", create, create_root) / f"{key_of(runtime, session_id)}.json"
 
 
 def agent_set_path(
-    root: Path, runtime: str, agent_id: str, project_id: str, *, create: bool = False
+    root: Path,
+    runtime: str,
+    agent_id: str,
+    project_id: str,
+    *,
+    create: bool = False,
+    create_root: bool = True,
 ) -> Path:
     """The agent's set for a runtime in a project (every claimed session, none excluded)."""
-    return _folder(root, "sets", create) / f"{key_of('agent', runtime, agent_id, project_id)}.json"
+    name = f"{key_of('agent', runtime, agent_id, project_id)}.json"
+    return _folder(root, "sets", create, create_root) / name
 
 
 def retry_after(failures: int) -> float:
@@ -138,7 +150,13 @@ def drop_sets(root: Path, *, agent_id: str, project_id: str) -> int:
     """Remove every set (the sessions' and the agent's) made for the agent in the project,
     and stamp the time (a making under way when the owner decided is then never used:
     :func:`outdated`); the owner's decision reaches the copies we keep before the command
-    returns."""
+    returns. First, under the state lock, the owner-decision generation moves on: a making
+    under way writes nothing after this (:mod:`loopx_recall_core.owner_decisions`)."""
+    with decided(root):  # the generation moves on first: a making under way keeps nothing
+        return _drop_sets(root, agent_id, project_id)
+
+
+def _drop_sets(root: Path, agent_id: str, project_id: str) -> int:
     folder = _folder(root, "sets", False)
     if not folder.is_dir():
         return 0
@@ -167,7 +185,13 @@ def drop_holding(root: Path, session_name: str) -> list[dict[str, Any]]:
     """Remove every set (any agent, project or scope) whose items include the session the
     index names ``session_name``, and stamp the time (a making under way, which may hold
     it too, is then never used: :func:`outdated`): the private marker reaching the copies
-    we keep. Returns the removed sets' headers (an unreadable set is removed too)."""
+    we keep. Returns the removed sets' headers (an unreadable set is removed too). As in
+    :func:`drop_sets`, the owner-decision generation moves on first, under the state lock."""
+    with decided(root):  # the generation moves on first: a making under way keeps nothing
+        return _drop_holding(root, session_name)
+
+
+def _drop_holding(root: Path, session_name: str) -> list[dict[str, Any]]:
     key = key_of(session_name)[:16]
     stamp = _revoked(root)
     with contextlib.suppress(FileNotFoundError):

@@ -14,12 +14,13 @@ line on stderr, exit 2.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 __all__ = ["MAX_REQUEST_BYTES", "PROTOCOLS", "STDIN_TIMEOUT_S", "main"]
 
@@ -56,7 +57,19 @@ def _doctor(protocol: str) -> int:
     except Exception as exc:  # noqa: BLE001 - a probe reports, it never raises
         sys.stderr.write(f"loopx-recall-loopx-provider: not ready ({type(exc).__name__})\n")
         return 1
-    sys.stdout.write(f"loopx-recall-loopx-provider {__version__}: {protocol} ready\n")
+    try:
+        sys.stdout.write(f"loopx-recall-loopx-provider {__version__}: {protocol} ready\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        return 1
+    except OSError as exc:
+        import errno
+
+        # what could not be written would be flushed again at exit: it goes nowhere now
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 1)
+        os.close(null)
+        _no_stdout(errno.errorcode.get(exc.errno or 0, type(exc).__name__))
     return 0
 
 
@@ -102,8 +115,23 @@ def _stop(signum: int, _frame: object) -> None:
     raise Stopped(128 + signum)
 
 
+def _no_stdout(problem: str) -> NoReturn:
+    """One line on stderr (when there is one), exit 2: the answer has nowhere to go."""
+    with contextlib.suppress(Exception):
+        sys.stderr.write(f"loopx-recall-loopx-provider: cannot write to standard output "
+                         f"({problem})\n")  # fmt: skip
+        sys.stderr.flush()
+    raise SystemExit(2)
+
+
 def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
+    try:  # a closed stdout (`>&-`: Python's sys.stdout is None): said, never a traceback
+        os.fstat(1)
+    except OSError:
+        _no_stdout("EBADF")
+    if sys.stderr is None:  # a closed stderr takes everything and says nothing
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - for the process
     doctor = "--doctor" in args
     rest = [arg for arg in args if arg != "--doctor"]
     if doctor and not rest:
@@ -127,6 +155,13 @@ def main(argv: list[str] | None = None) -> None:
         sys.stdout.flush()
     if status:
         sys.stderr.write(f"loopx-recall-loopx-provider: {answer['reason_code']}\n")
-    with os.fdopen(answer_fd, "w", encoding="utf-8") as out:
-        out.write(json.dumps(answer, ensure_ascii=False, separators=(",", ":")) + "\n")
+    try:
+        with os.fdopen(answer_fd, "w", encoding="utf-8") as out:
+            out.write(json.dumps(answer, ensure_ascii=False, separators=(",", ":")) + "\n")
+    except BrokenPipeError:
+        raise SystemExit(1) from None  # the reader went away: nothing to say to it
+    except OSError as exc:  # a full device: one line, exit 2
+        import errno
+
+        _no_stdout(errno.errorcode.get(exc.errno or 0, type(exc).__name__))
     raise SystemExit(status)

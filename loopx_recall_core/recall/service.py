@@ -317,6 +317,7 @@ class RecallService:
     ) -> RecallOutcome:
         """Admit ``request``, then :meth:`admitted`; a refusal is a typed outcome."""
         key = self.receipt_key()
+        self.private_store().begin()  # unless the caller read it before the state
         decision = admit(request, self.enablements, provider_id=self.provider_id, surface=surface)
         if not isinstance(decision, Admitted):
             attempt = Attempt(
@@ -362,6 +363,7 @@ class RecallService:
         first request and nothing else is kept. A provider without pages answers the first
         request alone."""
         deadline = time.monotonic() + self.timeout
+        self.private_store().begin()  # before the ledger is read (owner_decisions)
         decisions = [admit(r, self.enablements, provider_id=self.provider_id) for r in requests]
         if not decisions or not all(isinstance(d, Admitted) for d in decisions):
             return [self(requests[0])] if requests else []
@@ -413,6 +415,7 @@ class RecallService:
         """Recall an admitted request (Replan admits once, then calls this): the provider
         within the deadline, the host's checks, the private record and the receipt."""
         deadline = time.monotonic() + self.timeout  # one deadline for the whole request
+        self.private_store().begin()  # before the ledger is read (owner_decisions)
         request, enablement = decision.request, decision.enablement
         attempt = self._attempt(request)
         provider, ended = self._ready(decision, attempt, deadline)

@@ -23,9 +23,11 @@ from typing import Any
 
 from loopx_recall_core.canonical import digest
 from loopx_recall_core.jsonio import JsonInputError, loads
+from loopx_recall_core.owner_decisions import committing, started
 from loopx_recall_core.private_files import (
     StateError,
     check_folder,
+    ensure_root,
     ensure_subfolder,
     read_file,
     write_atomic,
@@ -46,23 +48,51 @@ def _key(value: str) -> str:
 
 
 class PrivateStore:
-    def __init__(self, root: Path | None = None, retention: int = RETENTION_PER_AGENT) -> None:
+    """``since``: the owner-decision generation the recall that writes here started under
+    (:func:`loopx_recall_core.owner_decisions.started`, read before the state and the
+    ledger were); a record is kept only while it holds, under the state lock
+    (:func:`~loopx_recall_core.owner_decisions.committing`). Without one, the first
+    :meth:`begin` or :meth:`save` reads it."""
+
+    def __init__(
+        self,
+        root: Path | None = None,
+        retention: int = RETENTION_PER_AGENT,
+        *,
+        since: str | None = None,
+    ) -> None:
         self.root = root or state_root()
         self.base = self.root / "private" / "results"
         self.retention = retention
+        self.since = since
+        #: made for a making that began in an existing state folder: never creates it
+        self.making = since is not None
+
+    def begin(self) -> None:
+        """A recall starts: the generation it answers to, unless the caller read it first
+        (before the state: see the class)."""
+        if self.since is None:
+            self.since = started(self.root)
 
     def save(self, agent_id: str, request_id: str, record: dict[str, Any]) -> str:
-        """Write one record; returns the private reference (``private:<request key>``)."""
+        """Write one record; returns the private reference (``private:<request key>``).
+        :class:`~loopx_recall_core.owner_decisions.Superseded` (a StateError) when an
+        owner decision came since :attr:`since`, or the state folder is gone: nothing is
+        written, no folder made."""
         payload = dump_private_json(record)
-        folder = ensure_subfolder(self.root, "private", "results", _key(agent_id))
-        write_atomic(
-            folder,
-            f"{_key(request_id)}.json",
-            payload,
-            prefix=".r-",
-            what="a loopx private record",
-        )
-        self._prune(folder)
+        if not self.making:
+            ensure_root(self.root)  # a command of the owner's makes its state folder
+        self.begin()
+        with committing(self.root, self.since):
+            folder = ensure_subfolder(self.root, "private", "results", _key(agent_id))
+            write_atomic(
+                folder,
+                f"{_key(request_id)}.json",
+                payload,
+                prefix=".r-",
+                what="a loopx private record",
+            )
+            self._prune(folder)
         return f"private:{_key(request_id)}"
 
     def _prune(self, folder: Path) -> None:
@@ -168,5 +198,6 @@ class PrivateStore:
             return True
 
     def receipt_key(self) -> bytes:
-        """The owner's receipt key (:func:`loopx_recall_core.state.receipt_key`)."""
-        return receipt_key(self.root)
+        """The owner's receipt key (:func:`loopx_recall_core.state.receipt_key`); for a
+        making, never a state folder made again."""
+        return receipt_key(self.root, create_root=not self.making)

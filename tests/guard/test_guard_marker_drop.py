@@ -65,3 +65,56 @@ def test_a_marker_cut_by_the_last_read_is_found_by_the_next(tmp_path):
     assert scan_file(str(tmp_path / "missing"), 0, 100) is None
     (tmp_path / "link").symlink_to(path)
     assert scan_file(str(tmp_path / "link"), 0, 1 << 20) is None  # never through a link
+
+
+def _linked_transcripts(tmp_path: Path, monkeypatch) -> tuple[Path, Path, Path]:
+    """Claude's config folder kept elsewhere and linked from ``~/.claude`` (a dotfiles
+    setup), a session's transcript inside it, and a file of the user's outside it."""
+    home = tmp_path / "home"
+    elsewhere = tmp_path / "dotfiles" / "claude"
+    (elsewhere / "projects" / "-repo").mkdir(parents=True)
+    home.mkdir()
+    (home / ".claude").symlink_to(elsewhere)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    inside = home / ".claude" / "projects" / "-repo" / "S-private.jsonl"
+    outside = tmp_path / "notes.txt"
+    outside.write_text(f"my own notes, {PRIVATE_MARKER} is a word I wrote here\n")
+    return home, inside, outside
+
+
+def test_a_linked_transcript_inside_the_runtimes_folders_is_read_at_the_end(
+    loopx_home, tmp_path, monkeypatch
+):
+    # before: the transcript was opened with O_NOFOLLOW and nothing else, so a transcript
+    # reached through a link (~/.claude linked to a dotfiles folder) was never read: the
+    # marker in it dropped nothing
+    _home, inside, outside = _linked_transcripts(tmp_path, monkeypatch)
+    inside.write_text(f'{{"type": "user", "message": "{PRIVATE_MARKER}"}}\n')
+    held = _set(loopx_home, ("S-private",), session="S-live")
+    assert scan_file(str(inside), 0, 1 << 20, "claude") == (True, inside.stat().st_size)
+    prefetch.start_for_hook(loopx_home, "claude", "S-private", "agent-a", "proj-j", "Stop",
+                            str(inside))  # fmt: skip
+    assert not held.exists()
+    # a link of its own, inside the runtime's folder, to a transcript inside it: followed
+    link = inside.parent / "S-link.jsonl"
+    link.symlink_to(inside)
+    assert scan_file(str(link), 0, 1 << 20, "claude") == (True, inside.stat().st_size)
+    assert scan_file(str(outside), 0, 1 << 20, "claude")[0] is True  # no link: as ever
+
+
+def test_a_linked_transcript_leading_out_of_the_runtimes_folders_is_refused(
+    loopx_home, tmp_path, monkeypatch
+):
+    _home, inside, outside = _linked_transcripts(tmp_path, monkeypatch)
+    held = _set(loopx_home, ("S-private",), session="S-live")
+    inside.symlink_to(outside)  # the payload names a link to a file of the user's
+    assert scan_file(str(inside), 0, 1 << 20, "claude") is None
+    assert scan_file(str(inside), 0, 1 << 20, "codex") is None
+    prefetch.start_for_hook(loopx_home, "claude", "S-private", "agent-a", "proj-j", "Stop",
+                            str(inside))  # fmt: skip
+    assert held.exists()  # nothing was read: the marker in the user's notes counts for nothing
+    through = tmp_path / "through"
+    through.symlink_to(inside.parent)  # a folder link on the way: the same rule
+    assert scan_file(str(through / "S-private.jsonl"), 0, 1 << 20, "claude") is None
+    assert scan_file(str(inside), 0, 1 << 20) is None  # no runtime named: never a link

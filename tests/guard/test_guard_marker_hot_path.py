@@ -50,3 +50,50 @@ def test_a_marker_written_mid_turn_reaches_another_sessions_set_at_the_next_call
     assert done.returncode == 0
     assert done.stdout == b""
     assert store.read_session(loopx_home, "claude", MARKED)["marked_private"] is True
+
+
+def _linked_claude_folder(tmp_path):
+    """``~/.claude`` (the guard's HOME is the state folder's parent: helpers.run_guard)
+    linked to a dotfiles folder, as many keep it."""
+    kept = tmp_path / "dotfiles" / "claude"
+    (kept / "projects" / "-repo").mkdir(parents=True)
+    (tmp_path / ".claude").symlink_to(kept)
+    return tmp_path / ".claude" / "projects" / "-repo" / f"{MARKED}.jsonl"
+
+
+def _marked_call(loopx_home, transcript) -> None:
+    payload = helpers.pre_tool_use("ls -la", session=MARKED, transcript_path=str(transcript))
+    done = helpers.run_guard(loopx_home, "claude", payload)
+    assert (done.returncode, done.stdout) == (0, b"")
+
+
+def test_the_hot_path_follows_a_linked_transcript_inside_the_runtimes_folder(
+    loopx_home, tmp_path
+):
+    # before: O_NOFOLLOW alone, so the marker in a transcript under a linked ~/.claude
+    # was never read on the hot path
+    seed(enablement("fake-provider", stage=2, guard="warn", binding=helpers.BINDING))
+    items = [helpers.item("prior_failure", FAILED, at=AT, session=MARKED)]
+    live = helpers.write(loopx_home, items, sessions=store.key_of(MARKED)[:16])
+    transcript = _linked_claude_folder(tmp_path)
+    moved = transcript.parent.parent / "-repo-old" / transcript.name  # where it really is
+    moved.parent.mkdir()
+    moved.write_text(json.dumps({"type": "user", "message": PRIVATE_MARKER}) + "\n")
+    transcript.symlink_to(moved)  # the payload's transcript_path is itself a link
+    _marked_call(loopx_home, transcript)
+    assert not live.exists()
+
+
+def test_the_hot_path_refuses_a_linked_transcript_leading_out_of_it(loopx_home, tmp_path):
+    seed(enablement("fake-provider", stage=2, guard="warn", binding=helpers.BINDING))
+    items = [helpers.item("prior_failure", FAILED, at=AT, session=MARKED)]
+    live = helpers.write(loopx_home, items, sessions=store.key_of(MARKED)[:16])
+    transcript = _linked_claude_folder(tmp_path)
+    outside = tmp_path / "notes"  # a folder of the user's, outside the runtime's folders
+    outside.mkdir()
+    (outside / transcript.name).write_text(f"{PRIVATE_MARKER}\n")
+    transcript.parent.rmdir()
+    transcript.parent.symlink_to(outside)  # before: a folder link on the way was followed
+    _marked_call(loopx_home, transcript)
+    assert live.exists()  # never read: what it holds counts for nothing
+    assert "hot_scan" not in store.read_session(loopx_home, "claude", MARKED)
