@@ -32,17 +32,21 @@ from loopx_recall_core.plugin_api import ProviderCache, ProviderFailure, digest,
 
 __all__ = [
     "OBELISK_BIN_ENV",
+    "binary_identity",
     "binding_key",
     "cached_facts",
     "find_obelisk",
     "forget_version",
     "known_version",
+    "note_query_seconds",
+    "query_seconds",
     "store_facts",
 ]
 
 OBELISK_BIN_ENV = "LOOPX_RECALL_OBELISK_BIN"
 _VERSIONS = "runtime-versions"
 _FACTS = "readback-facts"
+_COSTS = "query-seconds"
 #: Binary identities and bindings remembered; older entries are dropped first.
 _KEEP = 16
 #: A version probe is trusted this long (a wrapper script's target can change unseen).
@@ -68,6 +72,11 @@ def find_obelisk(configured: str | None = None) -> str | None:
         if isinstance(configured_there, str) and shutil.which(configured_there):
             return shutil.which(configured_there)
     return shutil.which("obelisk")
+
+
+def binary_identity(executable: str) -> str:
+    """The identity of the binary ``executable`` resolves to (raises ``OSError``)."""
+    return _identity(executable)
 
 
 def _identity(executable: str) -> str:
@@ -135,6 +144,25 @@ def _valid_version(value: object) -> bool:
         and len(value) == 3
         and all(type(part) is int and 0 <= part < 10**6 for part in value)
     )
+
+
+def note_query_seconds(identity: str, seconds: float) -> None:
+    """Remember how long the last ``--query`` of this binary took (wall time, whole
+    process): from outside an agent session Obelisk 0.2.4 and later spend about 4 s of it
+    looking for the invoking session (docs/obelisk-releases.md), so a readback that runs
+    a query has to wait that long."""
+    store = cache()
+    costs = store.load(_COSTS)
+    costs = costs if isinstance(costs, dict) else {}
+    store.store(_COSTS, _bounded(costs, identity, {"seconds": round(seconds, 3)}))
+
+
+def query_seconds(identity: str) -> float | None:
+    """How long the last ``--query`` of this binary took, or None when none was timed."""
+    costs = cache().load(_COSTS)
+    entry = costs.get(identity) if isinstance(costs, dict) else None
+    seconds = entry.get("seconds") if isinstance(entry, dict) else None
+    return float(seconds) if type(seconds) in (int, float) and 0 <= seconds < 3600 else None
 
 
 def binding_key(binding: Mapping[str, Any], identity: str) -> str:
