@@ -40,13 +40,16 @@ __all__ = [
     "known_version",
     "note_query_seconds",
     "query_seconds",
+    "schema_verdict",
     "store_facts",
+    "store_schema_verdict",
 ]
 
 OBELISK_BIN_ENV = "LOOPX_RECALL_OBELISK_BIN"
 _VERSIONS = "runtime-versions"
 _FACTS = "readback-facts"
 _COSTS = "query-seconds"
+_SCHEMAS = "schema-verdicts"
 #: Binary identities and bindings remembered; older entries are dropped first.
 _KEEP = 16
 #: A version probe is trusted this long (a wrapper script's target can change unseen).
@@ -163,6 +166,28 @@ def query_seconds(identity: str) -> float | None:
     entry = costs.get(identity) if isinstance(costs, dict) else None
     seconds = entry.get("seconds") if isinstance(entry, dict) else None
     return float(seconds) if type(seconds) in (int, float) and 0 <= seconds < 3600 else None
+
+
+def store_schema_verdict(identity: str, columns: list[str], missing: list[str]) -> None:
+    """What the last query of this binary found in its index: a digest of the columns
+    read, and the ones the template needs that it lacks (issue 41: a release is accepted
+    by its index's schema, once per binary identity and schema)."""
+    store = cache()
+    known = store.load(_SCHEMAS)
+    known = known if isinstance(known, dict) else {}
+    entry = {"schema_digest": digest(sorted(columns)), "missing": sorted(missing)}
+    store.store(_SCHEMAS, _bounded(known, identity, entry))
+
+
+def schema_verdict(identity: str) -> list[str] | None:
+    """The columns this binary's index was found to lack ([] when it had them all), or
+    None when no query of it has read its schema yet."""
+    known = cache().load(_SCHEMAS)
+    entry = known.get(identity) if isinstance(known, dict) else None
+    missing = entry.get("missing") if isinstance(entry, dict) else None
+    if isinstance(missing, list) and all(isinstance(m, str) for m in missing):
+        return missing
+    return None
 
 
 def binding_key(binding: Mapping[str, Any], identity: str) -> str:

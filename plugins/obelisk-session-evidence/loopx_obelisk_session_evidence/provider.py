@@ -25,7 +25,9 @@ from loopx_obelisk_session_evidence.adapter import (
     SUPPORTED_TEXT,
     TEMPLATE_DIGEST,
     TEMPLATE_VERSION,
+    MissingColumns,
     UnsupportedRelease,
+    acceptance,
     call_template,
 )
 from loopx_obelisk_session_evidence.binding import BINDING_OPTIONS, DEFAULT_WINDOW_DAYS, bind
@@ -40,7 +42,9 @@ from loopx_obelisk_session_evidence.executable import (
     known_version,
     note_query_seconds,
     query_seconds,
+    schema_verdict,
     store_facts,
+    store_schema_verdict,
 )
 from loopx_obelisk_session_evidence.qualification import ObeliskQualification, identity_of
 from loopx_obelisk_session_evidence.scope import (
@@ -84,7 +88,7 @@ _READBACK_VERSION_TIMEOUT_S = 2.5
 #: What ``extension list`` and ``capability status`` say when no Obelisk is found: how to
 #: get it and how to point at it (no path: the configured one may be private).
 HOW_TO_GET = (
-    f"Obelisk {SUPPORTED_TEXT} is installed separately: from its public repository "
+    f"Obelisk ({SUPPORTED_TEXT}) is installed separately: from its public repository "
     "github.com/tommy0103/obelisk as its README says (Node >= 22.13), or "
     "`npm install -g @obelisk-apps/cli` where npm has it; point "
     "`capability enable ... --obelisk-bin PATH` or LOOPX_RECALL_OBELISK_BIN at the "
@@ -168,10 +172,14 @@ def _query(
     try:
         result = call_template(executable, params, timeout=remaining,
                                stdout_cap=stdout_cap or STDOUT_CAP)  # fmt: skip
+    except MissingColumns as lacking:
+        _note_schema(executable, [], lacking.missing)
+        raise
     finally:
         # What a query of this binary costs (a timed-out one at least that much): status
         # waits that long before it calls the binary unready (issue 41).
         _note_cost(executable, time.monotonic() - started)
+    _note_schema(executable, result["schema_columns"], [])
     result = {**result, "query_ms": round((time.monotonic() - started) * 1000)}
     complete = len(transcripts) <= MAX_TRANSCRIPTS
     # The running sessions' own files change while we answer and are not history: they
@@ -183,6 +191,26 @@ def _query(
 def _note_cost(executable: str, seconds: float) -> None:
     with contextlib.suppress(OSError):  # a binary that went away leaves nothing to remember
         note_query_seconds(binary_identity(executable), seconds)
+
+
+def _note_schema(executable: str, columns: list[str], missing: list[str]) -> None:
+    with contextlib.suppress(OSError):
+        store_schema_verdict(binary_identity(executable), columns, missing)
+
+
+def _release_said(executable: str, version: tuple[int, int, int]) -> str:
+    """What status says of the release: accepted by its index's schema (and whether it was
+    run here), or not yet checked against an index."""
+    try:
+        missing = schema_verdict(binary_identity(executable))
+    except OSError:
+        missing = None
+    if missing == []:
+        return acceptance(version)
+    return (
+        f"Obelisk {'.'.join(map(str, version))}: not refused; its index's schema is "
+        "checked by the first query"
+    )
 
 
 def _indexed_sessions(
@@ -284,7 +312,7 @@ class ObeliskSessionEvidence:
     provider_id = PROVIDER_ID
     provider_version = __version__
     #: What text output says after a provider_unavailable outcome, or after a refused
-    #: release (then the one line naming it and the supported range).
+    #: release (then the one line naming it and why).
     unavailable_hint = f"{HOW_TO_GET} (`loopx-recall extension list` says what is missing)"
     #: what text output says after an answer from an index that is behind the transcripts
     refresh_hint = "refresh the index with `obelisk --build`"
@@ -367,7 +395,7 @@ class ObeliskSessionEvidence:
         try:
             version, identity = known_version(executable, _READBACK_VERSION_TIMEOUT_S)
         except UnsupportedRelease as refused:
-            # Every recall would be refused: never ready, and say which release and range.
+            # Every recall would be refused: never ready, and say which release and why.
             runtime["runtime_version"] = ".".join(map(str, refused.version))
             return ProviderReadback(
                 **base, ready=False, runtime=runtime, unavailable_reason=refused.hint
@@ -386,6 +414,7 @@ class ObeliskSessionEvidence:
         try:
             runtime["runtime_version"] = ".".join(map(str, version))
             if binding is None:
+                runtime["release"] = _release_said(executable, version)
                 return ProviderReadback(**base, ready=True, runtime=runtime)
             key = binding_key(binding, identity)
             facts = cached_facts(key)
@@ -404,8 +433,15 @@ class ObeliskSessionEvidence:
                 )
                 store_facts(key, _facts(result, index_freshness))
                 facts = cached_facts(key) or _facts(result, index_freshness)
+        except MissingColumns as lacking:
+            # Its index lacks what the template reads: every recall would be refused.
+            refused = lacking.refusal(version)
+            runtime["release"] = refused.hint
+            return ProviderReadback(
+                **base, ready=False, runtime=runtime, unavailable_reason=refused.hint
+            )
         except UnsupportedRelease as refused:
-            # Every recall would be refused: never ready, and say which release and range.
+            # Every recall would be refused: never ready, and say which release and why.
             runtime["runtime_version"] = ".".join(map(str, refused.version))
             return ProviderReadback(
                 **base, ready=False, runtime=runtime, unavailable_reason=refused.hint
@@ -413,6 +449,12 @@ class ObeliskSessionEvidence:
         except ProviderFailure as failure:
             return ProviderReadback(
                 **base, ready=False, runtime=runtime, unavailable_reason=failure.reason
+            )
+        runtime["release"] = _release_said(executable, version)
+        if isinstance(facts.get("refused"), str):
+            runtime["release"] = facts["refused"]
+            return ProviderReadback(
+                **base, ready=False, runtime=runtime, unavailable_reason=facts["refused"]
             )
         runtime["index_revision_digest"] = facts.get("index_revision_digest")
         runtime["readback_taken_at"] = facts.get("taken_at")
@@ -464,7 +506,7 @@ class ObeliskSessionEvidence:
         deadline = time.monotonic() + timeout
         executable = _executable(binding)
         try:
-            _, identity = known_version(executable, min(timeout, 10.0))
+            version, identity = known_version(executable, min(timeout, 10.0))
         except UnsupportedRelease as refused:
             self.unavailable_hint = refused.hint  # refused before any query
             raise
@@ -488,6 +530,15 @@ class ObeliskSessionEvidence:
                 claimed=claimed,
                 stdout_cap=STDOUT_CAP if len(requests) == 1 else PAGES_STDOUT_CAP,
             )
+        except MissingColumns as lacking:
+            # Refused by what its index offers: one line naming the missing columns.
+            refused = lacking.refusal(version)
+            self.unavailable_hint = refused.hint
+            store_facts(
+                binding_key(binding, identity),
+                {"failure": refused.reason, "refused": refused.hint},
+            )
+            raise refused from None
         except ProviderFailure as failure:
             if failure.reason in _RUNTIME_FAILURES:
                 store_facts(binding_key(binding, identity), {"failure": failure.reason})
