@@ -21,9 +21,9 @@ from ..obelisk_double.fixtures import (
     lane_runtimes,
 )
 
-#: Releases the double answers as: accepted by their index's schema (0.3.1, a release not
-#: yet published, stands for any newer one), and refused for a semantic fault.
-SUPPORTED = ("0.2.1", "0.2.4", "0.3.0", "0.3.1")
+#: Releases the double answers as: accepted by their index's schema (below, 0.3.1, a
+#: release not yet published, stands for any newer one), and refused for a semantic fault.
+SUPPORTED = ("0.2.1", "0.2.4", "0.3.0")
 REFUSED = ("0.2.0",)
 _REFUSED = [r for r in lane_runtimes() if not r.supported] if lane_runtimes() else [
     LaneRuntime(OBELISK_WRAPPER, Release.of(v)) for v in REFUSED
@@ -114,7 +114,6 @@ ACCEPTED = "accepted by its index's schema; this release has"
     ("version", "said"),
     [
         ("0.3.1", f"Obelisk 0.3.1: {ACCEPTED} not been run here"),
-        ("0.3.0", f"Obelisk 0.3.0: {ACCEPTED} not been run here"),
         ("0.2.4", f"Obelisk 0.2.4: {ACCEPTED} been run here (the real-binary lane)"),
     ],
 )
