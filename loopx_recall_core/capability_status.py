@@ -20,14 +20,14 @@ from typing import Any
 import attrs
 
 from loopx_recall_core.catalogue import find_known
-from loopx_recall_core.plugins import PluginHost, safe_readback
+from loopx_recall_core.plugins import READBACK_DEADLINE_S, PluginHost, safe_readback
 from loopx_recall_core.recall.enablement import CAPABILITY
 from loopx_recall_core.recall.resolver import resolve_provider
 from loopx_recall_core.recall.stage_gate import _HOST_GRACE_S as IDENTITY_GRACE_S
 from loopx_recall_core.recall.stage_gate import stage_two_verdict
 from loopx_recall_core.state import Enablement, StateStore
 
-__all__ = ["STATUS_DEADLINE_S", "TRUTH_CONTRACT", "status_record"]
+__all__ = ["STATUS_DEADLINE_S", "TRUTH_CONTRACT", "readback_budget", "status_record"]
 
 AGENT_IDENTITY = {
     "claimed": "only the sessions claimed for this agent and project in the session ledger "
@@ -55,6 +55,21 @@ TRUTH_CONTRACT = {
 #: provider's readback gets STATUS_READBACK_S, the runtime identity what is left.
 STATUS_DEADLINE_S = 4.0
 STATUS_READBACK_S = 3.0
+
+
+def readback_budget(provider: Any, binding: Mapping[str, Any] | None) -> float:
+    """The readback's bound: STATUS_READBACK_S, or longer when the provider says its
+    readback needs longer now (an optional ``readback_seconds(binding)``: e.g. the measured
+    cost of one query of its runtime, issue 41), never past READBACK_DEADLINE_S. A provider
+    without the method, or whose answer is not a number, gets STATUS_READBACK_S."""
+    ask = getattr(provider, "readback_seconds", None)
+    try:
+        wanted = float(ask(binding)) if callable(ask) else 0.0
+    except Exception:  # noqa: BLE001 - a broken provider keeps the default bound
+        wanted = 0.0
+    if wanted != wanted:  # NaN
+        wanted = 0.0
+    return min(max(STATUS_READBACK_S, wanted), READBACK_DEADLINE_S)
 
 
 def _qualification_row(
@@ -172,9 +187,11 @@ def status_record(
         key, provider = entry
         binding = enablements[0].binding if enablements else None
         # status has its own bound (issue 29): the readback, then the runtime's identity
-        # with what is left, so a runtime that never answers costs STATUS_DEADLINE_S
-        deadline = time.monotonic() + STATUS_DEADLINE_S
-        readback = safe_readback(host, key, provider, binding, deadline=STATUS_READBACK_S)
+        # with what is left, so a runtime that never answers costs STATUS_DEADLINE_S; a
+        # provider whose queries are slow gets the time it says one takes (issue 41)
+        readback_s = readback_budget(provider, binding)
+        deadline = time.monotonic() + STATUS_DEADLINE_S - STATUS_READBACK_S + readback_s
+        readback = safe_readback(host, key, provider, binding, deadline=readback_s)
         record = host.record(key)
         provider_row.update(
             distribution=record.distribution if record else provider_row["distribution"],

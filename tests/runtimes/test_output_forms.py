@@ -21,7 +21,7 @@ from loopx_recall_core.transcript_rules import exit_code
 TEMPLATE = (
     Path(__file__).resolve().parents[2]
     / "plugins/obelisk-session-evidence/loopx_obelisk_session_evidence/templates"
-    / "session_evidence.v7.js"
+    / "session_evidence.v8.js"
 )
 
 

@@ -22,66 +22,115 @@ from loopx_recall_core.plugin_api import JsonInputError, ProviderFailure, digest
 from loopx_recall_core.plugin_api import loads_json as loads
 
 __all__ = [
-    "SUPPORTED_OBELISK",
+    "LOWEST_ACCEPTED",
+    "REFUSED_RELEASES",
+    "RUN_HERE",
     "SUPPORTED_TEXT",
     "TEMPLATE_DIGEST",
     "TEMPLATE_VERSION",
+    "MissingColumns",
     "UnsupportedRelease",
+    "acceptance",
     "call_template",
     "check_supported",
     "launcher_node_dir",
     "obelisk_env",
     "pinned_node_dir",
     "probe_version",
+    "refusal",
     "render",
 ]
 
-TEMPLATE_VERSION = "obelisk-session-evidence-template/7"
+TEMPLATE_VERSION = "obelisk-session-evidence-template/8"
 _TEMPLATE_TEXT = (
     resources.files("loopx_obelisk_session_evidence")
-    .joinpath("templates/session_evidence.v7.js")
+    .joinpath("templates/session_evidence.v8.js")
     .read_text(encoding="utf-8")
 )
 TEMPLATE_DIGEST = digest(_TEMPLATE_TEXT)
 _PLACEHOLDER = "/*LOOPX_PARAMS*/ null"
 
-#: The one place the supported Obelisk releases are declared: [lowest, first unsupported),
-#: each release tested through the real-binary lane (docs/obelisk-releases.md). 0.2.0 is
-#: left out: it stores a Codex tool call as ``codex:<call_id>`` without its thread, so the
-#: same call id in two threads keeps one row and a thread's evidence can be lost or read as
-#: another's (its ``--query`` on such a pair answers one row; fork tag v0.2.0). 0.3 is left
-#: out until it has been run here.
-SUPPORTED_OBELISK = ((0, 2, 1), (0, 3, 0))
+#: Obelisk releases are accepted by what their index offers (issue 41,
+#: docs/obelisk-releases.md): a release runs where every column the template reads is in
+#: its index (the template checks them in the same ``--query`` and answers
+#: ``missing_columns`` otherwise), unless it is refused below for a proven semantic fault.
+#: Each refusal: [lowest, first not refused), the fault, and where it was shown.
+REFUSED_RELEASES: tuple[tuple[tuple[int, int, int], tuple[int, int, int], str, str], ...] = (
+    (
+        (0, 0, 0),
+        (0, 2, 1),
+        "it stores a Codex tool call and its result as codex:<call_id> without the thread, "
+        "so the same call id in two threads keeps one row and a thread's evidence can be "
+        "lost or read as another's",
+        "fork KinomotoMio/obelisk tag v0.2.0 (21c3a1b9), packages/core/src/parsing.ts; "
+        "observed: one Codex rollout pair indexed by 0.2.0",
+    ),
+)
+#: Releases run here through the real-binary lane, each a local build of its public
+#: sources (docs/obelisk-releases.md, "Tested here"); any other accepted release is
+#: accepted by its index's schema alone, and status says so.
+RUN_HERE = ((0, 2, 1), (0, 2, 4))
+#: The first release accepted.
+LOWEST_ACCEPTED = REFUSED_RELEASES[0][1]
 
 
 def release_text(version: tuple[int, int, int]) -> str:
     return ".".join(map(str, version))
 
 
-#: The supported range as users read it.
-SUPPORTED_TEXT = (
-    f"{release_text(SUPPORTED_OBELISK[0])} to before {release_text(SUPPORTED_OBELISK[1])}"
-)
+#: The accepted releases as users read them.
+SUPPORTED_TEXT = f"{release_text(LOWEST_ACCEPTED)} or later, accepted by its index's schema"
 
 
 class UnsupportedRelease(ProviderFailure):
-    """``unsupported_runtime_version`` for a release outside :data:`SUPPORTED_OBELISK`;
-    ``hint`` is one line naming the user's release and the supported range."""
+    """``unsupported_runtime_version`` for a refused release; ``hint`` is one line naming
+    the user's release and why it is refused."""
 
-    def __init__(self, version: tuple[int, int, int]) -> None:
+    def __init__(self, version: tuple[int, int, int], why: str) -> None:
         super().__init__("unsupported_runtime_version")
         self.version = version
-        self.hint = (
-            f"Obelisk {release_text(version)} is not supported (supported: "
-            f"{SUPPORTED_TEXT}); install a release in that range"
+        self.hint = f"Obelisk {release_text(version)} is refused: {why}"
+
+
+class MissingColumns(ProviderFailure):
+    """The index lacks columns the template reads (``table.column``, sorted)."""
+
+    def __init__(self, missing: list[str]) -> None:
+        super().__init__("unsupported_runtime_version")
+        self.missing = missing
+
+    def refusal(self, version: tuple[int, int, int]) -> UnsupportedRelease:
+        return UnsupportedRelease(
+            version,
+            f"its index lacks {', '.join(self.missing)}, which the query template reads",
         )
 
 
+def refusal(version: tuple[int, int, int]) -> UnsupportedRelease | None:
+    """The refusal of a release refused for a semantic fault, or None."""
+    for low, high, fault, source in REFUSED_RELEASES:
+        if low <= version < high:
+            return UnsupportedRelease(
+                version,
+                f"{fault} ({source}); install {release_text(high)} or later",
+            )
+    return None
+
+
 def check_supported(version: tuple[int, int, int]) -> None:
-    """Refuse, before any query, a release outside the supported range."""
-    low, high = SUPPORTED_OBELISK
-    if not low <= version < high:
-        raise UnsupportedRelease(version)
+    """Refuse, before any query, a release refused for a semantic fault."""
+    refused = refusal(version)
+    if refused is not None:
+        raise refused
+
+
+def acceptance(version: tuple[int, int, int]) -> str:
+    """What status says of an accepted release (its schema has been checked)."""
+    said = f"Obelisk {release_text(version)}: accepted by its index's schema; "
+    if version in RUN_HERE:
+        return said + "this release has been run here (the real-binary lane)"
+    return said + "this release has not been run here"
+
 
 _ENV_ALLOWLIST = (
     "HOME",
@@ -149,7 +198,7 @@ def pinned_node_dir(executable: str) -> str | None:
 
 
 def probe_version(executable: str, timeout: float) -> tuple[int, int, int]:
-    """``obelisk --version`` parsed (the supported range is checked by the caller), or a
+    """``obelisk --version`` parsed (refusals are checked by the caller), or a
     typed failure."""
     try:
         result = run([executable, "--version"], env=obelisk_env(executable), timeout=timeout,
@@ -186,6 +235,18 @@ def _classify_failure(result: RunResult) -> ProviderFailure:
     return ProviderFailure("provider_failed")
 
 
+_COLUMN_NAME = re.compile(r"[a-z_][a-z0-9_]{0,63}\.[a-z_][a-z0-9_]{0,63}")
+
+
+def _names(value: object) -> bool:
+    """A bounded list of ``table.column`` names (what the template reports of a schema)."""
+    return (
+        isinstance(value, list)
+        and len(value) <= 512
+        and all(isinstance(n, str) and _COLUMN_NAME.fullmatch(n) for n in value)
+    )
+
+
 def call_template(
     executable: str, params: Mapping[str, Any], *, timeout: float, stdout_cap: int
 ) -> dict[str, Any]:
@@ -215,6 +276,13 @@ def call_template(
         raise ProviderFailure("malformed_output") from None  # undefined, noise, empty, ...
     if not isinstance(value, dict) or value.get("template_version") != TEMPLATE_VERSION:
         raise ProviderFailure("malformed_output")
+    if not _names(value.get("schema_columns")):
+        raise ProviderFailure("malformed_output")
+    if "missing_columns" in value:
+        missing = value["missing_columns"]
+        if not _names(missing) or not missing:
+            raise ProviderFailure("malformed_output")
+        raise MissingColumns(sorted(missing))
     for key in ("markers", "indexed_files", "evidence", "omitted"):
         if key not in value:
             raise ProviderFailure("malformed_output")

@@ -23,20 +23,41 @@ from loopx_obelisk_session_evidence.runner import git_output
 from loopx_obelisk_session_evidence.scope import exclude_globs, resolved_roots
 from loopx_recall_core.plugin_api import BindingOption, digest
 
-__all__ = ["BINDING_OPTIONS", "HISTORY_SOURCES", "bind", "git_repository"]
+__all__ = ["BINDING_OPTIONS", "HISTORY_SOURCES", "REFUSED_SOURCES", "bind", "git_repository"]
 
 #: The runtimes whose sessions Obelisk 0.2.4 indexes (a fact about the index, so the
 #: provider's own list); each has a host runtime record, which says how the index names
 #: its sessions (tests/core/test_shared_rules.py checks both).
 HISTORY_SOURCES = ("claude", "codex", "kimi", "pi")
+#: Runtimes the 0.3 line of Obelisk indexes that are not offered as history sources, each
+#: with why (what the scope check needs that their rows do not carry) and where that was
+#: read (tommy0103/obelisk, packages/core/src/; docs/obelisk-releases.md).
+REFUSED_SOURCES = {
+    "copilot": (
+        "Obelisk's copilot provider indexes VS Code Copilot Chat stores (the user-data "
+        "folder's globalStorage/github.copilot-chat/session-store.db and workspaceStorage/*/"
+        "GitHub.copilot-chat/transcripts), not the Copilot CLI's own session files; a "
+        "session's working directory is known only when VS Code recorded one, and its id "
+        "carries a hash of that context (copilot:<id>:<sha256>), so the session an agent "
+        "runs in cannot be named to leave it out (providers/copilot.ts @ e0dc0d45)"
+    ),
+    "kiro": (
+        "the 0.3-era Obelisk providers do not include kiro (providers/builtins.ts @ "
+        "e0dc0d45); the kiro provider of later sources (providers/kiro.ts @ efe330b4) dates "
+        "an assistant message or a tool result by the last prompt before it, not by itself, "
+        "so a failure would carry the time of the question that led to it; offered once a "
+        "release that indexes Kiro has been run here"
+    ),
+}
 DEFAULT_WINDOW_DAYS = 30
 
 BINDING_OPTIONS = (
     BindingOption(
         name="history-source",
-        help="Agent runtime whose sessions count as this agent (repeatable, required).",
+        help="Agent runtime whose sessions count as this agent (repeatable, required; "
+        "copilot and kiro are refused, the error says why).",
         multiple=True,
-        choices=HISTORY_SOURCES,
+        choices=HISTORY_SOURCES + tuple(REFUSED_SOURCES),
     ),
     BindingOption(
         name="repository-root",
@@ -146,6 +167,11 @@ def bind(options: Mapping[str, Any], *, cwd: str) -> dict[str, Any]:
         # Fail closed: an option this provider does not implement is never ignored.
         raise ValueError(f"unknown provider option(s): {', '.join(sorted(unknown))}")
     sources = list(dict.fromkeys(options.get("history_source", ())))
+    for source in sources:
+        if source in REFUSED_SOURCES:
+            raise ValueError(
+                f"--history-source {source} is refused: {REFUSED_SOURCES[source]}"
+            )
     excludes = exclude_patterns(list(options.get("exclude_path", ())))
     if not sources:
         raise ValueError("--history-source is required (claude, codex, kimi or pi)")

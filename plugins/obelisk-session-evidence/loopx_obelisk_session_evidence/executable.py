@@ -32,17 +32,24 @@ from loopx_recall_core.plugin_api import ProviderCache, ProviderFailure, digest,
 
 __all__ = [
     "OBELISK_BIN_ENV",
+    "binary_identity",
     "binding_key",
     "cached_facts",
     "find_obelisk",
     "forget_version",
     "known_version",
+    "note_query_seconds",
+    "query_seconds",
+    "schema_verdict",
     "store_facts",
+    "store_schema_verdict",
 ]
 
 OBELISK_BIN_ENV = "LOOPX_RECALL_OBELISK_BIN"
 _VERSIONS = "runtime-versions"
 _FACTS = "readback-facts"
+_COSTS = "query-seconds"
+_SCHEMAS = "schema-verdicts"
 #: Binary identities and bindings remembered; older entries are dropped first.
 _KEEP = 16
 #: A version probe is trusted this long (a wrapper script's target can change unseen).
@@ -68,6 +75,11 @@ def find_obelisk(configured: str | None = None) -> str | None:
         if isinstance(configured_there, str) and shutil.which(configured_there):
             return shutil.which(configured_there)
     return shutil.which("obelisk")
+
+
+def binary_identity(executable: str) -> str:
+    """The identity of the binary ``executable`` resolves to (raises ``OSError``)."""
+    return _identity(executable)
 
 
 def _identity(executable: str) -> str:
@@ -135,6 +147,47 @@ def _valid_version(value: object) -> bool:
         and len(value) == 3
         and all(type(part) is int and 0 <= part < 10**6 for part in value)
     )
+
+
+def note_query_seconds(identity: str, seconds: float) -> None:
+    """Remember how long the last ``--query`` of this binary took (wall time, whole
+    process): from outside an agent session Obelisk 0.2.4 and later spend about 4 s of it
+    looking for the invoking session (docs/obelisk-releases.md), so a readback that runs
+    a query has to wait that long."""
+    store = cache()
+    costs = store.load(_COSTS)
+    costs = costs if isinstance(costs, dict) else {}
+    store.store(_COSTS, _bounded(costs, identity, {"seconds": round(seconds, 3)}))
+
+
+def query_seconds(identity: str) -> float | None:
+    """How long the last ``--query`` of this binary took, or None when none was timed."""
+    costs = cache().load(_COSTS)
+    entry = costs.get(identity) if isinstance(costs, dict) else None
+    seconds = entry.get("seconds") if isinstance(entry, dict) else None
+    return float(seconds) if type(seconds) in (int, float) and 0 <= seconds < 3600 else None
+
+
+def store_schema_verdict(identity: str, columns: list[str], missing: list[str]) -> None:
+    """What the last query of this binary found in its index: a digest of the columns
+    read, and the ones the template needs that it lacks (issue 41: a release is accepted
+    by its index's schema, once per binary identity and schema)."""
+    store = cache()
+    known = store.load(_SCHEMAS)
+    known = known if isinstance(known, dict) else {}
+    entry = {"schema_digest": digest(sorted(columns)), "missing": sorted(missing)}
+    store.store(_SCHEMAS, _bounded(known, identity, entry))
+
+
+def schema_verdict(identity: str) -> list[str] | None:
+    """The columns this binary's index was found to lack ([] when it had them all), or
+    None when no query of it has read its schema yet."""
+    known = cache().load(_SCHEMAS)
+    entry = known.get(identity) if isinstance(known, dict) else None
+    missing = entry.get("missing") if isinstance(entry, dict) else None
+    if isinstance(missing, list) and all(isinstance(m, str) for m in missing):
+        return missing
+    return None
 
 
 def binding_key(binding: Mapping[str, Any], identity: str) -> str:

@@ -13,6 +13,7 @@ that does not answer, a failed call); splitting them would split those too.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections.abc import Mapping, Sequence
@@ -24,19 +25,26 @@ from loopx_obelisk_session_evidence.adapter import (
     SUPPORTED_TEXT,
     TEMPLATE_DIGEST,
     TEMPLATE_VERSION,
+    MissingColumns,
     UnsupportedRelease,
+    acceptance,
     call_template,
 )
 from loopx_obelisk_session_evidence.binding import BINDING_OPTIONS, DEFAULT_WINDOW_DAYS, bind
 from loopx_obelisk_session_evidence.escapes import current_escapes
 from loopx_obelisk_session_evidence.executable import (
+    binary_identity,
     binding_key,
     cache,
     cached_facts,
     find_obelisk,
     forget_version,
     known_version,
+    note_query_seconds,
+    query_seconds,
+    schema_verdict,
     store_facts,
+    store_schema_verdict,
 )
 from loopx_obelisk_session_evidence.qualification import ObeliskQualification, identity_of
 from loopx_obelisk_session_evidence.scope import (
@@ -68,6 +76,12 @@ PAGES_STDOUT_CAP = 96 * 1024 * 1024
 #: In-scope transcripts checked for freshness; beyond this the index cannot be called fresh.
 MAX_TRANSCRIPTS = 2000
 _READBACK_TIMEOUT_S = 20.0
+#: What a readback may take when no query of this binary has been timed yet: the version
+#: check, then one query (about 4.5 s on 0.2.4 and later from outside an agent session,
+#: docs/obelisk-releases.md) with room for a loaded machine.
+_READBACK_UNTIMED_S = 12.0
+#: ``capability status``'s own floor for a readback (the host's STATUS_READBACK_S).
+_STATUS_FLOOR_S = 3.0
 #: The readback's ``--version`` check (``capability status`` answers within 5 s, issue 29):
 #: a working Obelisk answers in well under a second; one that does not is named.
 _READBACK_VERSION_TIMEOUT_S = 2.5
@@ -75,8 +89,8 @@ _READBACK_VERSION_TIMEOUT_S = 2.5
 #: get it and how to point at it (no path: the configured one may be private).
 #: Short (one terminal line or two): the rest is in the README and docs/real-obelisk.md.
 HOW_TO_GET = (
-    f"install Obelisk {SUPPORTED_TEXT} (`npm install -g @obelisk-apps/cli` or "
-    "github.com/tommy0103/obelisk), then name it: on PATH, --obelisk-bin PATH or "
+    f"install Obelisk ({SUPPORTED_TEXT}): `npm install -g @obelisk-apps/cli` or "
+    "github.com/tommy0103/obelisk, then name it: on PATH, --obelisk-bin PATH or "
     "LOOPX_RECALL_OBELISK_BIN"
 )
 NOT_FOUND = f"obelisk not found: {HOW_TO_GET}"
@@ -162,13 +176,49 @@ def _query(
     remaining = deadline - time.monotonic()
     if remaining <= 0:
         raise ProviderFailure("provider_timeout")
-    result = call_template(executable, params, timeout=remaining,
-                           stdout_cap=stdout_cap or STDOUT_CAP)  # fmt: skip
+    started = time.monotonic()
+    try:
+        result = call_template(executable, params, timeout=remaining,
+                               stdout_cap=stdout_cap or STDOUT_CAP)  # fmt: skip
+    except MissingColumns as lacking:
+        _note_schema(executable, [], lacking.missing)
+        raise
+    finally:
+        # What a query of this binary costs (a timed-out one at least that much): status
+        # waits that long before it calls the binary unready (issue 41).
+        _note_cost(executable, time.monotonic() - started)
+    _note_schema(executable, result["schema_columns"], [])
+    result = {**result, "query_ms": round((time.monotonic() - started) * 1000)}
     complete = len(transcripts) <= MAX_TRANSCRIPTS
     # The running sessions' own files change while we answer and are not history: they
     # say nothing about whether the index covers the history asked for.
     history = [t for t in transcripts[:MAX_TRANSCRIPTS] if not _running(t, excluded)]
     return result, freshness(result, history, complete=complete)
+
+
+def _note_cost(executable: str, seconds: float) -> None:
+    with contextlib.suppress(OSError):  # a binary that went away leaves nothing to remember
+        note_query_seconds(binary_identity(executable), seconds)
+
+
+def _note_schema(executable: str, columns: list[str], missing: list[str]) -> None:
+    with contextlib.suppress(OSError):
+        store_schema_verdict(binary_identity(executable), columns, missing)
+
+
+def _release_said(executable: str, version: tuple[int, int, int]) -> str:
+    """What status says of the release: accepted by its index's schema (and whether it was
+    run here), or not yet checked against an index."""
+    try:
+        missing = schema_verdict(binary_identity(executable))
+    except OSError:
+        missing = None
+    if missing == []:
+        return acceptance(version)
+    return (
+        f"Obelisk {'.'.join(map(str, version))}: not refused; its index's schema is "
+        "checked by the first query"
+    )
 
 
 def _indexed_sessions(
@@ -226,6 +276,7 @@ def _facts(result: Mapping[str, Any], index_freshness: str) -> dict[str, Any]:
     return {
         "freshness": index_freshness,
         "index_revision_digest": digest(_index_revision(result)),
+        "query_ms": result.get("query_ms"),
         "taken_at": None,
     }
 
@@ -269,7 +320,7 @@ class ObeliskSessionEvidence:
     provider_id = PROVIDER_ID
     provider_version = __version__
     #: What text output says after a provider_unavailable outcome, or after a refused
-    #: release (then the one line naming it and the supported range).
+    #: release (then the one line naming it and why).
     unavailable_hint = f"{HOW_TO_GET} (`loopx-recall extension list` says what is missing)"
     #: what text output says after an answer from an index that is behind the transcripts
     refresh_hint = "refresh the index with `obelisk --build`"
@@ -308,6 +359,27 @@ class ObeliskSessionEvidence:
         except ProviderFailure:
             return None
 
+    def readback_seconds(self, binding: Mapping[str, Any] | None) -> float:
+        """How long this binding's readback needs now (``capability status`` bounds the
+        readback with it, issue 41): no time of its own when the facts of the last call
+        of the same binary and binding can be shown; else the version check and one
+        query as long as the last query of this binary took, twice over, within the
+        readback's 20 s; ``_READBACK_UNTIMED_S`` when none was timed yet. Reads the
+        provider's cache only: it starts no process."""
+        executable = _binary(binding)
+        if executable is None or binding is None:
+            return 0.0
+        try:
+            identity = binary_identity(executable)
+        except OSError:
+            return 0.0
+        if cached_facts(binding_key(binding, identity)) is not None:
+            return 0.0
+        cost = query_seconds(identity)
+        if cost is None:
+            return _READBACK_UNTIMED_S
+        return min(_READBACK_TIMEOUT_S, _READBACK_VERSION_TIMEOUT_S + 2 * cost + 1.0)
+
     def readback(self, binding: Mapping[str, Any] | None) -> ProviderReadback:
         base = {"provider_id": PROVIDER_ID, "version": __version__}
         executable = _binary(binding)
@@ -333,12 +405,15 @@ class ObeliskSessionEvidence:
             runtime["node_found"] = False
             return ProviderReadback(**base, ready=False, runtime=runtime,
                                     unavailable_reason=NODE_GONE)  # fmt: skip
-        # One deadline for the version check, the transcript scan and the query.
-        deadline = time.monotonic() + _READBACK_TIMEOUT_S
+        # One deadline for the version check, the transcript scan and the query: what
+        # the host gives this readback (readback_seconds), less a margin so a query that
+        # overruns is named here rather than cut off by the host.
+        budget = max(_STATUS_FLOOR_S, self.readback_seconds(binding)) - 0.5
+        deadline = time.monotonic() + budget
         try:
             version, identity = known_version(executable, _READBACK_VERSION_TIMEOUT_S)
         except UnsupportedRelease as refused:
-            # Every recall would be refused: never ready, and say which release and range.
+            # Every recall would be refused: never ready, and say which release and why.
             runtime["runtime_version"] = ".".join(map(str, refused.version))
             return ProviderReadback(
                 **base, ready=False, runtime=runtime, unavailable_reason=refused.hint
@@ -357,9 +432,11 @@ class ObeliskSessionEvidence:
         try:
             runtime["runtime_version"] = ".".join(map(str, version))
             if binding is None:
+                runtime["release"] = _release_said(executable, version)
                 return ProviderReadback(**base, ready=True, runtime=runtime)
             key = binding_key(binding, identity)
             facts = cached_facts(key)
+            runtime["readback_source"] = "last_call" if facts is not None else "query"
             if facts is None:
                 result, index_freshness = _query(
                     executable,
@@ -374,8 +451,15 @@ class ObeliskSessionEvidence:
                 )
                 store_facts(key, _facts(result, index_freshness))
                 facts = cached_facts(key) or _facts(result, index_freshness)
+        except MissingColumns as lacking:
+            # Its index lacks what the template reads: every recall would be refused.
+            refused = lacking.refusal(version)
+            runtime["release"] = refused.hint
+            return ProviderReadback(
+                **base, ready=False, runtime=runtime, unavailable_reason=refused.hint
+            )
         except UnsupportedRelease as refused:
-            # Every recall would be refused: never ready, and say which release and range.
+            # Every recall would be refused: never ready, and say which release and why.
             runtime["runtime_version"] = ".".join(map(str, refused.version))
             return ProviderReadback(
                 **base, ready=False, runtime=runtime, unavailable_reason=refused.hint
@@ -384,8 +468,15 @@ class ObeliskSessionEvidence:
             return ProviderReadback(
                 **base, ready=False, runtime=runtime, unavailable_reason=failure.reason
             )
+        runtime["release"] = _release_said(executable, version)
+        if isinstance(facts.get("refused"), str):
+            runtime["release"] = facts["refused"]
+            return ProviderReadback(
+                **base, ready=False, runtime=runtime, unavailable_reason=facts["refused"]
+            )
         runtime["index_revision_digest"] = facts.get("index_revision_digest")
         runtime["readback_taken_at"] = facts.get("taken_at")
+        runtime["query_ms"] = facts.get("query_ms")
         # How many links under the roots lead outside them (their paths are left out).
         runtime["escaping_links"] = len(binding["private"].get("escapes") or [])
         if isinstance(facts.get("failure"), str):
@@ -433,7 +524,7 @@ class ObeliskSessionEvidence:
         deadline = time.monotonic() + timeout
         executable = _executable(binding)
         try:
-            _, identity = known_version(executable, min(timeout, 10.0))
+            version, identity = known_version(executable, min(timeout, 10.0))
         except UnsupportedRelease as refused:
             self.unavailable_hint = refused.hint  # refused before any query
             raise
@@ -457,6 +548,15 @@ class ObeliskSessionEvidence:
                 claimed=claimed,
                 stdout_cap=STDOUT_CAP if len(requests) == 1 else PAGES_STDOUT_CAP,
             )
+        except MissingColumns as lacking:
+            # Refused by what its index offers: one line naming the missing columns.
+            refused = lacking.refusal(version)
+            self.unavailable_hint = refused.hint
+            store_facts(
+                binding_key(binding, identity),
+                {"failure": refused.reason, "refused": refused.hint},
+            )
+            raise refused from None
         except ProviderFailure as failure:
             if failure.reason in _RUNTIME_FAILURES:
                 store_facts(binding_key(binding, identity), {"failure": failure.reason})

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """What one binding puts in scope: sessions, paths and instants, each by ONE rule.
 
-The query template applies the same rules in SQL (``templates/session_evidence.v7.js``)
+The query template applies the same rules in SQL (``templates/session_evidence.v8.js``)
 so that nothing out of scope is selected; :func:`row_problem` applies them again to every
 row that comes back, because the host trusts no provider output. Text is never compared
 as text where it means something else:

@@ -107,10 +107,28 @@ def tool_row(root: str, session: str = "codex:thread-1", **changes: Any) -> dict
     return row
 
 
+#: The columns the template reads, as an index that has them all answers them.
+SCHEMA_COLUMNS = [
+    *(f"sessions.{c}" for c in ("id", "source", "project_path")),
+    *(f"messages.{c}" for c in (
+        "uuid", "session_id", "agent_id", "role", "text", "timestamp", "cwd", "is_meta",
+        "visibility",
+    )),
+    *(f"tool_calls.{c}" for c in (
+        "id", "session_id", "message_uuid", "name", "input_json", "file_path",
+    )),
+    *(f"tool_results.{c}" for c in ("tool_use_id", "session_id", "content", "is_error")),
+    *(f"summaries.{c}" for c in ("id", "session_id", "timestamp", "content", "visibility")),
+    *(f"index_state.{c}" for c in ("jsonl_path", "mtime")),
+]
+
+
 def answer(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """A template answer carrying ``rows`` as prior_failure evidence."""
     return {
         "template_version": TEMPLATE_VERSION,
+        # the columns an index of 0.2.4 offers the template (every one it reads)
+        "schema_columns": SCHEMA_COLUMNS,
         "echo": None,
         "markers": [{"jsonl_path": "__last_build__", "mtime": 1}],
         "indexed_files": [],

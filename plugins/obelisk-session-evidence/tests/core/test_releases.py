@@ -11,7 +11,6 @@ import stat
 from pathlib import Path
 
 import pytest
-from loopx_obelisk_session_evidence.adapter import SUPPORTED_TEXT
 
 from ..conftest import CAPABILITY
 from ..obelisk_double.fixtures import (
@@ -22,9 +21,10 @@ from ..obelisk_double.fixtures import (
     lane_runtimes,
 )
 
-#: Releases the double answers as, supported and not.
-SUPPORTED = ("0.2.1", "0.2.4")
-REFUSED = ("0.2.0", "0.3.1")
+#: Releases the double answers as: accepted by their index's schema (below, 0.3.1, a
+#: release not yet published, stands for any newer one), and refused for a semantic fault.
+SUPPORTED = ("0.2.1", "0.2.4", "0.3.0")
+REFUSED = ("0.2.0",)
 _REFUSED = [r for r in lane_runtimes() if not r.supported] if lane_runtimes() else [
     LaneRuntime(OBELISK_WRAPPER, Release.of(v)) for v in REFUSED
 ]
@@ -66,7 +66,7 @@ def test_every_evidence_type_answers_on_each_supported_release(
 
 @pytest.fixture(params=_REFUSED, ids=[f"obelisk-{r.release.version}" for r in _REFUSED])
 def refused(request, archive_home, tmp_path) -> tuple[Path, Path, str]:
-    """A runtime outside the supported range behind a wrapper that logs every verb it is
+    """A refused runtime behind a wrapper that logs every verb it is
     given: (wrapper, log, version)."""
     runtime: LaneRuntime = request.param
     if runtime.path == OBELISK_WRAPPER:
@@ -79,10 +79,10 @@ def refused(request, archive_home, tmp_path) -> tuple[Path, Path, str]:
 
 
 @pytest.mark.real_obelisk
-def test_a_release_outside_the_range_is_refused_before_any_query(loopx, archive_home, refused):
+def test_a_refused_release_is_refused_before_any_query(loopx, archive_home, refused):
     wrapper, log, version = refused
     env = {"LOOPX_RECALL_OBELISK_BIN": str(wrapper)}
-    hint = f"Obelisk {version} is not supported (supported: {SUPPORTED_TEXT})"
+    hint = f"Obelisk {version} is refused: it stores a Codex tool call"
     listed = loopx("extension", "list", extra_env=env, check=False)
     assert hint in listed.stdout + listed.stderr
     loopx(
@@ -105,3 +105,48 @@ def test_a_release_outside_the_range_is_refused_before_any_query(loopx, archive_
     assert hint in text.stdout + text.stderr
     # Refused before any query: the binary was only asked its version.
     assert set(log.read_text().split()) == {"--version"}
+
+
+ACCEPTED = "accepted by its index's schema; this release has"
+
+
+@pytest.mark.parametrize(
+    ("version", "said"),
+    [
+        ("0.3.1", f"Obelisk 0.3.1: {ACCEPTED} not been run here"),
+        ("0.2.4", f"Obelisk 0.2.4: {ACCEPTED} been run here (the real-binary lane)"),
+    ],
+)
+def test_a_release_is_accepted_by_its_index_and_status_says_how(
+    loopx, enable_alpha, archive_home, obelisk_bin, version, said
+):
+    if obelisk_bin != OBELISK_WRAPPER:
+        pytest.skip("the double answering as each release")
+    double_settings(archive_home.home, version=version)
+    enable_alpha("claude")
+    status = _status(loopx)
+    assert status["provider"]["ready"] is True, status
+    assert status["runtime"]["release"] == said
+    data = json.loads(_history(loopx, "--term", "pytest", "--format", "json").stdout)
+    assert data["status"] == "succeeded", data
+
+
+def test_an_index_missing_a_column_the_template_reads_is_refused_naming_it(
+    loopx, enable_alpha, archive_home, obelisk_bin
+):
+    if obelisk_bin != OBELISK_WRAPPER:
+        pytest.skip("a setting of the double")
+    # a newer release whose index no longer has messages.cwd
+    double_settings(archive_home.home, version="0.4.0", missing_columns=["messages.cwd"])
+    enable_alpha("claude")
+    hint = (
+        "Obelisk 0.4.0 is refused: its index lacks messages.cwd, which the query template reads"
+    )
+    status = _status(loopx)
+    assert status["provider"]["ready"] is False, status
+    assert status["provider"]["unavailable_reason"] == hint
+    data = json.loads(_history(loopx, "--term", "pytest", "--format", "json").stdout)
+    assert data["status"] != "succeeded"
+    assert data["reason"] == "unsupported_runtime_version", data
+    text = _history(loopx, "--term", "pytest")
+    assert hint in text.stdout + text.stderr

@@ -56,7 +56,7 @@ def test_a_version_probe_expires(world, monkeypatch):
     configure(home, answer=answer([tool_row(str(root))]))
     provider, bound = ObeliskSessionEvidence(), binding(root, obelisk)
     provider.retrieve(request(), bound, timeout=10)
-    configure(home, answer=answer([tool_row(str(root))]), version="0.9.0")
+    configure(home, answer=answer([tool_row(str(root))]), version="0.2.0")
     provider.retrieve(request(), bound, timeout=10)  # still trusted within the hour
     monkeypatch.setattr(executable, "VERSION_TTL_S", 0.0)
     with pytest.raises(ProviderFailure) as failure:

@@ -244,7 +244,7 @@ class Release:
         try:
             v = tuple(int(p.split("-")[0]) for p in parts[:3])
         except ValueError:
-            v = (0, 2, 4)
+            v = (0, 3, 0)
         return cls(
             version=version.strip(),
             codex_call_ids_per_thread=v >= (0, 2, 1),
@@ -262,11 +262,11 @@ class LaneRuntime:
 
     @property
     def supported(self) -> bool:
-        from loopx_obelisk_session_evidence.adapter import SUPPORTED_OBELISK
+        """Not refused for a semantic fault (its index's schema is checked by a query)."""
+        from loopx_obelisk_session_evidence.adapter import refusal
 
-        low, high = SUPPORTED_OBELISK
         parts = tuple(int(p) for p in self.release.version.split("-")[0].split(".")[:3])
-        return low <= parts < high
+        return refusal(parts) is None  # type: ignore[arg-type]
 
 
 @functools.cache
@@ -319,7 +319,17 @@ def obelisk_bin(request) -> Path:
 #: models, the double on both sides: each release's expected answers (taken from the real
 #: binaries) then check the double's model of that release. (Its 0.2.0, a refused release,
 #: meets the real 0.2.0 in the lane; the refusal tests use it everywhere.)
-DOUBLE_RELEASES = ("0.2.4", "0.2.1")
+DOUBLE_RELEASES = ("0.3.0", "0.2.4", "0.2.1")
+#: What the double answers as when no setting names a release (obelisk.mjs).
+DOUBLE_DEFAULT_VERSION = DOUBLE_RELEASES[0]
+
+
+def version_of(executable: Path) -> str:
+    """The release ``executable`` reports: the double's default, or a lane binary's."""
+    for runtime in lane_runtimes():
+        if runtime.path == executable:
+            return runtime.release.version
+    return DOUBLE_DEFAULT_VERSION
 _RUNTIMES = list(lane_runtimes()) or [
     LaneRuntime(OBELISK_WRAPPER, Release.of(v)) for v in DOUBLE_RELEASES
 ]

@@ -9,7 +9,7 @@
 // must survive. It is NOT a security sandbox.
 //
 // Verbs
-//   --version | -v     print the version (setting "version", default 0.2.4)
+//   --version | -v     print the version (setting "version", default 0.3.0)
 //   --build            forced full rebuild; prints {"ok":true,"db":"<path>"}
 //   --query FILE       incremental build (unless skipped), the nonce phase (README.md fact
 //                      15), then run FILE's text as the body
@@ -23,7 +23,7 @@
 // usage error (exit 1) so typos are never silently ignored. There are no environment
 // switches: the product passes the binary only an allowlist with nothing test-only in it.
 //   fault            fault names (list of strings, or one comma-separated string), below
-//   version          what --version prints and the version marker records ("0.2.4");
+//   version          what --version prints and the version marker records ("0.3.0");
 //                    the double also answers as that release (see "releases" below)
 //   slow_ms          sleep of the `slow` fault (3000)
 //   build_grace_ms   pre-query build skipped while __last_build__ is younger (30000)
@@ -149,11 +149,12 @@ class UsageError extends Error {}
 const SETTINGS_FILE = '.obelisk-double.json';
 const DEFAULT_SETTINGS = Object.freeze({
   fault: [],
-  version: '0.2.4',
+  version: '0.3.0',
   slow_ms: 3000,
   build_grace_ms: 30_000,
   nonce_poll_ms: 0,
   flood_max_bytes: 4 * 1024 ** 3,
+  missing_columns: [],
 });
 
 function settingsPath() {
@@ -186,6 +187,11 @@ function loadSettings() {
       if (names === null) throw new UsageError(`${SETTINGS_FILE}: "fault" must be a string or a list of strings`);
       settings.fault = names.map((n) => n.trim()).filter(Boolean);
       for (const f of settings.fault) if (!FAULTS.has(f)) throw new UsageError(`unknown fault "${f}" in ${SETTINGS_FILE}`);
+    } else if (key === 'missing_columns') {
+      if (!Array.isArray(value) || !value.every((v) => typeof v === 'string' && /^[a-z_]+\.[a-z_]+$/.test(v))) {
+        throw new UsageError(`${SETTINGS_FILE}: "missing_columns" must be a list of "table.column" names`);
+      }
+      settings.missing_columns = [...value];
     } else if (key === 'version') {
       if (typeof value !== 'string' || !value) throw new UsageError(`${SETTINGS_FILE}: "version" must be a non-empty string`);
       settings.version = value;
@@ -205,14 +211,17 @@ let SETTINGS = DEFAULT_SETTINGS; // replaced by main() before any verb runs
 
 // ---------------------------------------------------------------- releases
 
-// The double follows the newest release it models (0.2.4) and answers as an older one when
+// The double follows the newest release it models (0.3.0) and answers as an older one when
 // its `version` setting names one. What differs, each a fact with its source (README.md,
 // "Releases"): 0.2.0 = fork KinomotoMio/obelisk tag v0.2.0 (21c3a1b9), 0.2.1 = its commit
-// 28fa99ac (the CLI bumped to 0.2.1), 0.2.4 = tommy0103/obelisk sources. 0.2.2 and 0.2.3
-// were not seen: the double answers for them as 0.2.1. A version it cannot read is 0.2.4.
+// 28fa99ac (the CLI bumped to 0.2.1), 0.2.4 and 0.3.0 = tommy0103/obelisk sources (0.3.0:
+// cli/package.json, query.ts and ADR 0017 @ 8cb5146447dc, schema.sql @ 230fb64e). Nothing
+// the plugin reads differs between 0.2.4 and 0.3.0 (README.md R8, R9): 0.3.0 answers as
+// 0.2.4 under its own version. 0.2.2 and 0.2.3 were not seen: the double answers for them
+// as 0.2.1. A version it cannot read is 0.3.0.
 function releaseOf(version) {
   const m = /^v?(\d+)\.(\d+)\.(\d+)/.exec(String(version));
-  const v = m ? [Number(m[1]), Number(m[2]), Number(m[3])] : [0, 2, 4];
+  const v = m ? [Number(m[1]), Number(m[2]), Number(m[3])] : [0, 3, 0];
   const before = (...w) => v[0] - w[0] || v[1] - w[1] || v[2] - w[2];
   return Object.freeze({
     // 0.2.0 keys a Codex tool call and result by `codex:<call_id>` alone (no thread).
@@ -338,6 +347,24 @@ CREATE VIRTUAL TABLE IF NOT EXISTS messages_fts USING fts5(
 );
 `;
 
+// What the index was built as: the release, and the columns a test left out.
+function indexFlavour() {
+  const missing = [...SETTINGS.missing_columns].sort();
+  return missing.length ? `${SETTINGS.version} without ${missing.join(',')}` : SETTINGS.version;
+}
+
+// The columns the index lacks (table -> set of names): the release's own (visibility
+// before 0.2.1/0.2.4) and the setting `missing_columns` (a test's stand-in for a release
+// that dropped or renamed a column the plugin's template reads).
+function missingColumns() {
+  const missing = new Map();
+  const add = (table, column) => missing.set(table, new Set([...(missing.get(table) || []), column]));
+  if (!RELEASE.messagesVisibility) add('messages', 'visibility');
+  if (!RELEASE.summariesVisibility) add('summaries', 'visibility');
+  for (const name of SETTINGS.missing_columns) add(...name.split('.'));
+  return missing;
+}
+
 // The DDL of the release the double answers as: without the columns it lacks.
 function releaseDdl() {
   const drop = (ddl, table) => ddl.replace(
@@ -347,6 +374,13 @@ function releaseDdl() {
   let ddl = DDL;
   if (!RELEASE.messagesVisibility) ddl = drop(ddl, 'messages');
   if (!RELEASE.summariesVisibility) ddl = drop(ddl, 'summaries');
+  for (const name of SETTINGS.missing_columns) {
+    const [table, column] = name.split('.');
+    ddl = ddl.replace(
+      new RegExp(`(CREATE TABLE IF NOT EXISTS ${table} \\([^;]*?)\\n  ${column} [^,\\n]*,`),
+      '$1',
+    );
+  }
   return ddl;
 }
 
@@ -662,9 +696,8 @@ function parseCodex(file) {
 // the earlier one, whichever session or file it came from.
 function insertAll(db, table, rows) {
   if (!rows.length) return;
-  const lacks = (table === 'messages' && !RELEASE.messagesVisibility)
-    || (table === 'summaries' && !RELEASE.summariesVisibility);
-  const cols = Object.keys(rows[0]).filter((c) => !(lacks && c === 'visibility'));
+  const lacks = missingColumns().get(table) || new Set();
+  const cols = Object.keys(rows[0]).filter((c) => !lacks.has(c));
   const stmt = db.prepare(`INSERT OR REPLACE INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`);
   for (const r of rows) stmt.run(...cols.map((c) => (r[c] === undefined ? null : r[c])));
 }
@@ -745,7 +778,7 @@ function writeMarkers(db, kind) {
   const total = db.prepare("SELECT coalesce(sum(lines_processed), 0) AS n FROM index_state WHERE jsonl_path NOT LIKE '\\_\\_%' ESCAPE '\\'").get().n;
   const put = db.prepare('INSERT OR REPLACE INTO index_state (jsonl_path, mtime, lines_processed, cursor) VALUES (?, ?, ?, ?)');
   put.run('__last_build__', now, total, kind);
-  put.run('__provider_version__', now, INDEX_SCHEMA, SETTINGS.version);
+  put.run('__provider_version__', now, INDEX_SCHEMA, indexFlavour());
 }
 
 // Returns null, or 'provider_failure' when `strict` (--build) and a unit failed: then
@@ -800,7 +833,7 @@ function incrementalBuild(target) {
     db.exec(releaseDdl());
     const marker = db.prepare("SELECT lines_processed, cursor FROM index_state WHERE jsonl_path = '__provider_version__'").get();
     // Another release's index (its columns differ) is rebuilt, not migrated.
-    if (!marker || marker.lines_processed !== INDEX_SCHEMA || marker.cursor !== SETTINGS.version) {
+    if (!marker || marker.lines_processed !== INDEX_SCHEMA || marker.cursor !== indexFlavour()) {
       needFull = true;
     } else {
       const known = new Map(

@@ -28,6 +28,7 @@ from loopx_recall_core.plugin_api import exit_code
 from loopx_recall_core.testing import Archive, append_session, generate_archive
 
 from .fixtures import (
+    DOUBLE_DEFAULT_VERSION,
     DOUBLE_SETTINGS_FILE,
     ENSURE_NODE22,
     INDEX_FILE,
@@ -121,7 +122,7 @@ def test_wrapper_works_through_a_symlink_on_path_without_loopx_node22(obelisk_bi
     proc = subprocess.run(
         ["obelisk", "--version"], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60
     )
-    assert (proc.returncode, proc.stdout) == (0, "0.2.4\n")
+    assert (proc.returncode, proc.stdout) == (0, f"{DOUBLE_DEFAULT_VERSION}\n")
 
 
 # ------------------------------------------------------------------ verbs
@@ -130,9 +131,9 @@ def test_wrapper_works_through_a_symlink_on_path_without_loopx_node22(obelisk_bi
 @pytest.mark.parametrize("flag", ["--version", "-v"])
 def test_version(obelisk_bin, tmp_path, flag):
     run = run_obelisk([flag], env=double_env(tmp_path))
-    assert (run.returncode, run.stdout) == (0, "0.2.4\n")
-    run = run_obelisk([flag], env=double_env(tmp_path, version="0.3.0"))
-    assert (run.returncode, run.stdout) == (0, "0.3.0\n")
+    assert (run.returncode, run.stdout) == (0, f"{DOUBLE_DEFAULT_VERSION}\n")
+    run = run_obelisk([flag], env=double_env(tmp_path, version="0.2.1"))
+    assert (run.returncode, run.stdout) == (0, "0.2.1\n")
 
 
 def test_build_prints_ok_and_db_path(obelisk_bin, archive_home):
@@ -643,7 +644,7 @@ def test_index_state_rows_and_markers(obelisk_bin, archive_home):
         assert row["lines_processed"] == len(f.read_text(encoding="utf-8").splitlines())
         assert int(row["cursor"]) == f.stat().st_size
     assert before <= rows["__last_build__"]["mtime"] <= int(time.time() * 1000)
-    assert rows["__provider_version__"]["cursor"] == "0.2.4"
+    assert rows["__provider_version__"]["cursor"] == DOUBLE_DEFAULT_VERSION
 
 
 def test_transcript_mtimes_follow_last_event(archive_home):
@@ -1323,7 +1324,7 @@ def test_faults_combine_and_unknown_fault_is_a_usage_error(obelisk_bin, archive_
 
 def test_faults_do_not_apply_to_other_verbs(obelisk_bin, tmp_path):
     run = run_obelisk(["--version"], env=double_env(tmp_path, fault="hang"), timeout=30)
-    assert (run.returncode, run.stdout) == (0, "0.2.4\n")
+    assert (run.returncode, run.stdout) == (0, f"{DOUBLE_DEFAULT_VERSION}\n")
 
 
 def test_environment_switches_are_ignored(obelisk_bin, archive_home, tmp_path):
@@ -1332,7 +1333,7 @@ def test_environment_switches_are_ignored(obelisk_bin, archive_home, tmp_path):
         archive_home.home,
         {"OBELISK_DOUBLE_FAULT": "error", "OBELISK_DOUBLE_VERSION": "9.9.9"},
     )
-    assert run_obelisk(["--version"], env=env).stdout == "0.2.4\n"
+    assert run_obelisk(["--version"], env=env).stdout == f"{DOUBLE_DEFAULT_VERSION}\n"
     script = tmp_path / "q.js"
     script.write_text("return 7")
     assert run_obelisk(["--query", str(script)], env=env).stdout == "7\n"

@@ -28,7 +28,7 @@ from loopx_recall_core.testing import (
     total_steps,
 )
 
-from ..obelisk_double.fixtures import a_users_double
+from ..obelisk_double.fixtures import a_users_double, version_of
 
 CASES, SEED = 30, 7
 FILES = ("report.json", "report.md", "report.svg")
@@ -189,11 +189,11 @@ def test_a_pass_on_one_runtime_does_not_open_stage_2_for_another(qualified, obel
     assert shown["verdict"]["passed"] is True
     elsewhere = {**env, "LOOPX_RECALL_OBELISK_BIN": str(other)}
     shown = json.loads(CliRunner().invoke(cli, status, env=elsewhere).stdout)["qualification"]
-    assert shown["runtime_version"] == "0.2.4"
+    assert shown["runtime_version"] == version_of(obelisk_bin)
     assert shown["verdict"] is None
     assert shown["stage_2_allowed"] is False
     text = CliRunner().invoke(cli, status[:-2], env=elsewhere).stdout
-    assert "stage 0 verdict: none for runtime 0.2.4" in text
+    assert f"stage 0 verdict: none for runtime {version_of(obelisk_bin)}" in text
     granted = CliRunner().invoke(cli, enable, env=env)
     assert granted.exit_code == 0, granted.output
 
@@ -294,9 +294,9 @@ def test_qualify_with_no_reachable_runtime_stops_before_the_run(obelisk_bin, tmp
     assert result.stdout == ""
     assert result.stderr.splitlines() == [
         "error: provider 'obelisk-session-evidence' is not ready: obelisk not found: install "
-        "Obelisk 0.2.1 to before 0.3.0 (`npm install -g @obelisk-apps/cli` or "
-        "github.com/tommy0103/obelisk), then name it: on PATH, --obelisk-bin PATH or "
-        "LOOPX_RECALL_OBELISK_BIN"
+        "Obelisk (0.2.1 or later, accepted by its index's schema): `npm install -g "
+        "@obelisk-apps/cli` or github.com/tommy0103/obelisk, then name it: on PATH, "
+        "--obelisk-bin PATH or LOOPX_RECALL_OBELISK_BIN"
     ]
     assert not (tmp_path / "r").exists()
     status = _cli(env, "capability", "status", "agent-turn-recall", "--provider",

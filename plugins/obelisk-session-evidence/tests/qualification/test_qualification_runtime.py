@@ -22,7 +22,7 @@ from loopx_recall_core.plugin_api import (
 )
 
 from ..conftest import FAULT_REASONS
-from ..obelisk_double.fixtures import Release, double_settings, run_obelisk
+from ..obelisk_double.fixtures import Release, double_settings, run_obelisk, version_of
 from ..recall.test_adapter import _binding, _request
 
 TIMEOUT = 3.0
@@ -47,7 +47,7 @@ def runtime(archive_home, obelisk_bin, monkeypatch):
 def test_prepare_indexes_with_the_configured_binary_and_names_it(runtime, obelisk_bin):
     provider, qualification, archive = runtime
     identity = qualification.prepare(timeout=60)
-    assert identity.runtime_version == "0.2.4"
+    assert identity.runtime_version == version_of(obelisk_bin)
     assert identity.binary_digest == binary_digest(str(obelisk_bin))
     assert provider.runtime_identity(None, timeout=30) == identity
     assert (archive.home / ".obelisk" / "obelisk.sqlite").exists()  # HOME's, not OBELISK_HOME's

@@ -207,7 +207,7 @@ def test_slow_within_timeout_still_answers(double):
             lambda tmp: _script(tmp, "imposter", 'echo "hello from something else"\n'),
             "provider_unavailable",
         ),
-        (lambda tmp: _script(tmp, "future", 'echo "0.9.1"\n'), "unsupported_runtime_version"),
+        (lambda tmp: _script(tmp, "refused", 'echo "0.2.0"\n'), "unsupported_runtime_version"),
         (
             lambda tmp: _script(
                 tmp,
@@ -221,7 +221,7 @@ def test_slow_within_timeout_still_answers(double):
             "unsupported_runtime_version",
         ),
     ],
-    ids=["missing", "not-executable", "not-obelisk", "unsupported-version", "schema-mismatch"],
+    ids=["missing", "not-executable", "not-obelisk", "refused-version", "schema-mismatch"],
 )
 def test_wrong_binaries_are_typed(double, tmp_path, make, reason):
     binding = _binding(double)

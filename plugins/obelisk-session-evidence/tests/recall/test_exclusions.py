@@ -33,7 +33,7 @@ from ..hostile import answer, binding, configure, install_standin, request, tool
 
 TEMPLATE = (
     resources.files("loopx_obelisk_session_evidence")
-    .joinpath("templates/session_evidence.v7.js")
+    .joinpath("templates/session_evidence.v8.js")
     .read_text(encoding="utf-8")
 )
 # The template's predicate (PATH_NOT_EXCLUDED), negated: 1 when the path is excluded.

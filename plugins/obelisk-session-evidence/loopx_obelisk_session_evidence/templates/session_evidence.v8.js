@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 // SPDX-License-Identifier: Apache-2.0
 //
-// loopx obelisk-session-evidence query template, version 7. Run by `obelisk --query`
+// loopx obelisk-session-evidence query template, version 8. Run by `obelisk --query`
 // as the body of an async function. The ONLY variable part is the PARAMS data literal
 // below (ASCII-only JSON written by the adapter); everything else is fixed text whose
 // digest is recorded in every result. SQL uses `?` binds only, explicit columns,
@@ -36,7 +36,7 @@
 // sessions not yet claimed); a private session is listed too (shown without its words).
 const PARAMS = /*LOOPX_PARAMS*/ null;
 
-const VERSION = "obelisk-session-evidence-template/7";
+const VERSION = "obelisk-session-evidence-template/8";
 if (PARAMS === null || PARAMS.template_version !== VERSION) {
   throw new Error("template parameters missing or for another template version");
 }
@@ -120,10 +120,29 @@ const MESSAGE_PATH = "coalesce(m.cwd, s.project_path)";
 // messages.visibility, 0.2.1 no summaries.visibility: nothing there is hidden, so every
 // row counts as visible), found with one small read per call. The SQL text avoids the
 // words 0.2.0 and 0.2.1 refuse anywhere in a sql() statement.
+// The columns every query below reads, by table (`visibility` is optional, see above).
+const NEEDED = {
+  sessions: ["id", "source", "project_path"],
+  messages: ["uuid", "session_id", "agent_id", "role", "text", "timestamp", "cwd", "is_meta"],
+  tool_calls: ["id", "session_id", "message_uuid", "name", "input_json", "file_path"],
+  tool_results: ["tool_use_id", "session_id", "content", "is_error"],
+  summaries: ["id", "session_id", "timestamp", "content"],
+  index_state: ["jsonl_path", "mtime"],
+};
+const SCHEMA_COLUMNS = sql(
+  "SELECT t.name AS t, c.name AS c FROM sqlite_master AS t JOIN pragma_table_info(t.name) AS c" +
+    " WHERE t.type = 'table' AND t.name IN (SELECT value FROM json_each(?)) ORDER BY 1, 2",
+  JSON.stringify(Object.keys(NEEDED)),
+).map((row) => row.t + "." + row.c);
+const HAVE = new Set(SCHEMA_COLUMNS);
+const MISSING = Object.entries(NEEDED)
+  .flatMap(([table, columns]) => columns.map((column) => table + "." + column))
+  .filter((name) => !HAVE.has(name));
+if (MISSING.length > 0) {
+  return { template_version: VERSION, missing_columns: MISSING, schema_columns: SCHEMA_COLUMNS };
+}
 const HAS_VISIBILITY = new Set(
-  sql("SELECT t.name AS t FROM sqlite_master AS t JOIN pragma_table_info(t.name) AS c" +
-    " WHERE t.type = 'table' AND t.name IN ('messages', 'summaries') AND c.name = 'visibility'")
-    .map((row) => row.t),
+  ["messages", "summaries"].filter((table) => HAVE.has(table + ".visibility")),
 );
 const VISIBLE = (alias, table) =>
   HAS_VISIBILITY.has(table) ? " " + alias + ".visibility = 'visible' AND" : "";
@@ -298,6 +317,7 @@ const indexed = sql(
 
 return {
   template_version: VERSION,
+  schema_columns: SCHEMA_COLUMNS,
   visibility_columns: [...HAS_VISIBILITY].sort(),
   echo: PARAMS.echo ? PARAMS.terms : null,
   markers,
