@@ -22,13 +22,14 @@ from typing import TYPE_CHECKING, Any
 
 from loopx_obelisk_session_evidence import PROVIDER_ID, __version__
 from loopx_obelisk_session_evidence.adapter import (
-    SUPPORTED_TEXT,
+    LOWEST_ACCEPTED,
     TEMPLATE_DIGEST,
     TEMPLATE_VERSION,
     MissingColumns,
     UnsupportedRelease,
     acceptance,
     call_template,
+    release_text,
 )
 from loopx_obelisk_session_evidence.binding import BINDING_OPTIONS, DEFAULT_WINDOW_DAYS, bind
 from loopx_obelisk_session_evidence.escapes import current_escapes
@@ -89,9 +90,9 @@ _READBACK_VERSION_TIMEOUT_S = 2.5
 #: get it and how to point at it (no path: the configured one may be private).
 #: Short (one terminal line or two): the rest is in the README and docs/real-obelisk.md.
 HOW_TO_GET = (
-    f"install Obelisk ({SUPPORTED_TEXT}): `npm install -g @obelisk-apps/cli` or "
-    "github.com/tommy0103/obelisk, then name it: on PATH, --obelisk-bin PATH or "
-    "LOOPX_RECALL_OBELISK_BIN"
+    f"install Obelisk {release_text(LOWEST_ACCEPTED)} or later (`npm install -g "
+    "@obelisk-apps/cli` or github.com/tommy0103/obelisk), then name it: on PATH, "
+    "--obelisk-bin PATH or LOOPX_RECALL_OBELISK_BIN"
 )
 NOT_FOUND = f"obelisk not found: {HOW_TO_GET}"
 #: The executable or the Node ``capability enable`` pinned is gone (an upgrade moved it, a

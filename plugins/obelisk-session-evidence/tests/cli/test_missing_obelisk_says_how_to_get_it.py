@@ -30,7 +30,7 @@ def test_provider_unavailable_says_how_to_get_obelisk(loopx, enable_alpha, tmp_p
         assert "provider_unavailable" in result.stdout, result.stdout
         assert "`npm install -g @obelisk-apps/cli`" in result.stdout
         assert "github.com/tommy0103/obelisk" in result.stdout
-        assert "Obelisk (0.2.1 or later, accepted by its index's schema)" in result.stdout
+        assert "Obelisk 0.2.1 or later" in result.stdout
         assert "--obelisk-bin PATH" in result.stdout
         assert "LOOPX_RECALL_OBELISK_BIN" in result.stdout
         assert str(tmp_path) not in result.stdout + result.stderr
@@ -49,7 +49,7 @@ def test_extension_list_says_how_to_get_obelisk(tmp_path):
     assert "not ready: obelisk not found: " in line
     assert "npm install -g @obelisk-apps/cli" in line
     assert "github.com/tommy0103/obelisk" in line
-    assert "Obelisk (0.2.1 or later, accepted by its index's schema)" in line
+    assert "Obelisk 0.2.1 or later" in line
     assert "--obelisk-bin PATH" in line
     assert "LOOPX_RECALL_OBELISK_BIN" in line
     assert str(tmp_path) not in result.stdout

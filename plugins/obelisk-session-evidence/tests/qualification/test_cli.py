@@ -294,9 +294,9 @@ def test_qualify_with_no_reachable_runtime_stops_before_the_run(obelisk_bin, tmp
     assert result.stdout == ""
     assert result.stderr.splitlines() == [
         "error: provider 'obelisk-session-evidence' is not ready: obelisk not found: install "
-        "Obelisk (0.2.1 or later, accepted by its index's schema): `npm install -g "
-        "@obelisk-apps/cli` or github.com/tommy0103/obelisk, then name it: on PATH, "
-        "--obelisk-bin PATH or LOOPX_RECALL_OBELISK_BIN"
+        "Obelisk 0.2.1 or later (`npm install -g @obelisk-apps/cli` or "
+        "github.com/tommy0103/obelisk), then name it: on PATH, --obelisk-bin PATH or "
+        "LOOPX_RECALL_OBELISK_BIN"
     ]
     assert not (tmp_path / "r").exists()
     status = _cli(env, "capability", "status", "agent-turn-recall", "--provider",
