@@ -40,6 +40,8 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
+from loopx_recall_core.command_secrets import command_secrets
+
 __all__ = [
     "DETECTOR",
     "KINDS",
@@ -48,6 +50,7 @@ __all__ = [
     "Rule",
     "may_hold_secret",
     "redact",
+    "redact_cheap",
     "redact_command",
     "redact_snippet",
 ]
@@ -233,6 +236,71 @@ def _cookie(match: re.Match[str]) -> bool:
     )
 
 
+def _reference(value: str) -> bool:
+    """A value that names a secret rather than being one: a variable, a template, a
+    placeholder, a marker."""
+    return (
+        value[:1] in ("$", "{", "<", "%", "`")
+        or _MARKER.match(value) is not None
+        or value == _CUT
+        or re.fullmatch(r"\*+|x{3,}|X{3,}|\.\.\.|…", value) is not None
+    )
+
+
+def _query_value(match: re.Match[str]) -> bool:
+    return not _reference(match.group("secret"))
+
+
+def _mixed_value(match: re.Match[str]) -> bool:
+    value = match.group("secret")
+    return any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
+
+
+def _mixed_token_parts(match: re.Match[str]) -> bool:
+    # a token, not a dotted name: each part mixes cases or digits
+    return _starts_token(match) and all(_classes(part) >= 2 for part in match.group().split("."))
+
+
+def _line_of(match: re.Match[str]) -> str:
+    text, start = match.string, match.start()
+    end = text.find("\n", start)
+    return text[text.rfind("\n", 0, start) + 1 : end if end >= 0 else len(text)]
+
+
+_NETRC_TOKENS = re.compile(r"(?:^|\s)(?:machine|login|default|account)\s")
+
+
+def _netrc(match: re.Match[str]) -> bool:
+    line = _line_of(match)
+    if _reference(match.group("secret")):
+        return False
+    return _NETRC_TOKENS.search(line) is not None or re.fullmatch(
+        r"[ \t]*password[ \t]+\S+[ \t]*", line) is not None  # fmt: skip
+
+
+_TYPE_WORDS = frozenset(
+    {"str", "string", "int", "bool", "bytes", "none", "null", "true", "false", "optional",
+     "any", "secretstr", "|", ">", "''", '""'}
+)  # fmt: skip
+
+
+def _file_value(match: re.Match[str]) -> bool:
+    value = match.group("secret")
+    return not (_reference(value) or value.lower() in _TYPE_WORDS or "(" in value)
+
+
+_CONNECTION_KEYS = re.compile(
+    r"(?i:(?<![A-Za-z0-9_])(?:host|hostaddr|server|data source|dbname|database|initial catalog"
+    r"|user|uid|user id|port|sslmode|driver|dsn)[ \t]*=)"
+)
+
+
+def _connection(match: re.Match[str]) -> bool:
+    return not _reference(match.group("secret")) and (
+        _CONNECTION_KEYS.search(_line_of(match)) is not None
+    )
+
+
 def _rule(
     kind: str,
     pattern: str,
@@ -260,11 +328,89 @@ RULES: tuple[Rule, ...] = (
     _rule("vendor_token",
           r"GOCSPX-[A-Za-z0-9_-]{28}|SK[0-9a-f]{32}(?![A-Za-z0-9])|pscale_tkn_[A-Za-z0-9_.=-]{32,64}"
           r"|key-[0-9a-f]{32}(?![A-Za-z0-9])|sk_test_[A-Za-z0-9]{10,}|rk_test_[A-Za-z0-9]{10,}"
-          r"|[0-9]{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])",
+          r"|[0-9]{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])"
+          r"|[sr]k_live_[A-Za-z0-9]{10,}|ya29\.[A-Za-z0-9_-]{20,}",
           "prefixed tokens betterleaks finds only beside a name: Google OAuth client secret "
           "GOCSPX- + 28, Twilio API key SK + 32 hex, PlanetScale pscale_tkn_, Mailgun key- + "
-          "32 hex, Stripe test keys sk_test_/rk_test_, Telegram bot token <id>:AA + 33",
-          ("gocspx-", "sk", "pscale_tkn_", "key-", "_test_", ":aa"), _starts_token),
+          "32 hex, Stripe test keys sk_test_/rk_test_, Telegram bot token <id>:AA + 33; "
+          "issue 40: Stripe docs, 'API keys': secret sk_live_ and restricted rk_live_ keys "
+          "(betterleaks misses them given as curl's user); Google Identity docs, 'OAuth 2.0 "
+          "access tokens': ya29. + the token",
+          ("gocspx-", "sk", "pscale_tkn_", "key-", "_test_", ":aa", "_live_", "ya29."),
+          _starts_token),
+    _rule("telegram_bot_token", r"/bot(?P<secret>[0-9]{5,12}:[A-Za-z0-9_-]{20,})",
+          "Telegram Bot API docs, 'Making requests': https://api.telegram.org/bot<token>/"
+          "METHOD_NAME, the token '123456:ABC-DEF1234ghIkl-zyx57W2v1u123ew11' (inside a URL "
+          "the token follows 'bot', which the vendor rule's word start excludes)", ("/bot",),
+          _value_only),
+    _rule("discord_bot_token",
+          r"[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6,7}\.[A-Za-z0-9_-]{27,40}(?![A-Za-z0-9_-])",
+          "Discord developer docs, 'Authentication': 'Authorization: Bot <token>', a bot "
+          "token is three base64url parts: the bot's id, a timestamp and an HMAC (about 24, "
+          "6 and 27-38 characters)", (".",), _mixed_token_parts),
+    _rule("webhook",
+          r"(?:discord(?:app)?\.com/api/webhooks/[0-9]+/|hooks\.slack\.com/(?:services|"
+          r"workflows|triggers)/|\.webhook\.office\.com/webhookb2/|outlook\.office(?:365)?"
+          r"\.com/webhook/|hooks\.zapier\.com/hooks/catch/|maker\.ifttt\.com/trigger/[^/\s]+/"
+          r"(?:json/)?with/key/|/hooks/(?=[a-z0-9]{26}(?![A-Za-z0-9])))"
+          r"(?P<secret>[^\s\"'<>?#]+)",
+          "webhook URLs whose path is the credential: Discord 'Webhook Resource' "
+          "(/api/webhooks/{id}/{token}), Slack 'Sending messages using incoming webhooks' "
+          "(hooks.slack.com/services/T.../B.../...), Microsoft Teams incoming webhooks "
+          "(*.webhook.office.com/webhookb2/...), Zapier 'Webhooks by Zapier' "
+          "(hooks.zapier.com/hooks/catch/...), IFTTT Webhooks (maker.ifttt.com/trigger/"
+          "{event}/with/key/{key}), Mattermost 'Incoming webhooks' (/hooks/ + 26-character id)",
+          ("webhook", "hooks", "ifttt"), _value_only),
+    _rule("url_secret",
+          r"[?&#;](?P<name>(?i:sig|signature|x-amz-signature|x-amz-security-token|"
+          r"x-goog-signature|token|access_token|refresh_token|id_token|auth|auth_token|"
+          r"private_token|key|api_key|apikey|api-key|client_secret|password|passwd|pwd|"
+          r"secret))=(?P<secret>[^&#\s\"'<>\\]+)",
+          "secret-bearing URL query parts: Azure Storage 'Create a service SAS': 'sig' the "
+          "signature; AWS 'Authenticating requests: query parameters' X-Amz-Signature, "
+          "X-Amz-Security-Token; Google Cloud Storage signed URLs X-Goog-Signature; RFC 6750 "
+          "section 2.3 and RFC 6749 section 4.2.2 access_token (also in the fragment); "
+          "Google Maps Platform 'key=API_KEY'; GitLab REST 'private_token='; Google Chat "
+          "webhooks 'key=...&token=...'", ("sig=", "signature=", "token=", "key=", "secret=",
+                                           "password=", "passwd=", "pwd=", "auth="),
+          _query_value),
+    _rule("url_password", r"://(?P<secret>[A-Za-z0-9_-]{20,})@(?=[A-Za-z0-9\[])",
+          "RFC 3986 section 3.2.1 userinfo holding a token alone (GitHub docs: "
+          "https://<token>@github.com/...; git-credential-store(1) stores such URLs)",
+          ("://",), _mixed_value),
+    _rule("credential_file",
+          r"(?:^|[ \t])password[ \t]+(?P<q>[\"']?)(?P<secret>[^\s\"']+)",
+          "netrc(5), GNU inetutils 'The .netrc file': 'machine name', 'login name', "
+          "'password string', on one line or several", ("password",), _netrc),
+    _rule("credential_file",
+          r"(?m:^[ \t]*(?:[A-Za-z0-9.*\[\]_-]+|/[^\s:]*):(?:[0-9]{1,5}|\*):"
+          r"(?:[^:\s\\]|\\.)*[A-Za-z*](?:[^:\s\\]|\\.)*:(?:[^:\s\\]|\\.)*[A-Za-z*]"
+          r"(?:[^:\s\\]|\\.)*:(?P<secret>\S+)[ \t]*$)",
+          "PostgreSQL docs, 'The Password File': hostname:port:database:username:password, "
+          "one per line (~/.pgpass)", (":",), _value_only),
+    _rule("credential_file",
+          r"(?m:^[ \t]*(?P<name>(?://[^\s=]*:)?(?i:password|passwd|_password|_auth|_authtoken"
+          r"|npmauthtoken|npmauthident|:?rubygems_api_key|aws_secret_access_key|"
+          r"aws_session_token|secret_key|access_token|client_secret))[ \t]*[=:][ \t]*"
+          r"(?P<q>[\"']?)(?P<secret>[^\s\"']+)(?P=q)[ \t]*$)",
+          "credential files, one NAME = value per line: MySQL 'Using Option Files' "
+          "(.my.cnf: password=...), PyPA '.pypirc' (password = ...), npm 'npmrc' (_auth, "
+          "_authToken, _password, also //registry/:_authToken=...), Yarn '.yarnrc.yml' "
+          "(npmAuthToken: ...), RubyGems '~/.gem/credentials' (:rubygems_api_key: ...), AWS "
+          "'Configuration and credential file settings' (aws_secret_access_key = ...), "
+          "s3cmd '.s3cfg' (secret_key = ...)",
+          ("pass", "_auth", "authtoken", "authident", "api_key", "secret", "access_token"),
+          _file_value),
+    _rule("credential_file", r"\"auth\"[ \t]*:[ \t]*\"(?P<secret>[A-Za-z0-9+/=]{8,})\"",
+          "Docker docs, 'docker login', credential stores: ~/.docker/config.json keeps "
+          "\"auths\": {\"<registry>\": {\"auth\": \"<base64 of user:password>\"}}",
+          ('"auth"',), _value_only),
+    _rule("connection_string",
+          r"(?i:(?<![A-Za-z0-9_])(?:password|pwd|passwd)[ \t]*=[ \t]*)(?P<q>[\"']?)"
+          r"(?P<secret>[^\s;'\"&]+)",
+          "connection strings: PostgreSQL libpq 'Connection Strings' (keyword = value: host, "
+          "dbname, user, password), SQL Server and ODBC ('Server=...;Database=...;User "
+          "Id=...;Password=...;', 'UID=...;PWD=...')", ("pass", "pwd"), _connection),
     _rule("openai_key", r"sk-(?:proj-|svcacct-|admin-)?(?P<body>[A-Za-z0-9_-]{20,})",
           "OpenAI API keys: sk-..., sk-proj-..., sk-svcacct-..., sk-admin-... (betterleaks "
           "needs the T3BlbkFJ infix, older and service-account keys lack it)", ("sk-",),
@@ -289,9 +435,10 @@ RULES: tuple[Rule, ...] = (
           "curl -b/--cookie); session cookies are bearer credentials", ("cookie", "-b "),
           _cookie),
     _rule("authorization",
-          r"(?i:authorization)[\"']?\s*[:=]\s*[\"']?(?i:bearer|basic|token)\s+"
+          r"(?i:authorization)[\"']?\s*[:=]\s*[\"']?(?i:bearer|basic|token|bot)\s+"
           r"(?P<secret>[A-Za-z0-9._~+/-]{6,}=*)",
-          "RFC 6750 Bearer and RFC 7617 Basic credentials in an Authorization header",
+          "RFC 6750 Bearer and RFC 7617 Basic credentials in an Authorization header (and "
+          "Discord's 'Authorization: Bot <token>')",
           ("authorization",), _value_only),
     _rule("authorization", r"(?i:bearer)\s+(?P<secret>[A-Za-z0-9._~+/-]{16,}=*)",
           "RFC 6750 Bearer credentials outside a header (curl -H, logs)", ("bearer",),
@@ -369,27 +516,58 @@ def _rule_spans(rule: Rule, text: str) -> Iterator[tuple[int, int]]:
         yield match.span("secret") if "secret" in match.groupdict() else match.span()
 
 
-def _spans(text: str) -> list[tuple[int, int, str]] | None:
-    """Every secret's span in ``text``, with its kind: the detector's and our rules', on
-    the text and on its unescaped views; None when the detector could not run."""
+def _positions(view: str) -> Iterator[tuple[int, int, str]]:
+    """Secrets by position (:mod:`loopx_recall_core.command_secrets`): an option or
+    argument a program takes as a secret, whatever it looks like; a ``NAME=VALUE`` word of
+    a command counts when its name says secret."""
+    for start, end, name in command_secrets(view):
+        if not name:
+            yield start, end, "secret_argument"
+        elif _ends_with_secret_word(name):
+            yield start, end, "secret"
+
+
+def _ends_with_secret_word(name: str) -> bool:
+    """A name whose last word is a secret's (``PGPASSWORD``, ``MYSQL_ROOT_PASSWORD``,
+    ``api_key``, ``DB_PASS``), not one that only mentions one (``credential.helper``)."""
+    if not _secret_name(name):
+        return False
+    words = [w.lower() for w in _WORD.findall(name)]
+    last = words[-1]
+    if last in _SECRET_WORDS or last.endswith(("password", "passwd", "pwd")):
+        return True
+    return last == "key" and len(words) > 1 and words[-2] in _KEY_QUALIFIERS
+
+
+def _spans(text: str, detect: bool = True) -> list[tuple[int, int, str]] | None:
+    """Every secret's span in ``text``, with its kind: the detector's (unless ``detect``
+    is false) and our rules', on the text and on its unescaped views; None when the
+    detector could not run."""
     spans: list[tuple[int, int, str]] = []
     values: dict[str, str] = {}
     view, seen = text, set()
     while view not in seen and len(seen) < 3:  # the text, then up to two levels unescaped
         seen.add(view)
-        detected = _detected(view)
-        if detected is None:
-            return None
-        for value, kind in detected:
-            values.setdefault(value, kind)
+        if detect:
+            detected = _detected(view)
+            if detected is None:
+                return None
+            for value, kind in detected:
+                values.setdefault(value, kind)
         lowered = view.lower()
-        for rule in RULES:
-            if any(hint in lowered for hint in rule.hint):
-                for start, end in _rule_spans(rule, view):
-                    if view is text:
-                        spans.append((start, end, rule.kind))
-                    else:
-                        values.setdefault(view[start:end], rule.kind)
+        found = [
+            (start, end, rule.kind)
+            for rule in RULES
+            if any(hint in lowered for hint in rule.hint)
+            for start, end in _rule_spans(rule, view)
+        ]
+        for start, end, kind in found + list(_positions(view)):
+            if view is text:
+                spans.append((start, end, kind))
+                if end - start >= _MIN_DETECTED:  # its other places, also escaped
+                    values.setdefault(view[start:end], kind)
+            elif end - start >= _MIN_DETECTED or view[start:end] not in text:
+                values.setdefault(view[start:end], kind)
         view = _unescaped(view) if "\\" in view else view
     for value, kind in values.items():
         if _MARKER.fullmatch(value) or (len(value) < _MIN_DETECTED and value not in text):
@@ -414,12 +592,24 @@ _DONE_KEY = os.urandom(16)  # not `secrets`: the guard's hot path imports this m
 def redact(text: str) -> str:
     """``text`` with every secret the detector or our rules recognise replaced by
     ``[redacted:<kind>]`` (the whole text by :data:`UNSCANNED` if the detector failed)."""
+    return _memo(text, detect=True)
+
+
+def redact_cheap(text: str) -> str:
+    """:func:`redact` without the detector: our rules and secrets by position only
+    (standard library and the route model; never imports the detector). For the guard's
+    hot path, which must not pay the detector's start-up (issue 39)."""
+    return _memo(text, detect=False)
+
+
+def _memo(text: str, detect: bool) -> str:
     if not text.strip():
         return text
-    key = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), key=_DONE_KEY).digest()
+    hashed = text.encode("utf-8", "surrogatepass") + (b"" if detect else b"\x00cheap")
+    key = hashlib.blake2b(hashed, key=_DONE_KEY).digest()
     done = _DONE.get(key)
     if done is None:
-        done = _redacted(text)
+        done = _redacted(text, detect)
         if done != UNSCANNED:
             if len(_DONE) >= _DONE_MAX:
                 _DONE.clear()
@@ -427,8 +617,8 @@ def redact(text: str) -> str:
     return done
 
 
-def _redacted(text: str) -> str:
-    spans = _spans(text)
+def _redacted(text: str, detect: bool = True) -> str:
+    spans = _spans(text, detect)
     if spans is None:
         return UNSCANNED
     # a marker is never re-read as a secret (idempotence): spans touching one are dropped
@@ -483,9 +673,10 @@ def _token_like(run: str) -> bool:
 
 def redact_command(text: str) -> str:
     """:func:`redact` for a short text compared on the guard's hot path (a proposed command,
-    a stored command line): the detector is loaded only when :func:`may_hold_secret` says
-    the text could hold a secret, so an ordinary command costs no detector start-up."""
-    return redact(text) if may_hold_secret(text) else text
+    a stored command line): our rules and the secrets by position always (cheap:
+    :func:`redact_cheap`), the detector only when :func:`may_hold_secret` says the text
+    could hold a secret it finds, so an ordinary command costs no detector start-up."""
+    return redact(text) if may_hold_secret(text) else redact_cheap(text)
 
 
 def redact_snippet(text: str, limit: int) -> str:

@@ -42,7 +42,7 @@ from loopx_recall_core.routes.programs import (
     TRAILING_SLASH,
     VALUE_FLAGS,
 )
-from loopx_recall_core.routes.specs import FOLDER, SEPARATOR, Node, Option, program_spec
+from loopx_recall_core.routes.specs import FOLDER, SECRET, SEPARATOR, Node, Option, program_spec
 from loopx_recall_core.routes.toolchains import (
     DEFAULT_FILES,
     DEFAULT_VALUES,
@@ -55,7 +55,14 @@ from loopx_recall_core.routes.toolchains import (
     SUBCOMMAND_OPTION_ALIASES,
 )
 
-__all__ = ["Invocation", "canonical_program", "normalize_invocation", "spellings"]
+__all__ = [
+    "Invocation",
+    "Walked",
+    "canonical_program",
+    "normalize_invocation",
+    "spellings",
+    "walk_words",
+]
 
 _PIP = re.compile(r"pip\d+(?:\.\d+)?\Z")
 _PYTHON = re.compile(r"python(?:\d+(?:\.\d+)?)?\Z")
@@ -159,10 +166,10 @@ class _Reader:
     def _whole(self, name: str) -> bool:
         if self.program in SINGLE_DASH_LONG or name in self.aliases or name in self.values:
             return True
-        if self.node is None:
-            return False
         if self.option(name) is not None:
             return True
+        if self.node is None:
+            return False
         # Fig's flagsArePosixNoncompliant: "-abc" is one option, unless its first letter is
         # a short option of its own (tar's bundled "-xzf")
         first = "-" + name[1:2]
@@ -183,6 +190,12 @@ class _Reader:
         if option.bits & SEPARATOR and spelled.startswith("--"):
             return 2  # Fig's requiresSeparator: the long form takes its value after "="
         return option.arity
+
+    def secret(self, spelled: str) -> bool:
+        """Whether the value of option ``spelled`` is a secret (the spec's SECRET bit, or a
+        hand fact in ``SPEC_CORRECTIONS``)."""
+        option = self.option(spelled) or self.option(self._alias(spelled).partition("=")[0])
+        return option is not None and bool(option.bits & SECRET)
 
     def _alias(self, spelled: str) -> str:
         if not self.path:
@@ -227,14 +240,31 @@ class _Reader:
         return name
 
 
-def normalize_invocation(
-    program: str, args: list[str], root: str | None, folder: str = "."
-) -> Invocation:
-    """The invocation of ``program`` with ``args`` run from ``folder``."""
+class Walked(NamedTuple):
+    """What one reading of a program's words found, with where each part was written:
+    ``secrets`` holds (word index, offset in the word, option) for every option value the
+    spec or a hand fact (``SPEC_CORRECTIONS``) says is a password, token, key or
+    credential; ``positional_at`` the word index of each positional (subcommands too)."""
+
+    parsed: list[_Parsed]
+    positionals: list[str]
+    positional_at: list[int]
+    path: list[str]
+    options: list[tuple[str, str, int, int]]  # (canonical name, value, word index, offset)
+    secrets: list[tuple[int, int, str]]
+
+
+def walk_words(program: str, args: list[str], root: str | None) -> Walked:
+    """Reads ``args`` of ``program`` once: the one option parser, for the route
+    (:func:`normalize_invocation`) and for secrets by position
+    (:mod:`loopx_recall_core.command_secrets`)."""
     reader = _Reader(program, root)
     cosmetic = COSMETIC_FLAGS["*"] | COSMETIC_FLAGS.get(program, frozenset())
     parsed: list[_Parsed] = []
     positionals: list[str] = []
+    positional_at: list[int] = []
+    options: list[tuple[str, str, int, int]] = []
+    secrets: list[tuple[int, int, str]] = []
     plain = 0  # positionals that are not subcommands
     index = 0
     options_done = False
@@ -246,12 +276,14 @@ def normalize_invocation(
         if options_done or not arg.startswith("-") or arg == "-" or ordered or linked:
             if not options_done and plain == 0 and (sub := reader.descend(arg)) is not None:
                 positionals.append(sub)
+                positional_at.append(index - 1)
                 continue
             plain += 1
             normalized = normalize_arg(arg, root)
             if program in TRAILING_SLASH and arg.endswith("/") and not normalized.endswith("/"):
                 normalized += "/"  # the contents of the folder, not the folder
             positionals.append(normalized)
+            positional_at.append(index - 1)
             if reader.node is not None and (
                 reader.node.options_first or reader.node.arguments.startswith("c")
             ):
@@ -260,11 +292,14 @@ def normalize_invocation(
         if arg == "--":
             options_done = True
             continue
+        word = index - 1
         for spelled, given in reader.split(arg):
             name, spellings, implied, names_folder = reader.canonical(spelled)
             value = given
+            at = (word, len(arg) - len(given)) if given else None
             if implied is not None:
                 value = implied
+                at = None
             elif value is None:
                 # A value is the next word unless that word is an option (argparse, clap
                 # and cobra alike refuse a value that starts with "-" by default): a spec
@@ -274,15 +309,29 @@ def normalize_invocation(
                     not following.startswith("-") or following == "-" or _NUMBER.match(following)
                 ):
                     value = following
+                    at = (index, 0)
                     index += 1
                 else:
                     value = ""
+            if at is not None:
+                options.append((name, value, *at))
+                if reader.secret(spelled):
+                    secrets.append((*at, name))
             if spellings & cosmetic or name in cosmetic:
                 continue
             names_folder = names_folder or bool(spellings & FOLDER_OPTIONS.get(program, set()))
             parsed.append(_Parsed(name, spellings, value, names_folder))
+    return Walked(parsed, positionals, positional_at, reader.path, options, secrets)
+
+
+def normalize_invocation(
+    program: str, args: list[str], root: str | None, folder: str = "."
+) -> Invocation:
+    """The invocation of ``program`` with ``args`` run from ``folder``."""
+    walked = walk_words(program, args, root)
+    parsed, positionals = walked.parsed, walked.positionals
     folder, parsed = _folders(program, parsed, folder, root)
-    subcommand = reader.path[0] if reader.path else (positionals[0] if positionals else None)
+    subcommand = walked.path[0] if walked.path else (positionals[0] if positionals else None)
     flags = _drop_defaults(program, parsed, subcommand, folder)
     # Options in any order, but the values of one option given twice keep their order
     # (sed -e a -e b, docker compose -f a -f b): sorted by name only (a stable sort).

@@ -1,0 +1,478 @@
+# SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
+# SPDX-License-Identifier: Apache-2.0
+"""Secrets by position (issue 40): an argument a program takes as a password, token, key
+or credential, whatever it looks like.
+
+A password is known by its place on a command line, not by its shape. For every command
+in a text (a snippet's header, a proposed command, a line of output that echoes one),
+this module reads the program's words with the route model's one option parser
+(:func:`loopx_recall_core.routes.invocation.walk_words`, the program's spec from
+``@withfig/autocomplete`` and the hand facts of ``routes/programs.py``) and reports:
+
+* the value of every option the spec marks SECRET (its name says password, passphrase,
+  secret, token, API or access key, credential or private key) or a hand fact adds
+  (``SPEC_CORRECTIONS``, each with its source), attached (``-pVALUE``, ``--pass=V``) or
+  the next word;
+* the secret part of a value with a form (:data:`VALUE_FORMS`: ``user:pass`` after
+  ``curl -u``, ``pass:X`` after ``openssl -passin``, ...);
+* positional secrets (:data:`POSITIONAL`: ``htpasswd -b FILE user pass``, ``mysqladmin
+  password X``, ``aws configure set aws_secret_access_key V``, ...);
+* every ``NAME=VALUE`` word of a command (an environment assignment, ``-e NAME=V``,
+  ``-var 'NAME=V'``, ``--from-literal=NAME=V``) with its NAME, which the caller judges
+  (:mod:`loopx_recall_core.redaction` keeps a value whose name is not a secret's).
+
+Standard library and the route model only: the guard's hot path runs it on every proposed
+command, so nothing here loads the detector. A word holding an expansion (``$PASS``,
+``$(cat f)``) or a placeholder (``<password>``, ``***``) is a reference, not a secret.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from typing import NamedTuple
+
+from loopx_recall_core.routes.grammar import ParseError, parse
+from loopx_recall_core.routes.invocation import Walked, canonical_program, walk_words
+from loopx_recall_core.routes.programs import SPEC_CORRECTIONS
+from loopx_recall_core.routes.specs import SECRET, may_take_secret
+
+__all__ = ["POSITIONAL", "VALUE_FORMS", "Found", "command_secrets"]
+
+
+class Found(NamedTuple):
+    start: int
+    end: int
+    name: str  # "": a secret by its position; else the NAME of a NAME=VALUE word
+
+
+# --- value forms --------------------------------------------------------------------------
+
+
+def _user_pass(separator: str) -> Callable[[str], tuple[int, int] | None]:
+    """``user<sep>password``: the password; with an empty password, the user (an API key
+    given as the user name: Stripe's docs, "Authentication": ``curl ... -u sk_test_...:``
+    "provide your API key as the basic auth username value. You do not need to provide a
+    password"); a user alone (the tool then prompts) holds no secret."""
+
+    def form(value: str) -> tuple[int, int] | None:
+        user, sep, password = value.partition(separator)
+        if not sep:
+            return None
+        if password:
+            return len(user) + 1, len(value)
+        return (0, len(user)) if user else None
+
+    return form
+
+
+def _pass_source(value: str) -> tuple[int, int] | None:
+    # openssl-passphrase-options(1): "pass:password  The actual password is password";
+    # env:var, file:pathname, fd:number and stdin name where it is
+    if value.startswith("pass:"):
+        return (5, len(value)) if len(value) > 5 else None
+    if value.startswith(("env:", "file:", "fd:")) or value == "stdin":
+        return None
+    return 0, len(value)
+
+
+def _cert_password(value: str) -> tuple[int, int] | None:
+    # curl(1): "-E, --cert <certificate[:password]>"
+    head, sep, password = value.rpartition(":")
+    if not sep or not password or not head or "/" in password or "\\" in password:
+        return None
+    return len(head) + 1, len(value)
+
+
+#: (program, option's canonical name) -> where in its value the secret is. Sources:
+#: curl(1) ``--help all`` (installed): "-u, --user <user:password>", "-U, --proxy-user
+#: <user:password>", "-E, --cert <certificate[:password]>"; HTTPie docs, "Authentication":
+#: "-a username:password"; skopeo(1): "--creds username[:password]"; lftp(1): "-u
+#: user[,pass]"; smbclient(1): "-U|--user=[DOMAIN\\]USERNAME[%PASSWORD]";
+#: openssl-passphrase-options(1) for -pass/-passin/-passout/-password/-passcerts.
+VALUE_FORMS: dict[tuple[str, str], Callable[[str], tuple[int, int] | None]] = {
+    ("curl", "--user"): _user_pass(":"),
+    ("curl", "--proxy-user"): _user_pass(":"),
+    ("curl", "--cert"): _cert_password,
+    ("http", "--auth"): _user_pass(":"),
+    ("https", "--auth"): _user_pass(":"),
+    ("xh", "--auth"): _user_pass(":"),
+    ("skopeo", "--creds"): _user_pass(":"),
+    ("skopeo", "--src-creds"): _user_pass(":"),
+    ("skopeo", "--dest-creds"): _user_pass(":"),
+    ("lftp", "-u"): _user_pass(","),
+    ("smbclient", "--user"): _user_pass("%"),
+    **{("openssl", name): _pass_source
+       for name in ("-pass", "-passin", "-passout", "-password", "-passcerts")},
+}  # fmt: skip
+
+
+# --- positional secrets -------------------------------------------------------------------
+
+_Spot = tuple[int, int]  # (word index in args, offset in the word)
+
+
+def _plain(walked: Walked, args: list[str]) -> list[tuple[int, str]]:
+    """The positionals that are not subcommands: (word index, word as written)."""
+    skip = len(walked.path)
+    return [(at, args[at]) for at in walked.positional_at[skip:]]
+
+
+def _mysqladmin(walked: Walked, args: list[str]) -> list[_Spot]:
+    # MySQL manual, mysqladmin: "password new_password  Set a new password"
+    plain = _plain(walked, args)
+    return [(plain[i + 1][0], 0) for i, (_, word) in enumerate(plain[:-1]) if word == "password"]
+
+
+def _htpasswd(walked: Walked, args: list[str]) -> list[_Spot]:
+    # htpasswd(1): "htpasswd -b[cmBdpsDv] [-C cost] [-r rounds] passwdfile username
+    # password", "htpasswd -nb[mBdpsDv] [-C cost] [-r rounds] username password"
+    names = {p.name for p in walked.parsed}
+    if "-b" not in names:
+        return []
+    plain = _plain(walked, args)
+    at = 1 if "-n" in names else 2
+    return [(plain[at][0], 0)] if len(plain) > at else []
+
+
+_AWS_SECRETS = frozenset({"aws_secret_access_key", "aws_session_token", "aws_security_token"})
+
+
+def _aws(walked: Walked, args: list[str]) -> list[_Spot]:
+    # AWS CLI reference, "aws configure set": "aws configure set aws_secret_access_key
+    # ...", a name may be qualified ("default.aws_secret_access_key", "profile.x....")
+    plain = _plain(walked, args)
+    if walked.path[:2] == ["configure", "set"] and len(plain) >= 2:
+        if plain[0][1].rsplit(".", 1)[-1].lower() in _AWS_SECRETS:
+            return [(plain[1][0], 0)]
+    return []
+
+
+_VAULT_KEYS = frozenset({"token", "password", "secret_id", "client_secret", "passcode"})
+
+
+def _vault(walked: Walked, args: list[str]) -> list[_Spot]:
+    # Vault docs, "vault login": "vault login [options] [AUTH K=V...]": a bare argument is
+    # the token ("vault login <token>"); "vault login -method=userpass username=my-user
+    # password=..."; "vault write auth/userpass/users/my-user password=...".
+    spots = []
+    for index, (at, word) in enumerate(_plain(walked, args)):
+        key, eq, _ = word.partition("=")
+        if eq and key.lower() in _VAULT_KEYS:
+            spots.append((at, len(key) + 1))
+        elif not eq and index == 0 and walked.path[:1] == ["login"]:
+            spots.append((at, 0))
+    return spots
+
+
+def _first_after(path: list[str], position: int) -> Callable[[Walked, list[str]], list[_Spot]]:
+    """The positional ``position`` after the words ``path`` (subcommands or not)."""
+
+    def rule(walked: Walked, args: list[str]) -> list[_Spot]:
+        items = [(-1, word) for word in walked.path] + _plain(walked, args)
+        if [word for _, word in items[: len(path)]] != path:
+            return []
+        rest = items[len(path) :]
+        return [(rest[position][0], 0)] if len(rest) > position and rest[position][0] >= 0 else []
+
+    return rule
+
+
+def _poetry(walked: Walked, args: list[str]) -> list[_Spot]:
+    # Poetry docs, "Repositories": "poetry config pypi-token.pypi <my-token>", "poetry
+    # config http-basic.foo <username> <password>"
+    if walked.path[:1] != ["config"]:
+        return []
+    plain = _plain(walked, args)
+    if plain and plain[0][1].startswith("pypi-token.") and len(plain) >= 2:
+        return [(plain[1][0], 0)]
+    if plain and plain[0][1].startswith("http-basic.") and len(plain) >= 3:
+        return [(plain[2][0], 0)]
+    return []
+
+
+def _redis(walked: Walked, args: list[str]) -> list[_Spot]:
+    # Redis docs, AUTH: "AUTH [username] password"; CONFIG SET: "requirepass <password>",
+    # "masterauth <master-password>"
+    plain = _plain(walked, args)
+    words = [w.lower() for _, w in plain]
+    spots = []
+    if words[:1] == ["auth"] and 2 <= len(words) <= 3:
+        spots.append((plain[-1][0], 0))
+    for i, word in enumerate(words[:-1]):
+        if word in ("requirepass", "masterauth"):
+            spots.append((plain[i + 1][0], 0))
+    return spots
+
+
+_NPM_SECRETS = ("_authtoken", "_auth", "_password", "npmauthtoken", "npmauthident")
+
+
+def _package_config(walked: Walked, args: list[str]) -> list[_Spot]:
+    # npm docs, "npmrc", "Auth related configuration": "_auth", "_authToken",
+    # "_password" (also "//registry.example/:_authToken"); "npm config set <key>=<value>
+    # [<key>=<value> ...]" or "<key> <value>"; Yarn docs, "npmAuthToken", "npmAuthIdent"
+    words = walked.path + [w for _, w in _plain(walked, args)]
+    if words[:2] != ["config", "set"]:
+        return []
+    plain = _plain(walked, args)[max(0, 2 - len(walked.path)) :]
+    spots = []
+    for i, (at, word) in enumerate(plain):
+        key, eq, _ = word.partition("=")
+        if not key.lower().endswith(_NPM_SECRETS):
+            continue
+        if eq:
+            spots.append((at, len(key) + 1))
+        elif i + 1 < len(plain):
+            spots.append((plain[i + 1][0], 0))
+    return spots
+
+
+def _mc(walked: Walked, args: list[str]) -> list[_Spot]:
+    # MinIO Client docs: "mc alias set ALIAS URL ACCESSKEY SECRETKEY"; the older "mc
+    # config host add ALIAS URL ACCESSKEY SECRETKEY"
+    plain = _plain(walked, args)
+    words = [w for _, w in plain]
+    for lead in (["alias", "set"], ["config", "host", "add"]):
+        at = len(lead) + 3
+        if words[: len(lead)] == lead and len(words) > at:
+            return [(plain[at][0], 0)]
+    return []
+
+
+def _freerdp(walked: Walked, args: list[str]) -> list[_Spot]:
+    # FreeRDP manual: "/p:<password>  Password", "/pth:<password-hash>  Pass the hash"
+    spots = []
+    for at, word in _plain(walked, args):
+        for lead in ("/p:", "/pth:", "/password:"):
+            if word.startswith(lead) and len(word) > len(lead):
+                spots.append((at, len(lead)))
+    return spots
+
+
+def _sqlplus(walked: Walked, args: list[str]) -> list[_Spot]:
+    # SQL*Plus docs: "sqlplus username/password@connect_identifier"
+    plain = _plain(walked, args)
+    if not plain:
+        return []
+    at, word = plain[0]
+    user, slash, rest = word.partition("/")
+    if not slash or not user or not rest or "/" in user:
+        return []
+    return [(at, len(user) + 1)]
+
+
+def _gh(walked: Walked, args: list[str]) -> list[_Spot]:
+    # GitHub CLI manual, "gh secret set": "-b, --body string  The value for the secret"
+    if walked.path[:2] != ["secret", "set"]:
+        return []
+    return [(at, offset) for name, _, at, offset in walked.options if name == "--body"]
+
+
+def _kubectl(walked: Walked, args: list[str]) -> list[_Spot]:
+    # kubectl reference, "kubectl create secret generic": "--from-literal=key1=supersecret"
+    if walked.path[:2] != ["create", "secret"]:
+        return []
+    spots = []
+    for name, value, at, offset in walked.options:
+        key, eq, _ = value.partition("=")
+        if name == "--from-literal" and eq:
+            spots.append((at, offset + len(key) + 1))
+    return spots
+
+
+#: program -> the positional secrets of its words (each rule cites the tool's docs).
+POSITIONAL: dict[str, Callable[[Walked, list[str]], list[_Spot]]] = {
+    "mysqladmin": _mysqladmin,
+    "mariadb-admin": _mysqladmin,
+    "htpasswd": _htpasswd,
+    "aws": _aws,
+    "vault": _vault,
+    # cargo-login(1): "cargo login [options] [token]"
+    "cargo": _first_after(["login"], 0),
+    # ngrok docs: "ngrok config add-authtoken <token>"; ngrok v2: "ngrok authtoken <token>"
+    "ngrok": lambda w, a: _first_after(["authtoken"], 0)(w, a)
+    or _first_after(["config", "add-authtoken"], 0)(w, a),
+    "poetry": _poetry,
+    "redis-cli": _redis,
+    "npm": _package_config,
+    "pnpm": _package_config,
+    "yarn": _package_config,
+    "mc": _mc,
+    "xfreerdp": _freerdp,
+    "xfreerdp3": _freerdp,
+    "wlfreerdp": _freerdp,
+    "sqlplus": _sqlplus,
+    "gh": _gh,
+    "kubectl": _kubectl,
+}
+
+_HAND = frozenset(
+    {program for program, options in SPEC_CORRECTIONS.items()
+     if any(bits & SECRET for _, bits, _ in options.values())}
+    | {program for program, _ in VALUE_FORMS} | set(POSITIONAL)
+)  # fmt: skip
+
+
+def _candidate(word: str) -> str | None:
+    """The program ``word`` runs if secrets may sit in its words, else None."""
+    if word in _HAND:
+        return word
+    program = canonical_program(word, None)[0]
+    if program in _HAND or may_take_secret(program):
+        return program
+    return None
+
+
+# --- reading a text -----------------------------------------------------------------------
+
+_PROGRAM_WORD = re.compile(r"[A-Za-z0-9_][\w.+-]*")
+#: before a program's name: the start, a blank, a folder, a quote, an operator, "Bash:"
+_BEFORE = frozenset(" \t/\"'`;|&(={:$")
+_ASSIGNMENT_HINT = re.compile(
+    r"(?i:pass|pwd|secret|token|key|credential|auth)[\w.-]*=[^\s=]", re.ASCII
+)
+_ASSIGNMENT = re.compile(r"(-{0,2})([A-Za-z_][\w.-]{0,63})=")
+_PLACEHOLDER = re.compile(
+    r"(?:<[^>]*>?|\*+|x{3,}|X{3,}|\.\.\.|…|\[redacted:[a-z_]+\].*|\{\{.*\}\}|%[A-Za-z_]+%"
+    r"|(?i:true|false|yes|no|none|null|nil|on|off|\d{1,5}))\Z"
+)
+_SCAN = re.compile(r"""(?:[^\s"'`;|&()<>]+|"[^"\n]*"|'[^'\n]*')+""")
+#: a newline ends a command unless a backslash continues it
+_LINE = re.compile(r"(?:[^\n\\]|\\[\s\S])*")
+
+
+class _Word(NamedTuple):
+    value: str
+    start: int
+    end: int
+    dynamic: bool
+
+
+def _words(text: str, at: int) -> list[_Word]:
+    """The words of the first command of ``text[at:]`` with their spans (the shell
+    grammar's words, :mod:`loopx_recall_core.routes.grammar`; where the text is not a
+    complete command line, a cut or quoted one, its blank-separated words, unquoted)."""
+    rest = text[at:]
+    try:
+        commands = parse(rest)
+    except (ParseError, RecursionError):
+        commands = None
+    out: list[_Word] = []
+    if commands and commands[0].kind == "simple":
+        cursor = 0
+        for word in commands[0].words:
+            found = rest.find(word.raw, cursor)
+            if found < 0:
+                break
+            cursor = found + len(word.raw)
+            out.append(_Word(word.value, at + found, at + cursor, word.dynamic))
+        return out
+    for match in _SCAN.finditer(rest):
+        raw = match.group()
+        if out and rest[out[-1].end - at : match.start()].strip(" \t"):
+            break  # an operator or a newline: the command ended
+        value = raw.replace('"', "").replace("'", "")
+        dynamic = "$" in raw or "`" in raw
+        out.append(_Word(value, at + match.start(), at + match.end(), dynamic))
+    return out
+
+
+def _span(word: _Word, offset: int, text: str, length: int | None = None) -> tuple[int, int]:
+    """Where the secret ``word.value[offset:offset+length]`` is written in ``text``."""
+    secret = word.value[offset:] if length is None else word.value[offset : offset + length]
+    raw = text[word.start : word.end]
+    found = raw.find(secret, min(offset, len(raw)))
+    if found < 0:
+        found = raw.find(secret)
+    if found >= 0:
+        return word.start + found, word.start + found + len(secret)
+    # written with quotes or escapes inside: the whole word after the option's letters
+    start = word.start + min(offset, len(raw))
+    while start < word.end and text[start] in "\"'":
+        start += 1
+    end = word.end
+    while end > start and text[end - 1] in "\"'":
+        end -= 1
+    return start, end
+
+
+def _secret_ok(value: str) -> bool:
+    return bool(value) and value != "-" and not _PLACEHOLDER.match(value)
+
+
+def _assignments(words: list[_Word], text: str) -> Iterator[Found]:
+    for word in words:
+        value, offset = word.value, 0
+        for _ in range(3):  # --from-literal=password=V: the innermost NAME=VALUE
+            match = _ASSIGNMENT.match(value, offset)
+            if match is None:
+                break
+            offset = match.end()
+            secret = value[offset:]
+            if word.dynamic and "$" in secret or not _secret_ok(secret):
+                continue
+            start, end = _span(word, offset, text)
+            if end > start:
+                yield Found(start, end, match.group(2))
+
+
+def _command(program: str, words: list[_Word], text: str) -> Iterator[Found]:
+    args = [w.value for w in words]
+    walked = walk_words(program, args, None)
+    spots: list[tuple[int, int, int | None]] = [(at, off, None) for at, off, _ in walked.secrets]
+    for name, value, at, offset in walked.options:
+        form = VALUE_FORMS.get((program, name))
+        if form is not None:
+            part = form(value)
+            spots = [s for s in spots if s[0] != at]  # the form says which part
+            if part is not None:
+                spots.append((at, offset + part[0], part[1] - part[0]))
+    rule = POSITIONAL.get(program)
+    if rule is not None:
+        spots.extend((at, off, None) for at, off in rule(walked, args))
+    for at, offset, length in spots:
+        word = words[at]
+        secret = word.value[offset:] if length is None else word.value[offset : offset + length]
+        if (word.dynamic and "$" in secret) or not _secret_ok(secret):
+            continue
+        start, end = _span(word, offset, text, length)
+        if end > start:
+            yield Found(start, end, "")
+
+
+def command_secrets(text: str) -> list[Found]:
+    """Every secret by position in ``text``, with its span (:class:`Found`)."""
+    found: list[Found] = []
+    for line in _LINE.finditer(text):
+        if line.end() == line.start():
+            continue
+        body = line.group()
+        base = line.start()
+        for match in _PROGRAM_WORD.finditer(body):
+            start = match.start()
+            if start and body[start - 1] not in _BEFORE:
+                continue
+            if match.end() < len(body) and body[match.end()] not in " \t\\":
+                continue
+            program = _candidate(match.group())
+            if program is None:
+                continue
+            words = _words(body, start)
+            if len(words) < 2:
+                continue
+            for item in _command(program, words[1:], body):
+                found.append(Found(base + item.start, base + item.end, ""))
+        if _ASSIGNMENT_HINT.search(body):
+            at = 0
+            while at < len(body):
+                words = _words(body, at)
+                for item in _assignments(words, body):
+                    found.append(Found(base + item.start, base + item.end, item.name))
+                if not words:
+                    break
+                at = words[-1].end
+                # to the next command: past the operator that ended this one
+                while at < len(body) and body[at] in " \t;|&()<>\n":
+                    at += 1
+    return found
