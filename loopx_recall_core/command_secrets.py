@@ -441,6 +441,57 @@ def _command(program: str, words: list[_Word], text: str) -> Iterator[Found]:
             yield Found(start, end, "")
 
 
+#: Commands that read a secret on standard input, so ``echo SECRET | <command>`` types
+#: it on the command line: docker login docs, "Provide a password using STDIN" (also
+#: podman-login(1), helm registry login, oras, cosign, crane, nerdctl, buildah:
+#: ``--password-stdin``); GitHub CLI "gh auth login --with-token  Read token from
+#: standard input"; docker secret create docs: ``printf "..." | docker secret create
+#: my_secret -``; chpasswd(8) "user_name:password" lines; passwd(1) ``--stdin``.
+_STDIN_READERS = re.compile(
+    r"--password-stdin|--with-token|\bchpasswd\b|\bpasswd\b[^|\n]*--stdin"
+    r"|\bsecret\s+create\s+\S+\s+-(?:\s|$)"
+)
+_ECHO = frozenset({"echo", "printf"})
+
+
+def _piped(body: str) -> Iterator[Found]:
+    """``echo SECRET | <a command reading its secret on standard input>``: the words echoed."""
+    if "|" not in body or not _STDIN_READERS.search(body):
+        return
+    try:
+        commands = parse(body)
+    except (ParseError, RecursionError):
+        return
+    cursor = 0
+    placed: list[list[_Word]] = []
+    for command in commands:
+        words = []
+        for word in command.words:
+            found = body.find(word.raw, cursor)
+            if found < 0:
+                return
+            cursor = found + len(word.raw)
+            words.append(_Word(word.value, found, cursor, word.dynamic))
+        placed.append(words)
+    for index in range(len(commands) - 1):
+        words, reader = placed[index], commands[index + 1]
+        if not words or words[0].value not in _ECHO or not reader.after_pipe:
+            continue
+        if not _STDIN_READERS.search(" ".join(w.raw for w in reader.words)):
+            continue
+        args = [w for w in words[1:] if not (w.value.startswith("-") and len(w.value) <= 3)]
+        if words[0].value == "printf" and len(args) > 1:
+            args = args[1:]  # the format, then the values
+        chpasswd = any(w.value == "chpasswd" for w in reader.words)
+        for word in args:
+            if word.dynamic or not _secret_ok(word.value):
+                continue
+            offset = word.value.find(":") + 1 if chpasswd else 0
+            start, end = _span(word, offset, body)
+            if end > start:
+                yield Found(start, end, "")
+
+
 def command_secrets(text: str) -> list[Found]:
     """Every secret by position in ``text``, with its span (:class:`Found`)."""
     found: list[Found] = []
@@ -463,6 +514,7 @@ def command_secrets(text: str) -> list[Found]:
                 continue
             for item in _command(program, words[1:], body):
                 found.append(Found(base + item.start, base + item.end, ""))
+        found.extend(Found(base + f.start, base + f.end, "") for f in _piped(body))
         if _ASSIGNMENT_HINT.search(body):
             at = 0
             while at < len(body):
