@@ -50,10 +50,11 @@ class Found(NamedTuple):
 
 
 def _user_pass(separator: str) -> Callable[[str], tuple[int, int] | None]:
-    """``user<sep>password``: the password; with an empty password, the user (an API key
-    given as the user name: Stripe's docs, "Authentication": ``curl ... -u sk_test_...:``
-    "provide your API key as the basic auth username value. You do not need to provide a
-    password"); a user alone (the tool then prompts) holds no secret."""
+    """``user<sep>password``: the password; with an empty password, a user that is a key
+    (an API key given as the user name: Stripe's docs, "Authentication": ``curl ... -u
+    sk_test_...:`` "provide your API key as the basic auth username value. You do not need
+    to provide a password": 12 or more characters mixing letters and digits); a user alone
+    (the tool then prompts) holds no secret."""
 
     def form(value: str) -> tuple[int, int] | None:
         user, sep, password = value.partition(separator)
@@ -61,7 +62,9 @@ def _user_pass(separator: str) -> Callable[[str], tuple[int, int] | None]:
             return None
         if password:
             return len(user) + 1, len(value)
-        return (0, len(user)) if user else None
+        keyish = len(user) >= 12 and any(c.isdigit() for c in user) and any(
+            c.isalpha() for c in user)  # fmt: skip
+        return (0, len(user)) if keyish else None
 
     return form
 
@@ -109,7 +112,8 @@ VALUE_FORMS: dict[tuple[str, str], Callable[[str], tuple[int, int] | None]] = {
 
 # --- positional secrets -------------------------------------------------------------------
 
-_Spot = tuple[int, int]  # (word index in args, offset in the word)
+#: (word index in args, offset in the word[, length: else to the word's end])
+_Spot = tuple[int, ...]
 
 
 def _plain(walked: Walked, args: list[str]) -> list[tuple[int, str]]:
@@ -142,7 +146,7 @@ def _aws(walked: Walked, args: list[str]) -> list[_Spot]:
     # AWS CLI reference, "aws configure set": "aws configure set aws_secret_access_key
     # ...", a name may be qualified ("default.aws_secret_access_key", "profile.x....")
     plain = _plain(walked, args)
-    if walked.path[:2] == ["configure", "set"] and len(plain) >= 2:
+    if walked.path[:2] == ["configure", "set"] and len(plain) >= 2:  # noqa: SIM102
         if plain[0][1].rsplit(".", 1)[-1].lower() in _AWS_SECRETS:
             return [(plain[1][0], 0)]
     return []
@@ -259,7 +263,8 @@ def _sqlplus(walked: Walked, args: list[str]) -> list[_Spot]:
     user, slash, rest = word.partition("/")
     if not slash or not user or not rest or "/" in user:
         return []
-    return [(at, len(user) + 1)]
+    password = rest.rpartition("@")[0] if "@" in rest else rest
+    return [(at, len(user) + 1, len(password))]
 
 
 def _gh(walked: Walked, args: list[str]) -> list[_Spot]:
@@ -333,11 +338,19 @@ _ASSIGNMENT_HINT = re.compile(
     r"(?i:pass|pwd|secret|token|key|credential|auth)[\w.-]*=[^\s=]", re.ASCII
 )
 _ASSIGNMENT = re.compile(r"(-{0,2})([A-Za-z_][\w.-]{0,63})=")
+#: What documentation writes where a secret goes, and prose around an option: a
+#: placeholder (``<token>``, ``PASSWORD``, ``[options]``, ``***``, ``...``, the option's own
+#: word: "-p password"), a template, a marker, or a word of punctuation.
 _PLACEHOLDER = re.compile(
-    r"(?:<[^>]*>?|\*+|x{3,}|X{3,}|\.\.\.|…|\[redacted:[a-z_]+\].*|\{\{.*\}\}|%[A-Za-z_]+%"
-    r"|(?i:true|false|yes|no|none|null|nil|on|off|\d{1,5}))\Z"
+    r"(?:<.*|.*>|\*+|x{3,}|X{3,}|.*\.\.\..*|.*….*|\[.*|.*\]|\(.*|.*\)|.*[,;:`]|[,;:].*"
+    r"|.*\s-{1,2}[A-Za-z].*|\{\{.*\}\}"
+    r"|%[A-Za-z_]+%|[A-Z]+(?:_[A-Z]+)*|[^A-Za-z0-9]*"
+    r"|(?i:true|false|yes|no|none|null|nil|on|off|\d{1,5}|your[-_]?\w*|my[-_]?(?:password|secret"
+    r"|token|pass)|(?:new|old)?[-_]?(?:password|passwd|pass|pw|pwd|pswd|passphrase|phrase)"
+    r"|secret|token|key|apikey|api[-_]key|credentials?|value|val|string|str|arg|rounds|cost"
+    r"|options|changeme|redacted))\Z"
 )
-_SCAN = re.compile(r"""(?:[^\s"'`;|&()<>]+|"[^"\n]*"|'[^'\n]*')+""")
+_SCAN = re.compile(r"[^\s;|&()]+")
 #: a newline ends a command unless a backslash continues it
 _LINE = re.compile(r"(?:[^\n\\]|\\[\s\S])*")
 
@@ -372,7 +385,7 @@ def _words(text: str, at: int) -> list[_Word]:
         raw = match.group()
         if out and rest[out[-1].end - at : match.start()].strip(" \t"):
             break  # an operator or a newline: the command ended
-        value = raw.replace('"', "").replace("'", "")
+        value = raw.replace('"', "").replace("'", "")  # quotes in prose pair unreliably
         dynamic = "$" in raw or "`" in raw
         out.append(_Word(value, at + match.start(), at + match.end(), dynamic))
     return out
@@ -398,6 +411,7 @@ def _span(word: _Word, offset: int, text: str, length: int | None = None) -> tup
 
 
 def _secret_ok(value: str) -> bool:
+    value = value.strip()
     return bool(value) and value != "-" and not _PLACEHOLDER.match(value)
 
 
@@ -410,10 +424,10 @@ def _assignments(words: list[_Word], text: str) -> Iterator[Found]:
                 break
             offset = match.end()
             secret = value[offset:]
-            if word.dynamic and "$" in secret or not _secret_ok(secret):
+            if (word.dynamic and "$" in secret) or not _secret_ok(secret):
                 continue
             start, end = _span(word, offset, text)
-            if end > start:
+            if end > start and _written_whole(secret, start, text):
                 yield Found(start, end, match.group(2))
 
 
@@ -430,15 +444,26 @@ def _command(program: str, words: list[_Word], text: str) -> Iterator[Found]:
                 spots.append((at, offset + part[0], part[1] - part[0]))
     rule = POSITIONAL.get(program)
     if rule is not None:
-        spots.extend((at, off, None) for at, off in rule(walked, args))
+        spots.extend((*spot, None)[:3] for spot in rule(walked, args))  # type: ignore[misc]
     for at, offset, length in spots:
         word = words[at]
         secret = word.value[offset:] if length is None else word.value[offset : offset + length]
         if (word.dynamic and "$" in secret) or not _secret_ok(secret):
             continue
         start, end = _span(word, offset, text, length)
-        if end > start:
+        if end > start and _written_whole(secret, start, text):
             yield Found(start, end, "")
+
+
+def _written_whole(secret: str, start: int, text: str) -> bool:
+    """A value holding a blank is one only when a quote opens right before it
+    (``-p'my pass'``); quotes that pair across words are prose (``"mc ... KEY"; the``)."""
+    return not any(c.isspace() for c in secret) or (start > 0 and text[start - 1] in "\"'")
+
+
+#: ``<token>``, ``<user:password>``: a usage line, not a command (a shell would read
+#: redirections there).
+_USAGE = re.compile(r"<[A-Za-z][\w:.-]*>")
 
 
 #: Commands that read a secret on standard input, so ``echo SECRET | <command>`` types
@@ -510,7 +535,7 @@ def command_secrets(text: str) -> list[Found]:
             if program is None:
                 continue
             words = _words(body, start)
-            if len(words) < 2:
+            if len(words) < 2 or _USAGE.search(body, start, words[-1].end):
                 continue
             for item in _command(program, words[1:], body):
                 found.append(Found(base + item.start, base + item.end, ""))

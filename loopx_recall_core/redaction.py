@@ -125,9 +125,13 @@ _PLACEHOLDER = re.compile(
     r"(?i:null|none|nil|true|false|undefined|changeme|redacted|hidden|masked|example|"
     r"placeholder|your[-_a-z]*|dummy|test|secret|password|token))\Z"
 )
+#: Values that are not a secret: numbers, dates, URLs, paths, digests, ids, and code (a
+#: call or a subscript: ``value[offset:]``, ``re.compile(r``, ``list[tuple[int``).
 _NOT_VALUE = re.compile(
     r"(?:\d+(?:\.\d+)*|\d{4}-\d\d-\d\d[T ]\S*|[a-z][a-z0-9+.-]*://\S*|/\S*|~/\S*|\.{1,2}/\S*|"
     r"sha(?:1|256|384|512)[:-]\S*|md5:\S*|[A-Za-z_][A-Za-z0-9_.]*\(|"
+    r"[A-Za-z_][A-Za-z0-9_.]*[(\[]\S*[)\](\[,:{]|[A-Za-z_][A-Za-z0-9_.]*\[[^\]]*|"
+    r"(?-i:[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*)\([^)]*|"
     r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\Z",
     re.IGNORECASE,
 )
@@ -171,9 +175,17 @@ def _mixed_token(match: re.Match[str]) -> bool:
 
 
 def _value_only(match: re.Match[str]) -> bool:
-    # a marker, or the cut mark alone (what a cut after ``-p`` leaves), is no value
+    # a marker, or the cut mark alone (what a cut after ``-p`` leaves), is no value; nor
+    # what documentation writes in its place ("-p[password]", "<user:password>", "...")
     value = match.group("secret")
-    return not _MARKER.match(value) and value != _CUT
+    return not (
+        _MARKER.match(value)
+        or value == _CUT
+        or value[:1] in "[<"
+        or value.endswith(">")
+        or "..." in value
+        or not any(c.isalnum() for c in value)
+    )
 
 
 def _token_value(match: re.Match[str]) -> bool:
@@ -243,12 +255,12 @@ def _reference(value: str) -> bool:
         value[:1] in ("$", "{", "<", "%", "`")
         or _MARKER.match(value) is not None
         or value == _CUT
-        or re.fullmatch(r"\*+|x{3,}|X{3,}|\.\.\.|…", value) is not None
+        or re.fullmatch(r"\*+|x{3,}|X{3,}|\.\.\.|…|[A-Z]{3,}(?:_[A-Z]+)*", value) is not None
     )
 
 
 def _query_value(match: re.Match[str]) -> bool:
-    return not _reference(match.group("secret"))
+    return _value_only(match) and not _reference(match.group("secret"))
 
 
 def _mixed_value(match: re.Match[str]) -> bool:
@@ -267,14 +279,14 @@ def _line_of(match: re.Match[str]) -> str:
     return text[text.rfind("\n", 0, start) + 1 : end if end >= 0 else len(text)]
 
 
-_NETRC_TOKENS = re.compile(r"(?:^|\s)(?:machine|login|default|account)\s")
+_NETRC_TOKENS = re.compile(r"[ \t]*(?:machine|default|login|account)[ \t]")
 
 
 def _netrc(match: re.Match[str]) -> bool:
     line = _line_of(match)
     if _reference(match.group("secret")):
         return False
-    return _NETRC_TOKENS.search(line) is not None or re.fullmatch(
+    return _NETRC_TOKENS.match(line) is not None or re.fullmatch(
         r"[ \t]*password[ \t]+\S+[ \t]*", line) is not None  # fmt: skip
 
 

@@ -307,6 +307,8 @@ FOLDER_FILE_OPTIONS: dict[str, tuple[set[str], frozenset[str]]] = {
 #:   source", "-passout val", "-password val", "-passcerts val", "-pass val Passphrase
 #:   source", "-k val Passphrase" (openssl-passphrase-options(1): only ``pass:`` holds the
 #:   password itself; ``env:``, ``file:``, ``fd:`` and ``stdin`` name where it is);
+#: * GitHub CLI manual, "gh auth login": "--with-token  Read token from standard input":
+#:   a flag (the spec gives it a value);
 #: * doctl docs, "doctl auth init": "-t, --access-token string API V2 access token" (the
 #:   spec gives it no value);
 #: * sshpass(1): "-p password  The password is given on the command line";
@@ -359,13 +361,15 @@ SPEC_CORRECTIONS: dict[str, dict[str, tuple[int, int, str]]] = {
     "openssl": {name: (1, 2, name) for name in (
         "-pass", "-passin", "-passout", "-password", "-passcerts", "-k")},
     "doctl": {"-t": (1, 2, ""), "--access-token": (1, 2, "")},
+    "gh": {"--with-token": (0, 0, "")},
     "sshpass": {"-p": (1, 2, "-p")},
     "redis-cli": {"-a": (1, 2, "-a"), "--pass": (1, 2, "-a"), "--user": (1, 0, "--user"),
                   "-h": (1, 0, "-h"), "-p": (1, 0, "-p"), "-n": (1, 0, "-n"),
                   "-u": (1, 0, "-u")},
     "az": {"-p": (1, 2, "--password"), "--password": (1, 2, "--password"),
            "--admin-password": (1, 2, "--admin-password"), "--account-key": (1, 2, "--account-key"),
-           "--sas-token": (1, 2, "--sas-token"), "--connection-string": (1, 2, "--connection-string"),
+           "--sas-token": (1, 2, "--sas-token"),
+           "--connection-string": (1, 2, "--connection-string"),
            "--client-secret": (1, 2, "--client-secret"), "-u": (1, 0, "--username"),
            "--username": (1, 0, "--username"), "--tenant": (1, 0, "--tenant"),
            "-t": (1, 0, "--tenant"), "-n": (1, 0, "--name"), "-g": (1, 0, "--resource-group")},

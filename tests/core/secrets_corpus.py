@@ -94,7 +94,8 @@ _CURL = "curl(1), curl --help all (installed)"
 _TEMPLATES: list[tuple[str, str, str, str]] = [
     # --- curl ---------------------------------------------------------------------------
     ("curl -u user:password", "curl -u alice:{s} https://api.example.com/v1/items", "pw", _CURL),
-    ("curl --user 'user:password'", "curl --user 'alice:{s}' https://api.example.com", "word", _CURL),
+    ("curl --user 'user:password'", "curl --user 'alice:{s}' https://api.example.com", "word",
+     _CURL),
     ("curl -u Stripe secret key:", "curl https://api.stripe.com/v1/charges -u {s}: -d amount=2000",
      "sk_live", "Stripe API docs, 'Authentication': curl ... -u sk_...:"),
     ("curl -u Stripe restricted key:", "curl https://api.stripe.com/v1/customers -u {s}:",
@@ -119,7 +120,8 @@ _TEMPLATES: list[tuple[str, str, str, str]] = [
      "telegram", "Telegram Bot API, 'getUpdates'"),
     ("Telegram file download URL", "wget https://api.telegram.org/file/bot{s}/photos/file_1.jpg",
      "telegram", "Telegram Bot API, 'getFile'"),
-    ("Discord webhook URL", "curl -H \"Content-Type: application/json\" -d '{{\"content\":\"hi\"}}' "
+    ("Discord webhook URL", "curl -H \"Content-Type: application/json\" "
+     "-d '{{\"content\":\"hi\"}}' "
      "https://discord.com/api/webhooks/123456789012345678/{s}", "token",
      "Discord developer docs, 'Execute Webhook'"),
     ("Discord webhook URL (discordapp.com)", "curl -X POST https://discordapp.com/api/webhooks/"
@@ -174,7 +176,8 @@ _TEMPLATES: list[tuple[str, str, str, str]] = [
     ("curl user:password@ URL", "curl https://alice:{s}@example.com/file.txt", "word",
      "RFC 3986 section 3.2.1; curl(1) URL syntax"),
     ("curl -H PRIVATE-TOKEN", 'curl --header "PRIVATE-TOKEN: {s}" '
-     "https://gitlab.example.com/api/v4/projects", "token", "GitLab REST API, 'Personal access tokens'"),
+     "https://gitlab.example.com/api/v4/projects", "token",
+     "GitLab REST API, 'Personal access tokens'"),
     ("curl -H X-API-Key", "curl -H 'X-API-Key: {s}' https://api.example.com/v1", "token",
      "API key header as vendors document it"),
     # --- wget, HTTPie -------------------------------------------------------------------
@@ -243,7 +246,8 @@ _TEMPLATES: list[tuple[str, str, str, str]] = [
     ("ssh-keygen -p -P", "ssh-keygen -p -P {s} -N Nw4passphrase -f key", "word",
      "ssh-keygen(1) (installed): -P passphrase"),
     # --- Azure CLI ----------------------------------------------------------------------
-    ("az login -p", "az login -u alice@contoso.com -p {s}", "pw", "az login reference: --password -p"),
+    ("az login -p", "az login -u alice@contoso.com -p {s}", "pw",
+     "az login reference: --password -p"),
     ("az login --service-principal -p", "az login --service-principal -u http://app -p {s} "
      "--tenant contoso.onmicrosoft.com", "token", "az login reference"),
     ("az login --password", "az login --service-principal --username 0000-app --password {s} "
@@ -298,7 +302,8 @@ _TEMPLATES: list[tuple[str, str, str, str]] = [
     ("mysqladmin -pPASSWORD", "mysqladmin -u root -p{s} status", "pw", "mysqladmin manual"),
     ("mysqladmin -p old password NEW", "mysqladmin -u root -pOld4passw0rd password {s}", "word",
      "mysqladmin manual"),
-    ("mariadb -pPASSWORD", "mariadb -u root -p{s}", "word", "MariaDB, 'mariadb Command-Line Client'"),
+    ("mariadb -pPASSWORD", "mariadb -u root -p{s}", "word",
+     "MariaDB, 'mariadb Command-Line Client'"),
     ("MYSQL_PWD=", "MYSQL_PWD={s} mysql -u root", "word", "MySQL manual, 'Environment Variables'"),
     (".my.cnf password=", "[client]\nuser=root\npassword={s}", "word",
      "MySQL manual, 'Using Option Files'"),
@@ -475,7 +480,8 @@ _TEMPLATES: list[tuple[str, str, str, str]] = [
      "Yarn docs, 'yarn config set'"),
     ("pnpm config set _authToken", "pnpm config set //npm.pkg.github.com/:_authToken {s}", "ghp",
      "pnpm docs, 'pnpm config'"),
-    ("NPM_TOKEN= npm publish", "NPM_TOKEN={s} npm publish", "npm", "npm docs, 'Using private packages in a CI/CD workflow'"),
+    ("NPM_TOKEN= npm publish", "NPM_TOKEN={s} npm publish", "npm",
+     "npm docs, 'Using private packages in a CI/CD workflow'"),
     ("twine upload -p", "twine upload -u __token__ -p {s} dist/*", "pypi",
      "twine docs, 'twine upload': -p PASSWORD"),
     ("twine upload --password", "twine upload --username alice --password {s} dist/*", "word",
@@ -527,7 +533,8 @@ _TEMPLATES: list[tuple[str, str, str, str]] = [
     ("supabase link -p", "supabase link --project-ref abcdefghijklmnop -p {s}", "pw",
      "Supabase CLI reference"),
     # --- other clients ------------------------------------------------------------------
-    ("sqlcmd -P", 'sqlcmd -S localhost -U sa -P {s} -Q "SELECT 1"', "pw", "sqlcmd docs: -P password"),
+    ("sqlcmd -P", 'sqlcmd -S localhost -U sa -P {s} -Q "SELECT 1"', "pw",
+     "sqlcmd docs: -P password"),
     ("bcp -P", "bcp dbo.t out t.dat -S srv -U sa -P {s} -c", "word", "bcp utility docs"),
     ("sqlplus user/pass@db", "sqlplus scott/{s}@orcl", "word", "SQL*Plus User's Guide"),
     ("sqlplus user/pass@//host", "sqlplus system/{s}@//db.example.com:1521/ORCLPDB1", "pw",
@@ -579,7 +586,8 @@ _TEMPLATES: list[tuple[str, str, str, str]] = [
      "youtube-dl README: -p, --password PASSWORD"),
     ("printf | docker secret create -", 'printf "{s}" | docker secret create my_secret -', "pw",
      "docker secret create docs, 'Create a secret'"),
-    ("echo | passwd --stdin", "echo {s} | passwd --stdin alice", "word", "passwd(1) (RHEL): --stdin"),
+    ("echo | passwd --stdin", "echo {s} | passwd --stdin alice", "word",
+     "passwd(1) (RHEL): --stdin"),
     ("echo user:pass | chpasswd", "echo 'alice:{s}' | sudo chpasswd", "word",
      "chpasswd(8): user_name:password lines on standard input"),
     # --- configuration given on a command line ------------------------------------------
