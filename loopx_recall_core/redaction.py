@@ -401,16 +401,17 @@ RULES: tuple[Rule, ...] = (
           "PostgreSQL docs, 'The Password File': hostname:port:database:username:password, "
           "one per line (~/.pgpass)", (":",), _value_only),
     _rule("credential_file",
-          r"(?m:^[ \t]*(?P<name>(?://[^\s=]*:)?(?i:password|passwd|_password|_auth|_authtoken"
+          r"(?m:(?:^|;)[ \t]*(?P<name>(?://[^\s=]*:)?(?i:password|passwd|_password|_auth|_authtoken"
           r"|npmauthtoken|npmauthident|:?rubygems_api_key|aws_secret_access_key|"
           r"aws_session_token|secret_key|access_token|client_secret))[ \t]*[=:][ \t]*"
-          r"(?P<q>[\"']?)(?P<secret>[^\s\"']+)(?P=q)[ \t]*$)",
+          r"(?P<q>[\"']?)(?P<secret>[^\s\"']+?)(?P=q)[ \t]*(?:$|(?=;\s)))",
           "credential files, one NAME = value per line: MySQL 'Using Option Files' "
           "(.my.cnf: password=...), PyPA '.pypirc' (password = ...), npm 'npmrc' (_auth, "
           "_authToken, _password, also //registry/:_authToken=...), Yarn '.yarnrc.yml' "
           "(npmAuthToken: ...), RubyGems '~/.gem/credentials' (:rubygems_api_key: ...), AWS "
           "'Configuration and credential file settings' (aws_secret_access_key = ...), "
-          "s3cmd '.s3cfg' (secret_key = ...)",
+          "s3cmd '.s3cfg' (secret_key = ...); also such lines joined into one command line "
+          "by '; ' (a snippet's header)",
           ("pass", "_auth", "authtoken", "authident", "api_key", "secret", "access_token"),
           _file_value),
     _rule("credential_file", r"\"auth\"[ \t]*:[ \t]*\"(?P<secret>[A-Za-z0-9+/=]{8,})\"",
