@@ -137,5 +137,9 @@ def test_no_form_survives_the_guard(loopx_home, request_data, tmp_path, group):
         answer = _decide(loopx_home, one_line_command(form.text))
         if answer:
             warnings.append(json.dumps(answer))
+    # the repeats are warned (the warning path is exercised), but where no line of the
+    # group is a command the set indexes (credential-file lines), or each repeat differs
+    # by a redacted environment value, which is never the same route (chain._equal_values)
+    assert warnings or group[0].name in (".npmrc _auth", "TELEGRAM_BOT_TOKEN=")
     assert _leaks("".join(warnings), group) == []
     assert _leaks(_files(loopx_home), group) == []
