@@ -395,11 +395,12 @@ RULES: tuple[Rule, ...] = (
           "netrc(5), GNU inetutils 'The .netrc file': 'machine name', 'login name', "
           "'password string', on one line or several", ("password",), _netrc),
     _rule("credential_file",
-          r"(?m:^[ \t]*(?:[A-Za-z0-9.*\[\]_-]+|/[^\s:]*):(?:[0-9]{1,5}|\*):"
-          r"(?:[^:\s\\]|\\.)*[A-Za-z*](?:[^:\s\\]|\\.)*:(?:[^:\s\\]|\\.)*[A-Za-z*]"
-          r"(?:[^:\s\\]|\\.)*:(?P<secret>\S+)[ \t]*$)",
+          r"(?m:(?:^|(?<=[;\"'\s]))(?:[A-Za-z0-9.*\[\]_-]+|/[^\s:\"']*):(?:[0-9]{1,5}|\*):"
+          r"(?:[^:\s\\\"']|\\.)*[A-Za-z*](?:[^:\s\\\"']|\\.)*:(?:[^:\s\\\"']|\\.)*"
+          r"[A-Za-z*](?:[^:\s\\\"']|\\.)*:(?P<secret>[^\s\"';]+)(?=$|[\"';\s]))",
           "PostgreSQL docs, 'The Password File': hostname:port:database:username:password, "
-          "one per line (~/.pgpass)", (":",), _value_only),
+          "one per line (~/.pgpass), also echoed into it or in a command line",
+          (":",), _value_only),
     _rule("credential_file",
           r"(?m:(?:^|;)[ \t]*(?P<name>(?://[^\s=]*:)?(?i:password|passwd|_password|_auth|_authtoken"
           r"|npmauthtoken|npmauthident|:?rubygems_api_key|aws_secret_access_key|"

@@ -28,6 +28,10 @@ class Form(NamedTuple):
     secret: str
     source: str
 
+    @property
+    def kind(self) -> str:  # the canaries' field: what a leak is reported as
+        return self.name
+
     def leaked(self, output: str) -> bool:
         """Whether any of the secret survives in ``output`` (the whole value, or for a
         long one any 8-character piece of it)."""
@@ -323,6 +327,8 @@ _TEMPLATES: list[tuple[str, str, str, str]] = [
     (".pgpass wildcard line", "*:*:*:postgres:{s}", "pw", "PostgreSQL docs, 'The Password File'"),
     (".pgpass localhost line", "localhost:5432:*:replicator:{s}", "word",
      "PostgreSQL docs, 'The Password File'"),
+    ("echo .pgpass line >> ~/.pgpass", 'echo "localhost:5432:*:postgres:{s}" >> ~/.pgpass',
+     "word", "PostgreSQL docs, 'The Password File'"),
     ("DATABASE_URL=postgres://", "export DATABASE_URL=postgres://app:{s}@db:5432/app", "url",
      "Heroku Postgres docs, DATABASE_URL"),
     ("JDBC password=", 'java -jar app.jar "jdbc:postgresql://db/app?user=app&password={s}"', "word",
