@@ -1,12 +1,13 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Measured: 300 synthetic secrets of 66 kinds (vendor formats and the
-forms found leaking), and issue 40's 275 command-line and credential-file forms, planted in Codex transcripts (tool commands and outputs) and in a
-hook payload, go through the installed CLI, the plugin and the Obelisk double, in two
-halves (one result holds at most 32,000 characters). Not one 8-character piece of any of
-them reaches `recall history --show-private` (text and JSON), `recall show`, `recall replan
---show-private`, stderr, the hook log or any file under the state root, while each
-secret's line does come through, redacted."""
+"""Measured: 300 synthetic secrets of 66 kinds (vendor formats and the forms found
+leaking) and issue 40's 276 command-line and credential-file forms
+(``tests/core/secrets_corpus.py``), planted in Codex transcripts (tool commands and
+outputs) and in a hook payload, go through the installed CLI, the plugin and the Obelisk
+double, in four parts (one result holds at most 32,000 characters). Not one 8-character
+piece of any of them reaches `recall history --show-private` (text and JSON), `recall
+show`, `recall replan --show-private`, both LoopX protocols, stderr, the hook log or any
+file under the state root, while each secret's line does come through, redacted."""
 
 from __future__ import annotations
 
@@ -35,7 +36,8 @@ def _corpus() -> list:
     package), each form as a canary."""
     path = Path(__file__).resolve().parents[4] / "tests" / "core" / "secrets_corpus.py"
     spec = importlib.util.spec_from_file_location("loopx_secrets_corpus", path)
-    assert spec is not None and spec.loader is not None
+    assert spec is not None
+    assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
