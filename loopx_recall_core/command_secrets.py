@@ -1,7 +1,7 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Secrets by position (issue 40): an argument a program takes as a password, token, key
-or credential, whatever it looks like.
+"""Secrets by position: an argument a program takes as a password, token, key or
+credential, whatever it looks like (issue 40).
 
 A password is known by its place on a command line, not by its shape. For every command
 in a text (a snippet's header, a proposed command, a line of output that echoes one),
@@ -24,6 +24,10 @@ this module reads the program's words with the route model's one option parser
 Standard library and the route model only: the guard's hot path runs it on every proposed
 command, so nothing here loads the detector. A word holding an expansion (``$PASS``,
 ``$(cat f)``) or a placeholder (``<password>``, ``***``) is a reference, not a secret.
+
+Long because: each positional rule and value form sits beside the documentation it
+follows, and reading a text for commands (the grammar's words with their places, the
+cut or quoted lines it cannot parse) is one pass with its checks for prose.
 """
 
 from __future__ import annotations

@@ -19,6 +19,10 @@ Where the spellings come from:
 
 An option that neither knows is kept as written, and the words after it are compared word
 for word: an unknown program or option is never made equal to anything else.
+
+Long because: one reading of a program's words (:func:`walk_words`) serves the route and
+the secrets by position (:mod:`loopx_recall_core.command_secrets`), and the spellings a
+spec cannot give are applied in it, each where it takes effect.
 """
 
 from __future__ import annotations

@@ -6,6 +6,10 @@ spellings and values the tools' own help gives where the spec lacks them.
 
 Applied by :mod:`.invocation`. Keyed by program name as normalized (``python3`` is
 ``python``).
+
+Long because: every row cites the tool's help or manual beside it, and the options that
+hold a secret where a spec has none (issue 40) are facts of the same kind, in the same
+table (``SPEC_CORRECTIONS``).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Issue 40: secrets typed where a program takes them, as each tool's own documentation
-writes the command or file (its usage line, its examples), with made-up values.
+"""Secrets typed where a program takes them, as each tool's own documentation writes the
+command or file (its usage line, its examples), with made-up values (issue 40).
 
 Each form names its tool and its source. A value's shape is chosen per form (a plain
 word, a password with symbols, digits, a vendor token), because a password is known by

@@ -1,7 +1,7 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Issue 40, items 1 and 3: a secret typed where a program takes one is redacted whatever
-it looks like, by the one redactor, on the detector's path and on the cheap one.
+"""A secret typed where a program takes one is redacted whatever it looks like, by the one
+redactor, on the detector's path and on the cheap one (issue 40, items 1 and 3).
 
 Before: 15 of 16 realistic command-line secrets came back raw (the issue's reproduction),
 and redact() missed ``ssh-keygen -N``, ``openssl -pass pass:X``, ``7z -pX``, ``zip -P``,

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Issue 40, item 2: one redaction on every path. Every form of the corpus
+"""One redaction on every path (issue 40, item 2). Every form of the corpus
 (``tests/core/secrets_corpus.py``, 275 command lines and credential-file lines) is planted
 as a canary in a provider's answer and as the proposed command, and goes through every
 path that prints or stores text in process: the recall service (the private store's

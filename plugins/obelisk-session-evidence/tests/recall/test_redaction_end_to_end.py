@@ -31,7 +31,7 @@ ALL = secret_canaries() + vendor_canaries()
 
 
 def _corpus() -> list:
-    """Issue 40's corpus of command-line and credential-file secrets (the repository's
+    """The corpus of command-line and credential-file secrets (issue 40; the repository's
     ``tests/core/secrets_corpus.py``, read by path: this plugin's ``tests`` is another
     package), each form as a canary."""
     path = Path(__file__).resolve().parents[4] / "tests" / "core" / "secrets_corpus.py"
