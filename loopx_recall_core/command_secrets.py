@@ -323,14 +323,23 @@ _HAND = frozenset(
 )  # fmt: skip
 
 
+_CANDIDATES: dict[str, str | None] = {}
+
+
 def _candidate(word: str) -> str | None:
-    """The program ``word`` runs if secrets may sit in its words, else None."""
-    if word in _HAND:
-        return word
-    program = canonical_program(word, None)[0]
-    if program in _HAND or may_take_secret(program):
-        return program
-    return None
+    """The program ``word`` runs if secrets may sit in its words, else None (kept per
+    process: a text names the same words again and again)."""
+    if word in _CANDIDATES:
+        return _CANDIDATES[word]
+    program: str | None = word
+    if word not in _HAND:
+        program = canonical_program(word, None)[0]
+        if program not in _HAND and not may_take_secret(program):
+            program = None
+    if len(_CANDIDATES) >= 4096:
+        _CANDIDATES.clear()
+    _CANDIDATES[word] = program
+    return program
 
 
 # --- reading a text -----------------------------------------------------------------------
@@ -355,8 +364,6 @@ _PLACEHOLDER = re.compile(
     r"|options|changeme|redacted))\Z"
 )
 _SCAN = re.compile(r"[^\s;|&()]+")
-#: a newline ends a command unless a backslash continues it
-_LINE = re.compile(r"(?:[^\n\\]|\\[\s\S])*")
 
 
 class _Word(NamedTuple):
@@ -521,39 +528,52 @@ def _piped(body: str) -> Iterator[Found]:
                 yield Found(start, end, "")
 
 
+def _line_at(text: str, at: int) -> tuple[int, int]:
+    """The logical line holding ``at``: a newline after a backslash continues it."""
+    start = text.rfind("\n", 0, at)
+    while start > 0 and text[start - 1] == "\\":
+        start = text.rfind("\n", 0, start - 1)
+    end = text.find("\n", at)
+    while end > 0 and text[end - 1] == "\\":
+        end = text.find("\n", end + 1)
+    return start + 1, len(text) if end < 0 else end
+
+
 def command_secrets(text: str) -> list[Found]:
     """Every secret by position in ``text``, with its span (:class:`Found`)."""
     found: list[Found] = []
-    for line in _LINE.finditer(text):
-        if line.end() == line.start():
+    for match in _PROGRAM_WORD.finditer(text):
+        start, end = match.span()
+        if start and text[start - 1] not in _BEFORE:
             continue
-        body = line.group()
-        base = line.start()
-        for match in _PROGRAM_WORD.finditer(body):
-            start = match.start()
-            if start and body[start - 1] not in _BEFORE:
-                continue
-            if match.end() < len(body) and body[match.end()] not in " \t\\":
-                continue
-            program = _candidate(match.group())
-            if program is None:
-                continue
-            words = _words(body, start)
-            if len(words) < 2 or _USAGE.search(body, start, words[-1].end):
-                continue
-            for item in _command(program, words[1:], body):
-                found.append(Found(base + item.start, base + item.end, ""))
-        found.extend(Found(base + f.start, base + f.end, "") for f in _piped(body))
-        if _ASSIGNMENT_HINT.search(body):
-            at = 0
-            while at < len(body):
-                words = _words(body, at)
-                for item in _assignments(words, body):
-                    found.append(Found(base + item.start, base + item.end, item.name))
-                if not words:
-                    break
-                at = words[-1].end
-                # to the next command: past the operator that ended this one
-                while at < len(body) and body[at] in " \t;|&()<>\n":
-                    at += 1
+        if end < len(text) and text[end] not in " \t\\":
+            continue
+        program = _candidate(match.group())
+        if program is None:
+            continue
+        base, stop = _line_at(text, start)
+        body = text[base:stop]
+        words = _words(body, start - base)
+        if len(words) < 2 or _USAGE.search(body, start - base, words[-1].end):
+            continue
+        for item in _command(program, words[1:], body):
+            found.append(Found(base + item.start, base + item.end, ""))
+    lines: set[tuple[int, int]] = set()
+    if "|" in text:
+        lines |= {_line_at(text, m.start()) for m in _STDIN_READERS.finditer(text)}
+    for base, stop in sorted(lines):
+        found.extend(Found(base + f.start, base + f.end, "") for f in _piped(text[base:stop]))
+    for base, stop in sorted({_line_at(text, m.start()) for m in _ASSIGNMENT_HINT.finditer(text)}):
+        body = text[base:stop]
+        at = 0
+        while at < len(body):
+            words = _words(body, at)
+            for item in _assignments(words, body):
+                found.append(Found(base + item.start, base + item.end, item.name))
+            if not words:
+                break
+            at = words[-1].end
+            # to the next command: past the operator that ended this one
+            while at < len(body) and body[at] in " \t;|&()<>\n":
+                at += 1
     return found
