@@ -15,7 +15,14 @@ What finds the secrets (issue 29, ``benchmarks/secret_detectors.py``, ``docs/sec
   engine in the wheel), imported on first use only, never on the guard's hot path; a
   detector that cannot run withholds the whole text (:data:`UNSCANNED`: fail closed);
 * then our :data:`RULES`, only for what the detector misses on the canary corpus, each
-  with the fact it rests on (``source``).
+  with the fact it rests on (``source``);
+* and the secrets by position (:mod:`loopx_recall_core.command_secrets`, issue 40): an
+  argument a program takes as a password, token, key or credential, whatever it looks
+  like, read with the route model's option parser and the specs' SECRET bit.
+
+:func:`redact_cheap` is our rules and the secrets by position without the detector
+(standard library and the route model only): the guard's hot path redacts the proposed
+command with it (:func:`redact_command`).
 
 Both read the text as written and with one and two levels of string escaping undone (a
 secret in a JSON string inside a JSON string); every place a found value occurs, also
@@ -671,7 +678,8 @@ _PATH_SEPARATORS = re.compile(r"[/.]")
 
 
 def may_hold_secret(text: str) -> bool:
-    """Whether :func:`redact` could change ``text`` (cheap: no detector is loaded)."""
+    """Whether the detector could find a secret in ``text``, so that :func:`redact` may
+    change it beyond :func:`redact_cheap` (cheap: no detector is loaded)."""
     if _NAMES.search(text):
         return True
     return any(_token_like(run) for run in _RUN.findall(_PATH_SEPARATORS.sub(" ", text)))

@@ -16,6 +16,7 @@ outputs and both LoopX protocols are covered end to end by the plugin's
 from __future__ import annotations
 
 import json
+import re
 import time
 from datetime import UTC, datetime, timedelta
 
@@ -58,6 +59,10 @@ def _snippet(form) -> str:
     """What a provider keeps of a failed call: the command line, the outcome, the output
     (the form's text again: a tool that echoes its command, a file printed)."""
     return f"Bash: {one_line_command(form.text)}\noutcome: failed (exit 1)\n{form.text}"
+
+
+def _plain_command(text: str) -> bool:
+    return re.match(r"[a-z0-9][\w.+-]*[ \t]", text) is not None and "\n" not in text
 
 
 def _files(root) -> str:
@@ -137,9 +142,9 @@ def test_no_form_survives_the_guard(loopx_home, request_data, tmp_path, group):
         answer = _decide(loopx_home, one_line_command(form.text))
         if answer:
             warnings.append(json.dumps(answer))
-    # the repeats are warned (the warning path is exercised), but where no line of the
-    # group is a command the set indexes (credential-file lines), or each repeat differs
-    # by a redacted environment value, which is never the same route (chain._equal_values)
-    assert warnings or group[0].name in (".npmrc _auth", "TELEGRAM_BOT_TOKEN=")
+    # the repeats are warned (the warning path is exercised), unless no form of the group
+    # is a plain command: credential-file lines, or commands after a redacted environment
+    # value, which is never the same route (routes/chain.py, _equal_values)
+    assert warnings or not any(_plain_command(f.text) for f in group)
     assert _leaks("".join(warnings), group) == []
     assert _leaks(_files(loopx_home), group) == []
