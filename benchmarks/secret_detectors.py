@@ -16,8 +16,8 @@ For each candidate (installed in this venv; one not installed is reported as suc
 * false redactions over REAL output captured here by running tools (git log -p, pip,
   pytest, ruff, cargo, npm, apt): every line the candidate changes (none holds a secret);
 * cost per recall: one result at the ceilings (64 snippets of 2,000 characters) of the
-  captured output, p50 of 9 runs in this process (our memo of redacted texts emptied
-  before each run: the cost of texts not seen before);
+  captured output, p50 of 9 runs in this process (our memos of redacted texts and lines
+  emptied before each run: the cost of texts not seen before);
 * import time: a fresh interpreter importing the candidate and scanning one line
   (its whole start-up: import, rule compilation, first scan), p50 of 3.
 
@@ -48,6 +48,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from loopx_recall_core.qualification.canaries import vendor_canaries  # noqa: E402
+from loopx_recall_core.command_secrets import _LINES  # noqa: E402
 from loopx_recall_core.redaction import _DONE, redact, redact_cheap  # noqa: E402
 from tests.core.secrets_corpus import FORMS  # noqa: E402
 
@@ -222,7 +223,8 @@ def main() -> None:
         false = [line for line in lines if redactor(line) != line]
         samples = []
         for _ in range(9):
-            _DONE.clear()  # our memo would answer every run after the first from memory
+            _DONE.clear()  # our memos would answer every run after the first from memory
+            _LINES.clear()
             started = time.perf_counter()
             for snippet in snippets:
                 redactor(snippet)

@@ -32,6 +32,8 @@ cut or quoted lines it cannot parse) is one pass with its checks for prose.
 
 from __future__ import annotations
 
+import hashlib
+import os
 import re
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
@@ -539,41 +541,66 @@ def _line_at(text: str, at: int) -> tuple[int, int]:
     return start + 1, len(text) if end < 0 else end
 
 
+#: Each line's findings, by a keyed hash of the line (never the line itself: no text is
+#: kept, only where its secrets are): a text's unescaped views and the snippets of one
+#: recall repeat most lines.
+_LINES: dict[bytes, tuple[Found, ...]] = {}
+_LINES_KEY = os.urandom(16)
+
+
 def command_secrets(text: str) -> list[Found]:
     """Every secret by position in ``text``, with its span (:class:`Found`)."""
-    found: list[Found] = []
+    lines: set[tuple[int, int]] = set()
     for match in _PROGRAM_WORD.finditer(text):
         start, end = match.span()
         if start and text[start - 1] not in _BEFORE:
             continue
         if end < len(text) and text[end] not in " \t\\":
             continue
+        if _candidate(match.group()) is not None:
+            lines.add(_line_at(text, start))
+    if "|" in text:
+        lines |= {_line_at(text, m.start()) for m in _STDIN_READERS.finditer(text)}
+    lines |= {_line_at(text, m.start()) for m in _ASSIGNMENT_HINT.finditer(text)}
+    found: list[Found] = []
+    for base, stop in sorted(lines):
+        body = text[base:stop]
+        key = hashlib.blake2b(body.encode("utf-8", "surrogatepass"), key=_LINES_KEY,
+                              digest_size=16).digest()  # fmt: skip
+        spans = _LINES.get(key)
+        if spans is None:
+            spans = tuple(_in_line(body))
+            if len(_LINES) >= 8192:
+                _LINES.clear()
+            _LINES[key] = spans
+        found.extend(Found(base + f.start, base + f.end, f.name) for f in spans)
+    return found
+
+
+def _in_line(body: str) -> Iterator[Found]:
+    """The secrets by position of one logical line."""
+    for match in _PROGRAM_WORD.finditer(body):
+        start, end = match.span()
+        if start and body[start - 1] not in _BEFORE:
+            continue
+        if end < len(body) and body[end] not in " \t\\":
+            continue
         program = _candidate(match.group())
         if program is None:
             continue
-        base, stop = _line_at(text, start)
-        body = text[base:stop]
-        words = _words(body, start - base)
-        if len(words) < 2 or _USAGE.search(body, start - base, words[-1].end):
+        words = _words(body, start)
+        if len(words) < 2 or _USAGE.search(body, start, words[-1].end):
             continue
-        for item in _command(program, words[1:], body):
-            found.append(Found(base + item.start, base + item.end, ""))
-    lines: set[tuple[int, int]] = set()
-    if "|" in text:
-        lines |= {_line_at(text, m.start()) for m in _STDIN_READERS.finditer(text)}
-    for base, stop in sorted(lines):
-        found.extend(Found(base + f.start, base + f.end, "") for f in _piped(text[base:stop]))
-    for base, stop in sorted({_line_at(text, m.start()) for m in _ASSIGNMENT_HINT.finditer(text)}):
-        body = text[base:stop]
+        yield from _command(program, words[1:], body)
+    yield from _piped(body)
+    if _ASSIGNMENT_HINT.search(body):
         at = 0
         while at < len(body):
             words = _words(body, at)
-            for item in _assignments(words, body):
-                found.append(Found(base + item.start, base + item.end, item.name))
+            yield from _assignments(words, body)
             if not words:
                 break
             at = words[-1].end
             # to the next command: past the operator that ended this one
             while at < len(body) and body[at] in " \t;|&()<>\n":
                 at += 1
-    return found
