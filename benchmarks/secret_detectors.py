@@ -47,8 +47,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from loopx_recall_core.qualification.canaries import vendor_canaries  # noqa: E402
 from loopx_recall_core.command_secrets import _LINES  # noqa: E402
+from loopx_recall_core.qualification.canaries import vendor_canaries  # noqa: E402
 from loopx_recall_core.redaction import _DONE, redact, redact_cheap  # noqa: E402
 from tests.core.secrets_corpus import FORMS  # noqa: E402
 
