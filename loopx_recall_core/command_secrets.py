@@ -348,7 +348,7 @@ def _candidate(word: str) -> str | None:
 
 _PROGRAM_WORD = re.compile(r"[A-Za-z0-9_][\w.+-]*")
 #: before a program's name: the start, a blank, a folder, a quote, an operator, "Bash:"
-_BEFORE = frozenset(" \t/\"'`;|&(={:$")
+_BEFORE = frozenset(" \t\r\n/\"'`;|&(={:$")
 _ASSIGNMENT_HINT = re.compile(
     r"(?i:pass|pwd|secret|token|key|credential|auth)[\w.-]*=[^\s=]", re.ASCII
 )

@@ -150,3 +150,12 @@ def test_the_cheap_path_never_loads_the_detector():
                           check=True)  # fmt: skip
     assert done.stdout.strip() == "False"
     assert "betterleaks" not in Path(command_secrets.__file__).read_text()
+
+
+def test_all_forms_in_one_text_leave_nothing():
+    """A tool's output or a file holding many of them, each at the start of its line (no
+    snippet header before it): every one is found where it is written."""
+    text = "\n".join(f.text for f in FORMS)
+    for redactor in (redact, redact_cheap):
+        redacted = redactor(text)
+        assert [f.name for f in FORMS if f.leaked(redacted)] == []
