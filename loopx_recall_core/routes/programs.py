@@ -6,6 +6,10 @@ spellings and values the tools' own help gives where the spec lacks them.
 
 Applied by :mod:`.invocation`. Keyed by program name as normalized (``python3`` is
 ``python``).
+
+Long because: every row cites the tool's help or manual beside it, and the options that
+hold a secret where a spec has none (issue 40) are facts of the same kind, in the same
+table (``SPEC_CORRECTIONS``).
 """
 
 from __future__ import annotations
@@ -284,24 +288,138 @@ FOLDER_FILE_OPTIONS: dict[str, tuple[set[str], frozenset[str]]] = {
 #: * MySQL manual, mysql/mysqldump/mysqladmin: "--password[=password], -p[password]  ...
 #:   there must be no space between -p and the password": ``-p secret`` prompts and
 #:   takes ``secret`` as the database.
+#:
+#: Options whose value is a password, token or key where the spec has no such option or
+#: does not mark it (bits 2, SECRET; issue 40): the value is redacted whatever it looks
+#: like (:mod:`loopx_recall_core.command_secrets`). A program without a spec names its
+#: option (the third field). Sources, each tool's own help (run here where installed) or
+#: manual:
+#:
+#: * ``ssh-keygen(1)`` (installed): "-N new_passphrase Provides the new passphrase", "-P
+#:   passphrase Provides the (old) passphrase";
+#: * ``zip -h`` (installed): "-P pswd   use standard encryption, password is pswd";
+#:   ``unzip(1)`` (installed): "-P password use password to decrypt encrypted zipfile
+#:   entries";
+#: * ``keytool -importkeystore -help`` (installed): "-srcstorepass <arg> source keystore
+#:   password", "-deststorepass", "-srckeypass", "-destkeypass"; keytool docs:
+#:   "-storepass", "-keypass", "-new" (the new password);
+#: * ``gpg --dump-options`` (installed) lists ``--passphrase``; gpg(1): "--passphrase
+#:   string  Use string as the passphrase";
+#: * ``wget --help`` (installed): "--password=PASS", "--http-password=PASS",
+#:   "--ftp-password=PASS", "--proxy-password=PASS";
+#: * ``curl --help all`` (installed): "--oauth2-bearer <token> OAuth 2 Bearer Token";
+#: * ``openssl rsa|pkcs12|enc -help`` (installed): "-passin val Input file pass phrase
+#:   source", "-passout val", "-password val", "-passcerts val", "-pass val Passphrase
+#:   source", "-k val Passphrase" (openssl-passphrase-options(1): only ``pass:`` holds the
+#:   password itself; ``env:``, ``file:``, ``fd:`` and ``stdin`` name where it is);
+#: * GitHub CLI manual, "gh auth login": "--with-token  Read token from standard input":
+#:   a flag (the spec gives it a value);
+#: * doctl docs, "doctl auth init": "-t, --access-token string API V2 access token" (the
+#:   spec gives it no value);
+#: * sshpass(1): "-p password  The password is given on the command line";
+#: * redis-cli docs ("redis-cli, the Redis command line interface"): "-a <password>
+#:   Password to use when connecting to the server", "--pass <password> Alias of -a";
+#: * Azure CLI docs, "az login": "--password -p  Credentials like user password, or for a
+#:   service principal, provide client secret"; "az storage": "--account-key", "--sas-token",
+#:   "--connection-string"; "az vm create": "--admin-password";
+#: * 7-Zip docs, "-p (set Password) switch": "-p{Password}" (attached only); RAR manual:
+#:   "-p[password]";
+#: * MySQL manual, mysqladmin/mysqldump: ``-p[password]``, ``--password[=password]``;
+#: * sqlcmd and bcp docs: "-P password";
+#: * OpenLDAP ldapsearch(1) and its siblings: "-w passwd  Use passwd as the password for
+#:   simple authentication"; ldappasswd(1): "-a oldPasswd", "-s newPasswd";
+#: * ipmitool(1): "-P <password>  Remote server password is specified on the command line";
+#: * mosquitto_pub(1), mosquitto_sub(1): "-P, --pw  Provide a password";
+#: * cqlsh docs: "-p PASSWORD, --password=PASSWORD"; influx 1.x CLI: "-password";
+#:   influx 2.x CLI: "-t, --token  InfluxDB API token";
+#: * MongoDB Database Tools docs (mongodump, mongorestore, mongoexport, mongostat,
+#:   mongotop, mongofiles) and the legacy ``mongo`` shell: "--password=<password>,
+#:   -p=<password>";
+#: * rdesktop(1): "-p <password>";
+#: * twine docs, "twine upload": "-p PASSWORD, --password PASSWORD";
+#: * glab docs, "glab auth login": "-t, --token string  Your GitLab access token";
+#: * smbclient(1): "--password=STRING"; its "-U|--user=[DOMAIN\\]USERNAME[%PASSWORD]",
+#:   lftp(1) "-u user[,pass]", skopeo(1) "--creds username[:password]" and htpasswd(1)
+#:   "-C cost", "-r rounds" take a value (the password part is read by
+#:   :mod:`loopx_recall_core.command_secrets`).
 SPEC_CORRECTIONS: dict[str, dict[str, tuple[int, int, str]]] = {
     "pnpm": {"-w": (0, 1, ""), "--workspace-root": (0, 1, "")},
     "npm": {"--verbose": (0, 0, "")},
     "tar": {"-C": (1, 0, ""), "C": (1, 0, ""), "--directory": (1, 0, "")},
     "grep": {"-R": (0, 0, "--dereference-recursive")},
     "mysql": {"-p": (2, 2, ""), "--password": (2, 2, "")},
-    "mysqldump": {"-p": (2, 2, ""), "--password": (2, 2, "")},
-    "mysqladmin": {"-p": (2, 2, ""), "--password": (2, 2, "")},
+    "mysqldump": {"-p": (2, 2, "--password"), "--password": (2, 2, "--password")},
+    "mysqladmin": {"-p": (2, 2, "--password"), "--password": (2, 2, "--password")},
+    "mariadb": {"-p": (2, 2, "--password"), "--password": (2, 2, "--password")},
+    "mariadb-dump": {"-p": (2, 2, "--password"), "--password": (2, 2, "--password")},
+    "ssh-keygen": {"-N": (1, 2, ""), "-P": (1, 2, "")},
+    "zip": {"-P": (1, 2, "--password"), "--password": (1, 2, "--password")},
+    "unzip": {"-P": (1, 2, "-P")},
+    "keytool": {name: (1, 2, name) for name in (
+        "-storepass", "-keypass", "-srcstorepass", "-deststorepass", "-srckeypass",
+        "-destkeypass", "-new")},
+    "jarsigner": {"-storepass": (1, 2, "-storepass"), "-keypass": (1, 2, "-keypass")},
+    "gpg": {"--passphrase": (1, 2, "--passphrase")},
+    "wget": {name: (1, 2, name) for name in (
+        "--password", "--http-password", "--ftp-password", "--proxy-password")},
+    "curl": {"--oauth2-bearer": (1, 2, "--oauth2-bearer")},
+    "openssl": {name: (1, 2, name) for name in (
+        "-pass", "-passin", "-passout", "-password", "-passcerts", "-k")},
+    "doctl": {"-t": (1, 2, ""), "--access-token": (1, 2, "")},
+    "gh": {"--with-token": (0, 0, "")},
+    "sshpass": {"-p": (1, 2, "-p")},
+    "redis-cli": {"-a": (1, 2, "-a"), "--pass": (1, 2, "-a"), "--user": (1, 0, "--user"),
+                  "-h": (1, 0, "-h"), "-p": (1, 0, "-p"), "-n": (1, 0, "-n"),
+                  "-u": (1, 0, "-u")},
+    "az": {"-p": (1, 2, "--password"), "--password": (1, 2, "--password"),
+           "--admin-password": (1, 2, "--admin-password"), "--account-key": (1, 2, "--account-key"),
+           "--sas-token": (1, 2, "--sas-token"),
+           "--connection-string": (1, 2, "--connection-string"),
+           "--client-secret": (1, 2, "--client-secret"), "-u": (1, 0, "--username"),
+           "--username": (1, 0, "--username"), "--tenant": (1, 0, "--tenant"),
+           "-t": (1, 0, "--tenant"), "-n": (1, 0, "--name"), "-g": (1, 0, "--resource-group")},
+    "7z": {"-p": (2, 2, "-p")},
+    "7za": {"-p": (2, 2, "-p")},
+    "7zz": {"-p": (2, 2, "-p")},
+    "rar": {"-p": (2, 2, "-p")},
+    "unrar": {"-p": (2, 2, "-p")},
+    "sqlcmd": {"-P": (1, 2, "-P"), "-U": (1, 0, "-U"), "-S": (1, 0, "-S"), "-d": (1, 0, "-d"),
+               "-Q": (1, 0, "-Q"), "-q": (1, 0, "-q"), "-i": (1, 0, "-i")},
+    "bcp": {"-P": (1, 2, "-P"), "-U": (1, 0, "-U"), "-S": (1, 0, "-S")},
+    **{ldap: {"-w": (1, 2, "-w"), "-D": (1, 0, "-D"), "-H": (1, 0, "-H"), "-b": (1, 0, "-b"),
+              "-h": (1, 0, "-h")}
+       for ldap in ("ldapsearch", "ldapmodify", "ldapadd", "ldapdelete", "ldapwhoami")},
+    "ldappasswd": {"-w": (1, 2, "-w"), "-a": (1, 2, "-a"), "-s": (1, 2, "-s"),
+                   "-D": (1, 0, "-D"), "-H": (1, 0, "-H")},
+    "ipmitool": {"-P": (1, 2, "-P"), "-U": (1, 0, "-U"), "-H": (1, 0, "-H"), "-I": (1, 0, "-I")},
+    "mosquitto_pub": {"-P": (1, 2, "--pw"), "--pw": (1, 2, "--pw"), "-u": (1, 0, "-u"),
+                      "-t": (1, 0, "-t"), "-m": (1, 0, "-m"), "-h": (1, 0, "-h")},
+    "mosquitto_sub": {"-P": (1, 2, "--pw"), "--pw": (1, 2, "--pw"), "-u": (1, 0, "-u"),
+                      "-t": (1, 0, "-t"), "-h": (1, 0, "-h")},
+    "cqlsh": {"-p": (1, 2, "--password"), "--password": (1, 2, "--password"),
+              "-u": (1, 0, "--username")},
+    "influx": {"-password": (1, 2, "-password"), "-username": (1, 0, "-username"),
+               "-t": (1, 2, "--token"), "--token": (1, 2, "--token")},
+    **{mongo: {"-p": (1, 2, "--password"), "--password": (1, 2, "--password"),
+               "-u": (1, 0, "--username"), "--username": (1, 0, "--username")}
+       for mongo in ("mongo", "mongodump", "mongorestore", "mongoexport", "mongostat",
+                     "mongotop", "mongofiles")},
+    "rdesktop": {"-p": (1, 2, "-p"), "-u": (1, 0, "-u")},
+    "twine": {"-p": (1, 2, "--password"), "--password": (1, 2, "--password"),
+              "-u": (1, 0, "--username"), "--username": (1, 0, "--username"),
+              "-r": (1, 0, "--repository")},
+    "glab": {"-t": (1, 2, "--token"), "--token": (1, 2, "--token")},
+    "smbclient": {"--password": (1, 2, "--password"), "-U": (1, 0, "--user"),
+                  "--user": (1, 0, "--user")},
+    "lftp": {"-u": (1, 0, "-u"), "-p": (1, 0, "-p"), "-e": (1, 0, "-e")},
+    "skopeo": {"--creds": (1, 0, "--creds"), "--src-creds": (1, 0, "--src-creds"),
+               "--dest-creds": (1, 0, "--dest-creds")},
+    "htpasswd": {"-C": (1, 0, "-C"), "-r": (1, 0, "-r")},
     # GNU coreutils 9.1 ``cut --help``: "-d, --delimiter=DELIM", "-f, --fields=LIST" (a
     # mandatory value: "Mandatory arguments to long options are mandatory for short options
     # too"); the spec makes it optional.
-    "cut": {
-        "-d": (1, 0, ""),
-        "--delimiter": (1, 0, ""),
-        "-f": (1, 0, ""),
-        "--fields": (1, 0, ""),
-    },
-}
+    "cut": {"-d": (1, 0, ""), "--delimiter": (1, 0, ""), "-f": (1, 0, ""), "--fields": (1, 0, "")},
+}  # fmt: skip
 #: Programs whose options take effect in the order given (each applies to what follows
 #: it), so their order is part of the route: find(1) "The expression is made up of
 #: options, tests, and actions ... evaluated from left to right"; ffmpeg docs "options

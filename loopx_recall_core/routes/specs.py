@@ -27,7 +27,7 @@ import os
 import re
 from typing import Any, NamedTuple
 
-__all__ = ["FOLDER", "SECRET", "Node", "Option", "program_spec"]
+__all__ = ["FOLDER", "SECRET", "Node", "Option", "may_take_secret", "program_spec"]
 
 PERSISTENT = 1
 SECRET = 2
@@ -37,6 +37,8 @@ SEPARATOR = 8
 # os.path, not pathlib: the guard's hot path reads a spec, and pathlib's import costs more
 _DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "specs")
 _LOADED: dict[str, dict[str, Any] | None] = {}
+_SECRETS: dict[str, bool] = {}
+_NAMES: frozenset[str] | None = None
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}(?:/[A-Za-z0-9][A-Za-z0-9._+-]{0,63}){0,3}\Z")
 
 
@@ -139,3 +141,33 @@ def program_spec(program: str) -> Node | None:
     program is compared word for word."""
     raw = _load(program)
     return None if raw is None else Node(raw)
+
+
+def _any_secret(node: Any) -> bool:
+    if not isinstance(node, dict):
+        return False
+    if "l" in node and len(node) == 1:
+        return True  # in another file: maybe (not read until the program's words are)
+    for entry in node.get("o", ()):
+        if isinstance(entry, list) and len(entry) == 3 and int(entry[2]) & SECRET:
+            return True
+    return any(_any_secret(child) for child in (node.get("s") or {}).values())
+
+
+def may_take_secret(program: str) -> bool:
+    """Whether ``program``'s spec has an option whose value is a secret (the SECRET bit)
+    anywhere in its tree, or a part in another file that may have one; False for a
+    program without a spec. Cheap: the program's file list is read once per process, and
+    only a program named there has its own file read (once)."""
+    global _NAMES
+    if program in _SECRETS:
+        return _SECRETS[program]
+    if _NAMES is None:
+        try:
+            _NAMES = frozenset(n[:-5] for n in os.listdir(_DATA) if n.endswith(".json"))
+        except OSError:
+            _NAMES = frozenset()
+    found = program in _NAMES and _any_secret(_load(program))
+    if len(_SECRETS) < 1024:
+        _SECRETS[program] = found
+    return found

@@ -1,19 +1,22 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Measured: 300 synthetic secrets of 66 kinds (vendor formats and the
-forms found leaking), planted in Codex transcripts (tool commands and outputs) and in a
-hook payload, go through the installed CLI, the plugin and the Obelisk double, in two
-halves (one result holds at most 32,000 characters). Not one 8-character piece of any of
-them reaches `recall history --show-private` (text and JSON), `recall show`, `recall replan
---show-private`, stderr, the hook log or any file under the state root, while each
-secret's line does come through, redacted."""
+"""Measured: 300 synthetic secrets of 66 kinds (vendor formats and the forms found
+leaking) and issue 40's 276 command-line and credential-file forms
+(``tests/core/secrets_corpus.py``), planted in Codex transcripts (tool commands and
+outputs) and in a hook payload, go through the installed CLI, the plugin and the Obelisk
+double, in four parts (one result holds at most 32,000 characters). Not one 8-character
+piece of any of them reaches `recall history --show-private` (text and JSON), `recall
+show`, `recall replan --show-private`, both LoopX protocols, stderr, the hook log or any
+file under the state root, while each secret's line does come through, redacted."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
 import subprocess
+import sys
 from datetime import timedelta
 from pathlib import Path
 
@@ -25,7 +28,29 @@ from ..conftest import CAPABILITY, LOOPX
 from ..hostile import codex_transcript, now_iso
 
 ALL = secret_canaries() + vendor_canaries()
-HALVES = {"first": ALL[: len(ALL) // 2], "second": ALL[len(ALL) // 2 :]}
+
+
+def _corpus() -> list:
+    """The corpus of command-line and credential-file secrets (issue 40; the repository's
+    ``tests/core/secrets_corpus.py``, read by path: this plugin's ``tests`` is another
+    package), each form as a canary."""
+    path = Path(__file__).resolve().parents[4] / "tests" / "core" / "secrets_corpus.py"
+    spec = importlib.util.spec_from_file_location("loopx_secrets_corpus", path)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return list(module.FORMS)
+
+
+CORPUS = _corpus()
+HALVES = {
+    "first": ALL[: len(ALL) // 2],
+    "second": ALL[len(ALL) // 2 :],
+    "corpus-1": CORPUS[: len(CORPUS) // 2],
+    "corpus-2": CORPUS[len(CORPUS) // 2 :],
+}
 GROUP = 6
 LIMITS = ["--max-sessions", "50", "--max-items", "64", "--max-snippet-chars", "2000",
           "--max-total-chars", "32000"]  # fmt: skip
@@ -54,7 +79,7 @@ HISTORY = {
 
 
 def _leaks(text: str) -> list[str]:
-    return sorted({c.kind for c in ALL if c.leaked(text)})
+    return sorted({c.kind for c in ALL + CORPUS if c.leaked(text)})
 
 
 @pytest.fixture(params=list(HALVES))
