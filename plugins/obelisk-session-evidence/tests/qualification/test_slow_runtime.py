@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import json
 
-from click.testing import CliRunner
-
-from loopx_recall_core.testing import cli
+from .test_cli import qualify_process
 
 SLEEP_S = 1.0
 
@@ -28,7 +26,7 @@ def test_a_slow_runtime_qualifies_against_its_own_floor(obelisk_bin, tmp_path):
         "LOOPX_RECALL_LOAD_PLUGINS": "loopx-obelisk-session-evidence",
     }
     args = ["recall", "qualify", "--cases", "10", "--report", str(tmp_path / "r")]
-    result = CliRunner().invoke(cli, [*args, "--format", "json"], env=env)
+    result = qualify_process([*args, "--format", "json"], env)  # its own process
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
     assert report["verdict"] == {"passed": True, "failed_gates": []}
