@@ -37,7 +37,6 @@ The walk, in the order the shell runs the line:
 
 from __future__ import annotations
 
-import posixpath
 import re
 from typing import NamedTuple
 
@@ -45,6 +44,7 @@ from loopx_recall_core.routes.grammar import Command, ParseError, Redirect, Word
 from loopx_recall_core.routes.invocation import canonical_program, normalize_invocation
 from loopx_recall_core.routes.paths import (
     is_path_like,
+    join_folder,
     multiset_equal,
     norm_path,
     overlap,
@@ -496,8 +496,6 @@ class _Walk:
                 where = self._path(redirect.target, local)
                 state.before.append(f"write:{where}{redirect.operator}{text}")
             return True
-        elif program == "tee" and not command.after_pipe:
-            return False
         else:
             return False
         self.setup.append(fallback)
@@ -515,17 +513,7 @@ class _Walk:
         return ""
 
     def _join(self, folder: str, target: str) -> str:
-        unknown = folder == "?" and not target.startswith("/")
-        if not target or target.startswith(("~", "$")) or unknown:
-            return "?"
-        if target.startswith("/"):
-            # An absolute folder outside the known root is taken as the root: agents start
-            # with "cd /abs/checkout &&", and another checkout (a worktree) of the same
-            # repository is the same place for a route.
-            inside = norm_path(target, self.root)
-            return "." if inside.startswith("/") else inside
-        joined = posixpath.normpath(posixpath.join(folder, target))
-        return "." if joined in ("", ".") else joined
+        return join_folder(folder, target, self.root, outside_is_root=True)
 
     def _path(self, path: str, state: _State) -> str:
         if path.startswith("/"):

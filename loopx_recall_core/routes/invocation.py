@@ -31,7 +31,7 @@ import posixpath
 import re
 from typing import NamedTuple
 
-from loopx_recall_core.routes.paths import is_path_like, norm_path, normalize_arg
+from loopx_recall_core.routes.paths import is_path_like, join_folder, norm_path, normalize_arg
 from loopx_recall_core.routes.programs import (
     COSMETIC_FLAGS,
     FLAG_ALIASES,
@@ -106,18 +106,6 @@ def canonical_program(word: str, root: str | None) -> tuple[str, tuple[str, ...]
     if words is None:
         return word, ()
     return words[0], words[1:]
-
-
-def _join(folder: str, path: str, root: str | None) -> str:
-    """``path`` taken from ``folder`` (repository-relative; absolute outside the root)."""
-    if not path or path.startswith("$") or path.startswith("~"):
-        return "?"
-    if path.startswith("/"):
-        return norm_path(path, root)
-    if folder == "?":
-        return "?"
-    joined = posixpath.normpath(posixpath.join(folder, path))
-    return "." if joined in ("", ".") else joined
 
 
 class _Reader:
@@ -402,16 +390,16 @@ def _folders(
     modes = FOLDER_MODES.get(program, set())
     for item in parsed:
         if item.folder:
-            folder = _join(folder, item.value, root)
+            folder = join_folder(folder, item.value, root, outside_is_root=False)
             continue
         if item.spellings & modes:
-            folder = _join(folder, item.value, root)
+            folder = join_folder(folder, item.value, root, outside_is_root=False)
             kept.append(item._replace(value="."))
             continue
         if files is not None and item.spellings & files[0]:
             head, base = posixpath.split(item.value)
             if head:
-                folder = _join(folder, head, root)
+                folder = join_folder(folder, head, root, outside_is_root=False)
             if base not in files[1]:
                 kept.append(item._replace(value=base))
             continue

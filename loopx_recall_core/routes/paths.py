@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 
 __all__ = [
     "is_path_like",
+    "join_folder",
     "multiset_equal",
     "norm_path",
     "normalize_arg",
@@ -49,6 +50,24 @@ def norm_path(path: str, root: str | None) -> str:
         if path.startswith("//"):  # normpath keeps a leading "//" (POSIX), we do not
             path = "/" + path.lstrip("/")
     return path or "."
+
+
+def join_folder(folder: str, target: str, root: str | None, *, outside_is_root: bool) -> str:
+    """The folder ``target`` names when taken from ``folder`` (both repository-relative):
+    ``?`` when it cannot be known (empty, ``~``, ``$X``, or relative to an unknown folder).
+    An absolute folder outside ``root`` stays absolute, or with ``outside_is_root`` is the
+    root: agents start with ``cd /abs/checkout &&``, and another checkout (a worktree) of
+    the same repository is the same place, while a program's own folder option naming
+    another absolute folder may be a sibling repository."""
+    if not target or target.startswith(("~", "$")):
+        return "?"
+    if target.startswith("/"):
+        inside = norm_path(target, root)
+        return "." if outside_is_root and inside.startswith("/") else inside
+    if folder == "?":
+        return "?"
+    joined = posixpath.normpath(posixpath.join(folder, target))
+    return "." if joined in ("", ".") else joined
 
 
 def normalize_arg(arg: str, root: str | None = None) -> str:
