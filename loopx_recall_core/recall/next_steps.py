@@ -12,7 +12,7 @@ from typing import get_args
 
 from loopx_recall_core.contracts.historical import ProviderId
 
-__all__ = ["behind_line", "coverage_line", "next_step"]
+__all__ = ["BEHIND_FALLBACK", "behind_line", "coverage_line", "next_step"]
 
 
 def coverage_line(count: object, agent_id: str | None, project_id: str | None) -> str | None:
@@ -66,15 +66,22 @@ def next_step(
     return None
 
 
+#: what to do when the index is behind and the provider names no way to refresh it
+BEHIND_FALLBACK = "refresh the provider's index"
+
+
 def behind_line(freshness: object, unclaimed: object, hint: object) -> str | None:
     """One line when a succeeded answer's index may not hold the newest sessions
-    (``stale``, ``incomplete``, ``unknown``) and no unclaimed session explains it: what to
-    do (the provider's ``refresh_hint`` when it gives one), and that absence is no
-    evidence until then."""
+    (``stale``, ``incomplete``, ``unknown``): what to do (``hint``: the provider's
+    ``refresh_hint``, set on a succeeded answer only when the provider itself said its
+    index is behind), and that absence is no evidence until then. When unclaimed sessions
+    lowered the freshness and the provider's index was not behind, the coverage line
+    says it all and this one is left out."""
+    hinted = isinstance(hint, str) and bool(hint)
     if freshness not in ("stale", "incomplete", "unknown") or (
-        isinstance(unclaimed, int) and unclaimed > 0
+        isinstance(unclaimed, int) and unclaimed > 0 and not hinted
     ):
         return None
-    what = hint if isinstance(hint, str) and hint else "refresh the provider's index"
+    what = hint if hinted else BEHIND_FALLBACK
     return f"  next: the index is {freshness}: {what}, then ask again (until then absence is " \
         "not evidence)"

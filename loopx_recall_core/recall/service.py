@@ -35,6 +35,7 @@ from loopx_recall_core.provider_protocols import (
 from loopx_recall_core.provider_records import ProviderFailure
 from loopx_recall_core.recall.attempt import Attempt
 from loopx_recall_core.recall.coverage import unclaimed_sessions
+from loopx_recall_core.recall.next_steps import BEHIND_FALLBACK
 from loopx_recall_core.recall.outcome import REASON_CODES, RecallOutcome
 from loopx_recall_core.recall.request_admission import STAGE_TRIGGERS, Admitted, admit
 from loopx_recall_core.recall.resolver import Host, LazyHost, Resolved
@@ -431,11 +432,12 @@ class RecallService:
         if result is None:
             return attempt.fail(rejection)
         result = _host_checked(request, result, attempt.mode)
+        behind = result.freshness in _BEHIND  # the provider's own word, before coverage
         unclaimed = None
         if attempt.mode == "claimed" and isinstance(provider, SessionListingProvider):
             result, unclaimed = _covered(result, provider, scope.binding, attempt.store, deadline)
         outcome = attempt.succeed(result, unclaimed)
-        if result.freshness in _BEHIND and not unclaimed:  # the index is behind: say so
-            hint = _unavailable_hint(provider, "refresh_hint")
-            outcome = attrs.evolve(outcome, unavailable_hint=hint) if hint else outcome
+        if behind:  # the index is behind (with or without unclaimed sessions): say so
+            hint = _unavailable_hint(provider, "refresh_hint") or BEHIND_FALLBACK
+            outcome = attrs.evolve(outcome, unavailable_hint=hint)
         return outcome

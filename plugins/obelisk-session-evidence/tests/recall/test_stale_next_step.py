@@ -42,3 +42,24 @@ def test_no_prior_match_says_it_covers_only_the_window(loopx, enable_alpha):
     asked = loopx("recall", "replan", "--proposed-command", "never-run-zz --flag", *IDS).stdout
     assert "comparison: no_prior_match" in asked
     assert "within the last 30 days" in asked
+
+
+def test_a_stale_index_is_said_beside_unclaimed_sessions(loopx, enable_alpha, archive_home):
+    # Before: with sessions nobody claimed, the coverage line stood alone and the index's
+    # own lag (a fork written after the last refresh, on the real 0.2.1) went unsaid.
+    enable_alpha("claude", agent_sessions="claimed")
+    double_settings(archive_home.home, fault="stale")
+    later = time.time() + 5
+    for path in (Path(archive_home.home) / ".claude" / "projects").rglob("*.jsonl"):
+        os.utime(path, (later, later))
+    asked = loopx("recall", "history", *IDS, "--term", "pytest").stdout
+    assert "coverage incomplete" in asked
+    assert "obelisk --build" in asked
+
+
+def test_unclaimed_sessions_alone_name_no_refresh(loopx, enable_alpha):
+    enable_alpha("claude", agent_sessions="claimed")
+    asked = loopx("recall", "history", *IDS, "--term", "pytest").stdout
+    assert "coverage incomplete" in asked
+    assert "obelisk --build" not in asked
+    assert "the index is" not in asked
