@@ -28,7 +28,7 @@ from loopx_recall_core.operator_requests import (
 )
 from loopx_recall_core.plugins import load_host
 from loopx_recall_core.recall.service import DEFAULT_TIMEOUT_S
-from loopx_recall_core.state import DEFAULT_CEILINGS, StateStore
+from loopx_recall_core.state import DEFAULT_CEILINGS
 
 __all__ = ["RECALL_TIMEOUT_S", "answer"]
 
@@ -51,11 +51,12 @@ def answer(request: Any) -> dict[str, Any]:
         parsed = structure(request, record)
     except ContractError as exc:
         raise ProtocolError("invalid_request", str(exc)) from None
-    state = StateStore().read()
+    # The owner's state is read by operator_requests, after the owner-decision generation
+    # (owner_decisions): a decision taken after that read is never missed.
     try:
         if isinstance(parsed.input, HistoryInput):
-            return history_result(parsed.invocation_id, _history(state, parsed.input))
-        return replan_result(parsed.invocation_id, _replan(state, parsed.input))
+            return history_result(parsed.invocation_id, _history(None, parsed.input))
+        return replan_result(parsed.invocation_id, _replan(None, parsed.input))
     except OperatorRefused as exc:
         raise ProtocolError("operator_refused", str(exc)) from None
 

@@ -29,7 +29,7 @@ from loopx_recall_core.loopx_extension.mapping import MAX_ADVISORY_ITEMS, adviso
 from loopx_recall_core.operator_requests import OperatorRefused
 from loopx_recall_core.plugins import load_host
 from loopx_recall_core.recall.service import DEFAULT_TIMEOUT_S
-from loopx_recall_core.state import DEFAULT_CEILINGS, StateStore
+from loopx_recall_core.state import DEFAULT_CEILINGS
 
 __all__ = [
     "REQUEST_SCHEMA",
@@ -134,7 +134,7 @@ def answer(request: Any) -> dict[str, Any]:
     agent_id, project_id = scope
     try:
         outcome = operator_requests.history(
-            StateStore().read(),
+            None,  # the owner's, read after the owner-decision generation (owner_decisions)
             load_host,
             provider_id=None,
             agent_id=agent_id,

@@ -271,3 +271,46 @@ def test_committing_never_makes_a_state_folder_and_refuses_after_a_decision(tmp_
     with pytest.raises(owner_decisions.Superseded):
         store.save("agent-a", "req-1", {"n": 1})
     assert not (root / "private").exists()
+
+
+@pytest.mark.parametrize("protocol", ["capability", "decision_context"])
+def test_a_loopx_request_racing_a_disable_keeps_no_result(
+    protocol, loopx_home, tmp_path, monkeypatch
+):
+    """LoopX's two protocols: the generation is read before the state (before: they read
+    the state first, so a disable between that read and the recall's start was missed, and
+    the answer's result was stored for a pair the owner had just disabled). The seam: the
+    owner's real `capability disable` runs right after the state is first read."""
+    from loopx_recall_core.loopx_extension import capability, decision_context
+    from loopx_recall_core.state import StateStore as Store
+    from tests.loopx_extension.test_loopx_extension import decision_request, loopx_request
+
+    _seed(loopx_home)
+    monkeypatch.setenv("LOOPX_RECALL_HOME", str(loopx_home))
+    outputs: list[bytes] = []
+    decide = _decisions(loopx_home, tmp_path, outputs)["disable"]
+    read = Store.read
+
+    def read_then_decide(self):
+        state = read(self)
+        nonlocal decide
+        if decide is not None:
+            decide, run = None, decide
+            run()
+        return state
+
+    monkeypatch.setattr(Store, "read", read_then_decide)
+    provider = _Provider(None)
+    for module in (capability, decision_context):
+        monkeypatch.setattr(module, "load_host", host_with(provider))
+    if protocol == "capability":
+        request = loopx_request("history", {"agent_id": "agent-a", "project_id": "proj-j",
+                                            "terms": ["pytest"]})  # fmt: skip
+        answer = capability.answer
+    else:
+        request = decision_request("loopx-recall:agent/agent-a/project/proj-j")
+        answer = decision_context.answer
+    with pytest.raises(owner_decisions.Superseded):
+        answer(request)
+    assert decide is None  # the decision ran
+    assert _files_holding(loopx_home, CANARY) == []
