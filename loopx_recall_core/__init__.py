@@ -24,8 +24,8 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     import pluggy
 
-    from loopx_recall_core.hookspecs import PROJECT_NAME
-
-    value = pluggy.HookimplMarker(PROJECT_NAME)
+    # the hook specs' project name is this package's name (hookspecs.PROJECT_NAME); spelt
+    # here as __name__ so the package's face imports nothing of the house above it
+    value = pluggy.HookimplMarker(__name__)
     globals()[name] = value
     return value
