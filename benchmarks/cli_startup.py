@@ -87,7 +87,8 @@ def main() -> None:
     # status run in-process by ``python -c``, the entry points listed one way or the other
     status = f"import sys; sys.argv = ['loopx-recall', *{STATUS!r}]; "
     run_cli = "from loopx_recall_core.cli import main; main()"
-    by_metadata = "import loopx_recall_core._entry_points as e; e._walkable = lambda: False; "
+    by_metadata = ("import loopx_recall_core.plugin._entry_points as e; "
+                   "e._walkable = lambda: False; ")
     walk = [sys.executable, "-c", status + run_cli]
     metadata = [sys.executable, "-c", status + by_metadata + run_cli]
     print(f"python: {sys.executable}; {runs} interleaved runs per row; medians")

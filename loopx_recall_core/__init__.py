@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """loopx-recall-core: the agent-turn-recall and external-evidence-research capabilities.
 
-Provider plugins implement the hooks in :mod:`loopx_recall_core.hookspecs` with
+Provider plugins implement the hooks in :mod:`loopx_recall_core.plugin.spec` with
 :data:`hookimpl` and register through the ``loopx_recall_core.providers`` entry point group.
 
 ``__version__`` is the one place the version is written (pyproject.toml reads it from

@@ -14,7 +14,7 @@ whose hooks return provider objects::
 A recall provider has ``provider_id``, ``provider_version``, ``binding_options()``,
 ``bind(options, cwd=...)``, ``readback(binding)`` and ``retrieve(request, binding,
 timeout=..., exclude_sessions=...)`` (:class:`RecallProvider`, documented hook by hook in
-:mod:`loopx_recall_core.provider_protocols`). The host stays authoritative: whatever a provider
+:mod:`loopx_recall_core.plugin.protocols`). The host stays authoritative: whatever a provider
 returns is checked again, and whatever it raises is contained. Import nothing else from
 ``loopx_recall_core``: the rest of the house may move.
 """
@@ -35,9 +35,8 @@ if TYPE_CHECKING:
     from loopx_recall_core.decisive_lines import OUTPUT_WINDOW, joined_output
     from loopx_recall_core.jsonio import JsonInputError
     from loopx_recall_core.jsonio import loads as loads_json
-    from loopx_recall_core.private_marker import PRIVATE_MARKER, file_holds_marker, holds_marker
-    from loopx_recall_core.provider_cache import ProviderCache, enabled_bindings
-    from loopx_recall_core.provider_protocols import (
+    from loopx_recall_core.plugin.cache import ProviderCache, enabled_bindings
+    from loopx_recall_core.plugin.protocols import (
         ENTRY_POINT_GROUP,
         ExternalEvidenceProvider,
         PagedRecallProvider,
@@ -46,7 +45,7 @@ if TYPE_CHECKING:
         RecallProvider,
         SessionListingProvider,
     )
-    from loopx_recall_core.provider_records import (
+    from loopx_recall_core.plugin.records import (
         FAULT_KINDS,
         BindingOption,
         CorpusScope,
@@ -55,6 +54,7 @@ if TYPE_CHECKING:
         RuntimeIdentity,
         SessionCandidate,
     )
+    from loopx_recall_core.private_marker import PRIVATE_MARKER, file_holds_marker, holds_marker
     from loopx_recall_core.redaction import redact, redact_snippet
     from loopx_recall_core.runtimes import HISTORY_SOURCES, index_session_name
     from loopx_recall_core.snippet_rules import (
@@ -81,26 +81,26 @@ _SOURCES = {
     "HistoricalEvidenceRequestV0": "loopx_recall_core.contracts",
     "HistoricalEvidenceResultV0": "loopx_recall_core.contracts",
     "ScopeApplied": "loopx_recall_core.contracts",
-    "ENTRY_POINT_GROUP": "loopx_recall_core.provider_protocols",
-    "ExternalEvidenceProvider": "loopx_recall_core.provider_protocols",
-    "PagedRecallProvider": "loopx_recall_core.provider_protocols",
-    "QualifiableRecallProvider": "loopx_recall_core.provider_protocols",
-    "QualificationRuntime": "loopx_recall_core.provider_protocols",
-    "RecallProvider": "loopx_recall_core.provider_protocols",
-    "SessionListingProvider": "loopx_recall_core.provider_protocols",
+    "ENTRY_POINT_GROUP": "loopx_recall_core.plugin.protocols",
+    "ExternalEvidenceProvider": "loopx_recall_core.plugin.protocols",
+    "PagedRecallProvider": "loopx_recall_core.plugin.protocols",
+    "QualifiableRecallProvider": "loopx_recall_core.plugin.protocols",
+    "QualificationRuntime": "loopx_recall_core.plugin.protocols",
+    "RecallProvider": "loopx_recall_core.plugin.protocols",
+    "SessionListingProvider": "loopx_recall_core.plugin.protocols",
     "OUTPUT_WINDOW": "loopx_recall_core.decisive_lines",
     "joined_output": "loopx_recall_core.decisive_lines",
     "JsonInputError": "loopx_recall_core.jsonio",
     "loads_json": "loopx_recall_core.jsonio",
-    "FAULT_KINDS": "loopx_recall_core.provider_records",
-    "BindingOption": "loopx_recall_core.provider_records",
-    "CorpusScope": "loopx_recall_core.provider_records",
-    "ProviderCache": "loopx_recall_core.provider_cache",
-    "ProviderFailure": "loopx_recall_core.provider_records",
-    "ProviderReadback": "loopx_recall_core.provider_records",
-    "RuntimeIdentity": "loopx_recall_core.provider_records",
-    "SessionCandidate": "loopx_recall_core.provider_records",
-    "enabled_bindings": "loopx_recall_core.provider_cache",
+    "FAULT_KINDS": "loopx_recall_core.plugin.records",
+    "BindingOption": "loopx_recall_core.plugin.records",
+    "CorpusScope": "loopx_recall_core.plugin.records",
+    "ProviderCache": "loopx_recall_core.plugin.cache",
+    "ProviderFailure": "loopx_recall_core.plugin.records",
+    "ProviderReadback": "loopx_recall_core.plugin.records",
+    "RuntimeIdentity": "loopx_recall_core.plugin.records",
+    "SessionCandidate": "loopx_recall_core.plugin.records",
+    "enabled_bindings": "loopx_recall_core.plugin.cache",
     "HISTORY_SOURCES": "loopx_recall_core.runtimes",
     "index_session_name": "loopx_recall_core.runtimes",
     "PRIVATE_MARKER": "loopx_recall_core.private_marker",

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from loopx_recall_core.contracts.replan import ReplanSituationV0
     from loopx_recall_core.guard import store as guard_store
     from loopx_recall_core.guard.stats import guard_stats
-    from loopx_recall_core.plugins import PluginHost, safe_readback
+    from loopx_recall_core.plugin.manager import PluginHost, safe_readback
     from loopx_recall_core.qualification import guard_arm as qualification_guard_arm
     from loopx_recall_core.qualification import harness as qualification_harness
     from loopx_recall_core.qualification.canaries import (
@@ -63,8 +63,8 @@ _SOURCES: dict[str, tuple[str, str | None]] = {
     "qualification_harness": ("loopx_recall_core.qualification.harness", None),
     "redaction": ("loopx_recall_core.redaction", None),
     "guard_stats": ("loopx_recall_core.guard.stats", "guard_stats"),
-    "PluginHost": ("loopx_recall_core.plugins", "PluginHost"),
-    "safe_readback": ("loopx_recall_core.plugins", "safe_readback"),
+    "PluginHost": ("loopx_recall_core.plugin.manager", "PluginHost"),
+    "safe_readback": ("loopx_recall_core.plugin.manager", "safe_readback"),
     "planted_canaries": ("loopx_recall_core.qualification.canaries", "planted_canaries"),
     "secret_canaries": ("loopx_recall_core.qualification.canaries", "secret_canaries"),
     "vendor_canaries": ("loopx_recall_core.qualification.canaries", "vendor_canaries"),

@@ -42,8 +42,8 @@ from loopx_recall_core.contracts.external_evidence import (
     is_provider_id,
 )
 from loopx_recall_core.external_evidence._input import EvidenceRejected, reject, structure_at
-from loopx_recall_core.plugins import PluginHost
-from loopx_recall_core.provider_protocols import ExternalEvidenceProvider as ProviderProtocol
+from loopx_recall_core.plugin.manager import PluginHost
+from loopx_recall_core.plugin.protocols import ExternalEvidenceProvider as ProviderProtocol
 from loopx_recall_core.stopping import UNCONTAINED
 
 __all__ = [

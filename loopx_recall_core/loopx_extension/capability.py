@@ -26,7 +26,7 @@ from loopx_recall_core.operator_requests import (
     OperatorRefused,
     ProposedCommand,
 )
-from loopx_recall_core.plugins import load_host
+from loopx_recall_core.plugin.manager import load_host
 from loopx_recall_core.recall.service import DEFAULT_TIMEOUT_S
 from loopx_recall_core.state import DEFAULT_CEILINGS, StateStore
 

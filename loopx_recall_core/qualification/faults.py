@@ -41,7 +41,7 @@ from loopx_recall_core.contracts import (
     unstructure,
 )
 from loopx_recall_core.contracts.replan import ReplanSituationV0
-from loopx_recall_core.provider_records import FAULT_KINDS
+from loopx_recall_core.plugin.records import FAULT_KINDS
 from loopx_recall_core.qualification.arms import Counted
 from loopx_recall_core.qualification.materialize import CaseView
 from loopx_recall_core.recall.outcome import REASON_CODES, RecallOutcome

@@ -47,11 +47,12 @@ PLUGIN_TEST_IMPORTS = {"loopx_recall_core.plugin_api", "loopx_recall_core.testin
 #: The plugin surface and what it stands on (modules, or packages with all they hold) ...
 SURFACE = (
     "plugin_api",
-    "hookspecs",
-    "provider_protocols",
-    "provider_records",
-    "provider_cache",
-    "plugins",
+    "plugin.spec",
+    "plugin.protocols",
+    "plugin.records",
+    "plugin.cache",
+    "plugin.manager",
+    "plugin._entry_points",
     "contracts",
     "state",
     "snippet_rules",
@@ -69,7 +70,7 @@ ABOVE_SURFACE = (
     "qualification",
     "external_evidence",
     "loopx_extension",
-    "provider_distributions",
+    "plugin.distributions",
     "cli",
     "testing",
 )
