@@ -3,7 +3,7 @@
 """Provider distributions, which the ``loopx-recall extension`` commands call extensions:
 what is installed, and installing and removing them with pip (as library functions those
 commands call). The catalogue of known ones is :mod:`loopx_recall_core.plugin.catalogue`. Not to
-be confused with :mod:`loopx_recall_core.loopx_extension`: loopx-recall itself as an
+be confused with :mod:`loopx_recall_core.loopx_protocol`: loopx-recall itself as an
 extension of LoopX.
 """
 

@@ -69,7 +69,7 @@ ABOVE_SURFACE = (
     "cleanup",
     "qualification",
     "external_evidence",
-    "loopx_extension",
+    "loopx_protocol",
     "plugin.distributions",
     "cli",
     "testing",
