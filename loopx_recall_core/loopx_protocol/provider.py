@@ -75,8 +75,8 @@ def _doctor(protocol: str) -> int:
 
 def _read_request() -> Any:
     from loopx_recall_core import jsonio
-    from loopx_recall_core.bounded_stdin import StdinTimeout, read_bounded
     from loopx_recall_core.loopx_protocol.errors import ProtocolError
+    from loopx_recall_core.process import StdinTimeout, read_bounded
 
     try:  # LoopX writes the request and closes stdin: an end that never comes is refused
         raw = read_bounded(MAX_REQUEST_BYTES, STDIN_TIMEOUT_S)
@@ -110,7 +110,7 @@ def _serve(protocol: str) -> tuple[dict[str, Any], int]:
 
 def _stop(signum: int, _frame: object) -> None:
     # Unwind (finally blocks kill the runtime's process group, remove scratch files).
-    from loopx_recall_core.stopping import Stopped
+    from loopx_recall_core.process import Stopped
 
     raise Stopped(128 + signum)
 

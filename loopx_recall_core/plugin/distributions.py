@@ -32,8 +32,8 @@ from loopx_recall_core.plugin.manager import (
     selected_distributions,
 )
 from loopx_recall_core.plugin.protocols import ENTRY_POINT_GROUP
+from loopx_recall_core.process import UNCONTAINED
 from loopx_recall_core.state import StateError, StateStore
-from loopx_recall_core.stopping import UNCONTAINED
 
 if TYPE_CHECKING:
     # imported where used: `capability status` reads the catalogue, not the installed set

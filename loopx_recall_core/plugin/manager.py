@@ -5,7 +5,7 @@
 A plugin that fails to import, or raises while registering or answering a hook, is
 recorded as broken (entry point, distribution, version, error class and a fixed one-line
 message) and skipped, even when it calls ``sys.exit()``; a stop signal while plugin code
-runs (:class:`~loopx_recall_core.stopping.Stopped`, Ctrl-C) is never contained. Exception
+runs (:class:`~loopx_recall_core.process.Stopped`, Ctrl-C) is never contained. Exception
 text is never kept: it may hold private paths or data.
 Plugins never import this module.
 """
@@ -32,7 +32,7 @@ from loopx_recall_core.plugin._entry_points import (
 )
 from loopx_recall_core.plugin.protocols import ENTRY_POINT_GROUP, RecallProvider
 from loopx_recall_core.plugin.spec import PROJECT_NAME
-from loopx_recall_core.stopping import UNCONTAINED
+from loopx_recall_core.process import UNCONTAINED
 
 if TYPE_CHECKING:
     from loopx_recall_core.plugin.records import ProviderReadback

@@ -42,7 +42,7 @@ from loopx_recall_core.plugin.distributions import (
 from loopx_recall_core.plugin.manager import PluginHost, recall_providers
 from loopx_recall_core.plugin.protocols import ENTRY_POINT_GROUP
 from loopx_recall_core.plugin.records import ProviderReadback
-from loopx_recall_core.stopping import Stopped
+from loopx_recall_core.process import Stopped
 from tests.state_builders import enablement, seed
 
 CANARY = "/home/secret/CANARY"
