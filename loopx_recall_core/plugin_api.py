@@ -21,6 +21,7 @@ returns is checked again, and whatever it raises is contained. Import nothing el
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
 #: The one table of this module's names: each name a plugin imports, and where it lives (a
@@ -133,8 +134,6 @@ if TYPE_CHECKING:
 def __getattr__(name: str) -> Any:
     if name not in _SOURCES:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
     source = _SOURCES[name]
     module, attribute = (source, name) if isinstance(source, str) else source
     value = getattr(importlib.import_module(module), attribute)

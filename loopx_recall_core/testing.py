@@ -16,6 +16,7 @@ for tests: it stands above the whole host, and no product module imports it.
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
 #: The one table of this module's names, as in ``plugin_api``: where each lives (a module,
@@ -101,8 +102,6 @@ if TYPE_CHECKING:
 def __getattr__(name: str) -> Any:
     if name not in _SOURCES:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
     source = _SOURCES[name]
     module, attribute = (source, name) if isinstance(source, str) else source
     value = importlib.import_module(module)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from loopx_recall_core.plugin import _entry_points
+from loopx_recall_core.plugin import _entry_points, manager
 from loopx_recall_core.plugin._entry_points import normalize_dist_name
 from loopx_recall_core.plugin._pip import PipFailed, pip_install, pip_uninstall
 from loopx_recall_core.plugin.catalogue import KnownExtension, catalogue, did_you_mean, find_known
@@ -307,9 +307,7 @@ def extension_list(host: PluginHost | None = None, *, available: bool = False) -
     (broken ones too) and, with ``available``, the catalogue marked installed or not
     (``host``: the installed plugins unless given)."""
     if host is None:
-        from loopx_recall_core.plugin import manager as plugins
-
-        host = plugins.load_host()
+        host = manager.load_host()  # looked up here: tests stand a host in for it
     rows = installed_view(host)
     record: dict[str, Any] = {"schema_version": "loopx_extension_list_v0", "extensions": rows}
     if available:
