@@ -24,7 +24,7 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     import pluggy
 
-    # the hook specs' project name is this package's name (hookspecs.PROJECT_NAME); spelt
+    # the hook specs' project name is this package's name (plugin.spec.PROJECT_NAME); spelt
     # here as __name__ so the package's face imports nothing of the house above it
     value = pluggy.HookimplMarker(__name__)
     globals()[name] = value

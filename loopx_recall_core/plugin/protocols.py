@@ -185,7 +185,7 @@ class QualificationRuntime(Protocol):
         the host's latency gate is relative to. Raise ``ProviderFailure`` on failure."""
 
     def fault_probes(self) -> Mapping[str, FaultStage]:
-        """The faults of ``provider_records.FAULT_KINDS`` this provider can stage, by name.
+        """The faults of ``plugin.records.FAULT_KINDS`` this provider can stage, by name.
 
         Staging must not need a test double: a provider typically yields a binding that
         points at a small stand-in executable. A fault it cannot stage is left out (the

@@ -77,7 +77,7 @@ class FaultProbe:
 
 #: The recall service for an enablement and a deadline (the harness's ``_Run.recall``).
 RecallFor = Callable[[Enablement, float], Recaller]
-#: A provider's staging of one fault (``provider_protocols.FaultStage``).
+#: A provider's staging of one fault (``plugin.protocols.FaultStage``).
 Stage = Callable[[], AbstractContextManager[Callable[[Mapping[str, Any]], Mapping[str, Any]]]]
 
 

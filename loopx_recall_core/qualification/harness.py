@@ -15,7 +15,7 @@ with the provider's ``stale`` staging, so the index stays behind. Within one fam
 cases run on a small thread pool (:data:`WORKERS`): a runtime whose query costs seconds
 still qualifies in minutes. Your own transcripts and index are never read or written;
 only :func:`.result.record_verdict` writes state. A provider's options, index and faults are all
-behind its qualification runtime (``provider_protocols.QualificationRuntime``).
+behind its qualification runtime (``plugin.protocols.QualificationRuntime``).
 """
 
 from __future__ import annotations
