@@ -33,7 +33,7 @@ _FLOOD_CHILD = textwrap.dedent(
     from pathlib import Path
     from loopx_obelisk_session_evidence.provider import ObeliskSessionEvidence
     from loopx_recall_core.contracts import HistoricalEvidenceRequestV0, structure
-    from loopx_recall_core.provider_records import ProviderFailure
+    from loopx_recall_core.plugin.records import ProviderFailure
     from loopx_recall_core.qualification.transcripts import generate_archive
 
     home = Path(sys.argv[1])

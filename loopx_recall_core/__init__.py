@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """loopx-recall-core: the agent-turn-recall and external-evidence-research capabilities.
 
-Provider plugins implement the hooks in :mod:`loopx_recall_core.hookspecs` with
+Provider plugins implement the hooks in :mod:`loopx_recall_core.plugin.spec` with
 :data:`hookimpl` and register through the ``loopx_recall_core.providers`` entry point group.
 
 ``__version__`` is the one place the version is written (pyproject.toml reads it from
@@ -24,8 +24,8 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     import pluggy
 
-    from loopx_recall_core.hookspecs import PROJECT_NAME
-
-    value = pluggy.HookimplMarker(PROJECT_NAME)
+    # the hook specs' project name is this package's name (plugin.spec.PROJECT_NAME); spelt
+    # here as __name__ so the package's face imports nothing of the house above it
+    value = pluggy.HookimplMarker(__name__)
     globals()[name] = value
     return value

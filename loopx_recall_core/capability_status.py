@@ -19,8 +19,8 @@ from typing import Any
 
 import attrs
 
-from loopx_recall_core.catalogue import find_known
-from loopx_recall_core.plugins import READBACK_DEADLINE_S, PluginHost, safe_readback
+from loopx_recall_core.plugin.catalogue import find_known
+from loopx_recall_core.plugin.manager import READBACK_DEADLINE_S, PluginHost, safe_readback
 from loopx_recall_core.recall.enablement import CAPABILITY
 from loopx_recall_core.recall.resolver import resolve_provider
 from loopx_recall_core.recall.stage_gate import _HOST_GRACE_S as IDENTITY_GRACE_S
@@ -156,7 +156,7 @@ def status_record(
 ) -> dict[str, Any]:
     """The ``loopx_capability_status_v0`` record (public-safe unless ``show_private``);
     the owner's state and the installed plugins unless given."""
-    from loopx_recall_core import plugins
+    from loopx_recall_core.plugin import manager as plugins
 
     store = store if store is not None else StateStore()
     host = host if host is not None else plugins.load_host()

@@ -26,7 +26,6 @@ from collections.abc import Mapping, Sequence
 
 import attrs
 
-from loopx_recall_core.catalogue import find_known
 from loopx_recall_core.contracts import (
     EVIDENCE_TYPES,
     ContractError,
@@ -35,7 +34,8 @@ from loopx_recall_core.contracts import (
 )
 from loopx_recall_core.contracts.replan import ReplanOutcomeV0, ReplanSituationV0
 from loopx_recall_core.owner_decisions import started
-from loopx_recall_core.plugins import ProviderNotChosen, load_host
+from loopx_recall_core.plugin.catalogue import find_known
+from loopx_recall_core.plugin.manager import ProviderNotChosen, load_host
 from loopx_recall_core.recall.outcome import RecallOutcome
 from loopx_recall_core.recall.replan.flow import ReplanReport
 from loopx_recall_core.recall.replan.flow import replan as run_replan

@@ -52,9 +52,9 @@ from pathlib import Path
 from typing import Any
 
 from loopx_recall_core import hook_log
-from loopx_recall_core.bounded_stdin import StdinTimeout, read_bounded
 from loopx_recall_core.jsonio import JsonInputError, loads
 from loopx_recall_core.private_files import StateError
+from loopx_recall_core.process import StdinTimeout, read_bounded
 from loopx_recall_core.recall.sessions.ledger import ClaimRefused, SessionLedger
 from loopx_recall_core.runtimes import RECORDS
 from loopx_recall_core.state import state_root

@@ -11,8 +11,8 @@ import attrs
 
 from loopx_recall_core import hookimpl
 from loopx_recall_core.contracts import EvidenceItem, HistoricalEvidenceResultV0, ScopeApplied
-from loopx_recall_core.plugins import PluginHost
-from loopx_recall_core.provider_records import BindingOption, ProviderFailure, ProviderReadback
+from loopx_recall_core.plugin.manager import PluginHost
+from loopx_recall_core.plugin.records import BindingOption, ProviderFailure, ProviderReadback
 
 CANARY = "CANARY-FAKE-PROVIDER-SNIPPET-9d1e"
 

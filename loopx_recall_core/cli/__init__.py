@@ -20,7 +20,7 @@ from typing import Any
 
 from loopx_recall_core.cli._groups import _GROUPS as _GROUPS  # the tests read the table here
 from loopx_recall_core.cli._groups import GROUP_HELP, GROUPS, group_help
-from loopx_recall_core.stopping import Stopped
+from loopx_recall_core.process import Stopped
 
 __all__ = ["GROUPS", "GROUP_HELP", "cli", "group_help", "main"]
 

@@ -21,7 +21,7 @@ from loopx_recall_core.cli._common import (
     limit_options,
 )
 from loopx_recall_core.cli._render import status_output
-from loopx_recall_core.plugins import load_host
+from loopx_recall_core.plugin.manager import load_host
 from loopx_recall_core.recall import enablement as recall_enablement
 from loopx_recall_core.recall.enablement import CapabilityRefused
 from loopx_recall_core.state import DEFAULT_CEILINGS, LimitCeilings, StateStore
@@ -103,7 +103,7 @@ class _EnableCommand(Command):
             return super().parse_args(ctx, args)
         except click.NoSuchOption as exc:
             if provider_id is not None and not ctx.meta["loopx_recall.provider"][1]:
-                from loopx_recall_core.catalogue import did_you_mean
+                from loopx_recall_core.plugin.catalogue import did_you_mean
 
                 raise click.UsageError(
                     f"provider {provider_id!r} is not installed{did_you_mean(provider_id)}, "
@@ -277,7 +277,7 @@ def _readiness(resolved: Any, binding: Any) -> tuple[bool, str | None]:
     """The provider's readiness for the binding just stored, as ``capability status``
     reads it (its bound: an unanswering runtime is named, not waited for)."""
     from loopx_recall_core.capability_status import STATUS_READBACK_S
-    from loopx_recall_core.plugins import safe_readback
+    from loopx_recall_core.plugin.manager import safe_readback
 
     entry = resolved.entry()
     if entry is None:

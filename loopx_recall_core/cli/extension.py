@@ -9,7 +9,6 @@ from typing import Any
 
 import click
 
-from loopx_recall_core import provider_distributions
 from loopx_recall_core.cli import group_help
 from loopx_recall_core.cli._common import (
     EnvironmentProblem,
@@ -19,7 +18,8 @@ from loopx_recall_core.cli._common import (
     emit,
     format_option,
 )
-from loopx_recall_core.provider_distributions import ExtensionRefused, PipFailed
+from loopx_recall_core.plugin import distributions as provider_distributions
+from loopx_recall_core.plugin.distributions import ExtensionRefused, PipFailed
 
 
 @click.group(cls=Group, help=group_help("extension"))

@@ -30,7 +30,7 @@ from loopx_recall_core.external_evidence import (
     presented_receipt,
     retire,
 )
-from loopx_recall_core.plugins import load_host
+from loopx_recall_core.plugin.manager import load_host
 
 __all__ = ["external_evidence"]
 

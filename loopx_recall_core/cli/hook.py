@@ -199,7 +199,7 @@ def install(
     project (SessionStart) and, with --guard, warn before a repeated failure (PreToolUse).
     Replaces an earlier loopx-recall entry; keeps everything else and a backup."""
     from loopx_recall_core.guard.policy_change import GuardRefused, guardable, set_guard
-    from loopx_recall_core.plugins import load_host
+    from loopx_recall_core.plugin.manager import load_host
     from loopx_recall_core.recall import hook_install
     from loopx_recall_core.recall.enablement import CapabilityRefused, check_ids
     from loopx_recall_core.state import StateStore

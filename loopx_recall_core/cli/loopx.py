@@ -11,7 +11,7 @@ import click
 
 from loopx_recall_core.cli import group_help
 from loopx_recall_core.cli._common import Group, Rejected
-from loopx_recall_core.loopx_extension import manifests
+from loopx_recall_core.loopx_protocol import manifests
 
 __all__ = ["loopx"]
 

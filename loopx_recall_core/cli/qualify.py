@@ -85,7 +85,7 @@ def qualify(
     failing gates are named), 2 when the provider is missing or not ready. The corpus is
     synthetic and public-safe; the report holds counts, rates, codes and digests only.
     """
-    from loopx_recall_core.plugins import ProviderNotChosen
+    from loopx_recall_core.plugin.manager import ProviderNotChosen
     from loopx_recall_core.qualification.harness import QualificationError
     from loopx_recall_core.qualification.report import render_text
     from loopx_recall_core.qualification.run import qualify as run

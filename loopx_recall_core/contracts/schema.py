@@ -110,7 +110,7 @@ def top_level_records() -> dict[str, type]:
     ):
         records[typing.get_args(typing.get_type_hints(cls)["schema_version"])[0]] = cls
     from loopx_recall_core.contracts.external_evidence import RECORDS as EXTERNAL_EVIDENCE
-    from loopx_recall_core.contracts.loopx_extension import RECORDS as LOOPX_EXTENSION
+    from loopx_recall_core.contracts.loopx_protocol import RECORDS as LOOPX_EXTENSION
     from loopx_recall_core.contracts.replan import RECORDS as REPLAN
 
     records.update(EXTERNAL_EVIDENCE)

@@ -42,9 +42,9 @@ from loopx_recall_core.contracts.external_evidence import (
     is_provider_id,
 )
 from loopx_recall_core.external_evidence._input import EvidenceRejected, reject, structure_at
-from loopx_recall_core.plugins import PluginHost
-from loopx_recall_core.provider_protocols import ExternalEvidenceProvider as ProviderProtocol
-from loopx_recall_core.stopping import UNCONTAINED
+from loopx_recall_core.plugin.manager import PluginHost
+from loopx_recall_core.plugin.protocols import ExternalEvidenceProvider as ProviderProtocol
+from loopx_recall_core.process import UNCONTAINED
 
 __all__ = [
     "CONNECTOR_REGISTRY_SCHEMA",

@@ -35,11 +35,11 @@ from pathlib import Path
 from typing import Any
 
 from loopx_recall_core import hook_log
-from loopx_recall_core.bounded_stdin import StdinTimeout, read_bounded
 from loopx_recall_core.guard import repository_scope, store
 from loopx_recall_core.guard.policy import guard_policy
 from loopx_recall_core.jsonio import loads
 from loopx_recall_core.private_files import read_file
+from loopx_recall_core.process import StdinTimeout, read_bounded
 from loopx_recall_core.runtimes import RECORDS, SHELL_TOOLS, failed
 
 __all__ = ["DEADLINE_S", "RETRY_WINDOW_S", "SHELL_TOOLS", "decide_payload", "main"]

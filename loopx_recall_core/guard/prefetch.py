@@ -352,7 +352,7 @@ def _prefetch_locked(
         return "not_claimed"
     store.prune_expired(root)
     if host is None:
-        from loopx_recall_core.plugins import load_host
+        from loopx_recall_core.plugin.manager import load_host
 
         host = load_host
     service = RecallService(

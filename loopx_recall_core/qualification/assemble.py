@@ -13,7 +13,7 @@ import attrs
 
 from loopx_recall_core import __version__
 from loopx_recall_core.canonical import digest
-from loopx_recall_core.provider_records import RuntimeIdentity
+from loopx_recall_core.plugin.records import RuntimeIdentity
 from loopx_recall_core.qualification.arms import ARMS, CaseRecord
 from loopx_recall_core.qualification.corpus import FAMILIES, Corpus
 from loopx_recall_core.qualification.faults import FaultProbe

@@ -41,7 +41,7 @@ from loopx_recall_core.contracts import (
     unstructure,
 )
 from loopx_recall_core.contracts.replan import ReplanSituationV0
-from loopx_recall_core.provider_records import FAULT_KINDS
+from loopx_recall_core.plugin.records import FAULT_KINDS
 from loopx_recall_core.qualification.arms import Counted
 from loopx_recall_core.qualification.materialize import CaseView
 from loopx_recall_core.recall.outcome import REASON_CODES, RecallOutcome
@@ -77,7 +77,7 @@ class FaultProbe:
 
 #: The recall service for an enablement and a deadline (the harness's ``_Run.recall``).
 RecallFor = Callable[[Enablement, float], Recaller]
-#: A provider's staging of one fault (``provider_protocols.FaultStage``).
+#: A provider's staging of one fault (``plugin.protocols.FaultStage``).
 Stage = Callable[[], AbstractContextManager[Callable[[Mapping[str, Any]], Mapping[str, Any]]]]
 
 

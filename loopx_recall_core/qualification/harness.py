@@ -5,7 +5,7 @@
 Stage 0 is offline: no product registration happens. The harness builds stage-2
 :class:`~loopx_recall_core.state.Enablement` objects in memory (one per expected scope,
 bound by the provider's own ``bind`` with the options its qualification runtime gives for
-a generic :class:`~loopx_recall_core.provider_records.CorpusScope`), keeps private results in
+a generic :class:`~loopx_recall_core.plugin.records.CorpusScope`), keeps private results in
 a throw-away store, and points the provider at each family's archive by setting ``HOME``
 (plus the variables the provider's runtime asks for) for the duration of that family;
 restored afterwards. The provider's ``QualificationRuntime`` makes the archive queryable
@@ -15,7 +15,7 @@ with the provider's ``stale`` staging, so the index stays behind. Within one fam
 cases run on a small thread pool (:data:`WORKERS`): a runtime whose query costs seconds
 still qualifies in minutes. Your own transcripts and index are never read or written;
 only :func:`.result.record_verdict` writes state. A provider's options, index and faults are all
-behind its qualification runtime (``provider_protocols.QualificationRuntime``).
+behind its qualification runtime (``plugin.protocols.QualificationRuntime``).
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ from typing import Any
 
 import attrs
 
-from loopx_recall_core.plugins import PluginHost, load_host
-from loopx_recall_core.provider_records import CorpusScope, ProviderFailure, RuntimeIdentity
+from loopx_recall_core.plugin.manager import PluginHost, load_host
+from loopx_recall_core.plugin.records import CorpusScope, ProviderFailure, RuntimeIdentity
 from loopx_recall_core.qualification._env import environment
 from loopx_recall_core.qualification.arms import (
     ARMS,

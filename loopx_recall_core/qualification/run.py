@@ -12,7 +12,7 @@ from pathlib import Path
 
 import attrs
 
-from loopx_recall_core.plugins import load_host
+from loopx_recall_core.plugin.manager import load_host
 from loopx_recall_core.qualification import harness
 from loopx_recall_core.qualification.harness import QualificationError, total_steps
 from loopx_recall_core.qualification.report import ReportError, check_report_folder, write_report
@@ -47,7 +47,7 @@ def qualify(
     folder, never the current directory) and record the verdict.
 
     Refused before the run, so that no progress is shown for it:
-    :class:`~loopx_recall_core.plugins.ProviderNotChosen` (none or several to qualify) and
+    :class:`~loopx_recall_core.plugin.manager.ProviderNotChosen` (none or several to qualify) and
     :class:`.harness.QualificationError` (not installed, not ready, an unusable report
     folder); an unusable state folder is
     :class:`~loopx_recall_core.state.StateError`.

@@ -6,7 +6,7 @@ With claimed agent sessions only the claimed ones are searched, so an answer is 
 only when every session of the bound runtimes in the repository and window is claimed by
 someone (this agent or another) or forgotten: a session nobody claimed may be this agent's, and its
 history is missing from the answer. The provider lists the sessions it finds on disk
-(:class:`~loopx_recall_core.provider_protocols.SessionListingProvider`); the ledger says which are
+(:class:`~loopx_recall_core.plugin.protocols.SessionListingProvider`); the ledger says which are
 claimed. The RFC: absence is never evidence when coverage is unknown, so an answer with
 unclaimed sessions is never ``fresh`` (it says ``incomplete``; ``unknown`` when the
 listing failed) and Replan's comparison is then never ``no_prior_match``.
@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from loopx_recall_core.plugins import call_with_deadline
-from loopx_recall_core.provider_records import SessionCandidate
+from loopx_recall_core.plugin.manager import call_with_deadline
+from loopx_recall_core.plugin.records import SessionCandidate
 
 __all__ = [
     "LISTING_TIMEOUT_S",
@@ -70,7 +70,7 @@ def sessions_on_disk(
     """Every session the enablement of ``agent_id`` in ``project_id`` covers, as its provider
     finds them on disk, and the ledger; :class:`NoListing` when they cannot be listed.
     ``state`` defaults to the owner's, ``host`` to the installed plugins."""
-    from loopx_recall_core.plugins import load_host
+    from loopx_recall_core.plugin.manager import load_host
     from loopx_recall_core.recall.resolver import resolve_provider
     from loopx_recall_core.recall.sessions.ledger import SessionLedger
     from loopx_recall_core.state import StateStore

@@ -10,9 +10,9 @@ from typing import Any
 
 import attrs
 
-from loopx_recall_core.catalogue import did_you_mean, find_known
 from loopx_recall_core.contracts.converter import FieldInvalid
-from loopx_recall_core.provider_protocols import RecallProvider
+from loopx_recall_core.plugin.catalogue import did_you_mean, find_known
+from loopx_recall_core.plugin.protocols import RecallProvider
 from loopx_recall_core.recall.changes import (
     SCOPE_FIELDS,
     NeedsConfirmation,

@@ -15,13 +15,13 @@ from typing import get_args
 
 import attrs
 
-from loopx_recall_core.plugins import (
+from loopx_recall_core.plugin.manager import (
     PluginHost,
     ProviderNotChosen,
     find_recall_entry,
     recall_providers,
 )
-from loopx_recall_core.provider_protocols import RecallProvider
+from loopx_recall_core.plugin.protocols import RecallProvider
 
 __all__ = ["Host", "LazyHost", "Resolved", "resolve_provider"]
 

@@ -26,13 +26,13 @@ from loopx_recall_core.contracts import (
     result_problems,
     structure,
 )
-from loopx_recall_core.plugins import DeadlineExceeded, PluginHost, call_with_deadline
-from loopx_recall_core.provider_protocols import (
+from loopx_recall_core.plugin.manager import DeadlineExceeded, PluginHost, call_with_deadline
+from loopx_recall_core.plugin.protocols import (
     PagedRecallProvider,
     RecallProvider,
     SessionListingProvider,
 )
-from loopx_recall_core.provider_records import ProviderFailure
+from loopx_recall_core.plugin.records import ProviderFailure
 from loopx_recall_core.recall.attempt import Attempt
 from loopx_recall_core.recall.coverage import unclaimed_sessions
 from loopx_recall_core.recall.next_steps import BEHIND_FALLBACK
@@ -358,7 +358,7 @@ class RecallService:
 
     def pages(self, requests: Sequence[HistoricalEvidenceRequestV0]) -> list[RecallOutcome]:
         """Recall a run of page requests (the same but for their ids) in ONE provider call
-        (:class:`~loopx_recall_core.provider_protocols.PagedRecallProvider`): one outcome per page
+        (:class:`~loopx_recall_core.plugin.protocols.PagedRecallProvider`): one outcome per page
         answered, each verified, redacted and recorded with its receipt as any recall; any
         refusal or failure, or one page that breaks its request, is one outcome for the
         first request and nothing else is kept. A provider without pages answers the first

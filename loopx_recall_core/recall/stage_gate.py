@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from loopx_recall_core.plugins import call_with_deadline
-from loopx_recall_core.provider_records import RuntimeIdentity
+from loopx_recall_core.plugin.manager import call_with_deadline
+from loopx_recall_core.plugin.records import RuntimeIdentity
 from loopx_recall_core.state import QualificationVerdict, StateStore
 
 __all__ = ["IDENTITY_TIMEOUT_S", "applicable_verdict", "runtime_identity", "stage_two_verdict"]

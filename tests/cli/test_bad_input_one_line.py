@@ -21,7 +21,6 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from loopx_recall_core import plugins as plugins_module
 from loopx_recall_core.cli import cli
 from loopx_recall_core.contracts import (
     ContractError,
@@ -30,6 +29,7 @@ from loopx_recall_core.contracts import (
     structure,
 )
 from loopx_recall_core.external_evidence import plan as make_plan
+from loopx_recall_core.plugin import manager as plugins_module
 
 from ..conftest import REQUEST, RESULT
 from ..fake_provider import FakeProvider, host_with

@@ -10,9 +10,9 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from loopx_recall_core import plugins as plugins_module
 from loopx_recall_core.cli import cli
-from loopx_recall_core.plugins import PluginHost
+from loopx_recall_core.plugin import manager as plugins_module
+from loopx_recall_core.plugin.manager import PluginHost
 from loopx_recall_core.state import DEFAULT_CEILINGS
 
 from ..fake_provider import CANARY, FakeProvider, host_with

@@ -22,7 +22,7 @@ HEAVY = (
     "importlib.metadata",
     "pluggy",
     "cattrs",
-    "loopx_recall_core.plugins",
+    "loopx_recall_core.plugin.manager",
     "loopx_recall_core.contracts",
     "loopx_recall_core.state",
     "loopx_obelisk_session_evidence",

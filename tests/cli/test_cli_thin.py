@@ -19,7 +19,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from loopx_recall_core import hookimpl, provider_distributions
+from loopx_recall_core import hookimpl
 from loopx_recall_core.cli import cli
 from loopx_recall_core.cli._common import (
     Command,
@@ -27,7 +27,8 @@ from loopx_recall_core.cli._common import (
     EvidenceError,
     Rejected,
 )
-from loopx_recall_core.plugins import PluginHost, ProviderNotChosen
+from loopx_recall_core.plugin import distributions as provider_distributions
+from loopx_recall_core.plugin.manager import PluginHost, ProviderNotChosen
 from loopx_recall_core.private_files import StateError
 from loopx_recall_core.qualification.harness import qualifiable_provider
 from loopx_recall_core.state import DEFAULT_CEILINGS, Enablement, LimitCeilings, StateStore
@@ -217,7 +218,7 @@ def test_qualify_without_a_qualifiable_provider_is_one_line_exit_2(monkeypatch, 
 
 def test_the_catalogue_is_read_from_package_data():
     (known,) = provider_distributions.catalogue()
-    assert (PACKAGE / "catalogue.json").is_file()
+    assert (PACKAGE / "plugin" / "catalogue.json").is_file()
     assert known.install_command.startswith("loopx-recall extension install ")
 
 

@@ -17,8 +17,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from loopx_recall_core import plugins as plugins_module
 from loopx_recall_core.cli import cli
+from loopx_recall_core.plugin import manager as plugins_module
 
 from ..fake_provider import CANARY, FakeProvider, host_with
 

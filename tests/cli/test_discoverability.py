@@ -13,8 +13,8 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from loopx_recall_core import plugins as plugins_module
 from loopx_recall_core.cli import cli
+from loopx_recall_core.plugin import manager as plugins_module
 
 from ..fake_provider import CANARY, FakeProvider, host_with
 
@@ -242,7 +242,7 @@ def test_replan_usage_errors(provider, args, message):
 
 def test_install_by_name_says_it_is_not_on_the_index_and_what_works(monkeypatch):
     ran = []
-    distributions = importlib.import_module("loopx_recall_core.provider_distributions")
+    distributions = importlib.import_module("loopx_recall_core.plugin.distributions")
     monkeypatch.setattr(distributions, "pip_install", lambda *a, **k: ran.append(a))
     result = run(["extension", "install", "obelisk-session-evidence"], code=1)
     assert result.output.splitlines() == [
@@ -254,7 +254,7 @@ def test_install_by_name_says_it_is_not_on_the_index_and_what_works(monkeypatch)
 
 def test_the_catalogue_does_not_call_an_unpublished_extension_available(monkeypatch):
     env = {"LOOPX_RECALL_LOAD_PLUGINS": ""}
-    distributions = importlib.import_module("loopx_recall_core.provider_distributions")
+    distributions = importlib.import_module("loopx_recall_core.plugin.distributions")
     monkeypatch.setattr(distributions, "installed_view", lambda host: [])
     data = json.loads(run(["extension", "list", "--available", "--format", "json"], env=env).output)
     (known,) = data["available"]

@@ -29,8 +29,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from loopx_recall_core import _pip, provider_distributions
 from loopx_recall_core.cli import cli
+from loopx_recall_core.plugin import _pip
+from loopx_recall_core.plugin import distributions as provider_distributions
 from tests.state_builders import enablement, seed
 
 GROUP = "loopx_recall_core.providers"

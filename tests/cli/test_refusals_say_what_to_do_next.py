@@ -16,10 +16,10 @@ import json
 
 from click.testing import CliRunner
 
-from loopx_recall_core import plugins as plugins_module
 from loopx_recall_core.cli import cli
-from loopx_recall_core.plugins import PluginHost
-from loopx_recall_core.provider_records import ProviderFailure
+from loopx_recall_core.plugin import manager as plugins_module
+from loopx_recall_core.plugin.manager import PluginHost
+from loopx_recall_core.plugin.records import ProviderFailure
 from tests.state_builders import enablement, seed
 
 from ..fake_provider import CANARY, FakeProvider, host_with

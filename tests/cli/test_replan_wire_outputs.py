@@ -24,7 +24,7 @@ import pytest
 from click.testing import CliRunner
 
 from loopx_recall_core.cli import cli
-from loopx_recall_core.loopx_extension import capability
+from loopx_recall_core.loopx_protocol import capability
 from tests.fake_provider import FakeProvider, host_with
 from tests.state_builders import enablement, seed
 

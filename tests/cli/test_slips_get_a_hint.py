@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from loopx_recall_core.cli import cli
 
-provider_distributions = importlib.import_module("loopx_recall_core.provider_distributions")
+provider_distributions = importlib.import_module("loopx_recall_core.plugin.distributions")
 IDS = ["--agent-id", "agent-a", "--project-id", "proj-j"]
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from loopx_recall_core.capability_status import STATUS_READBACK_S, readback_budget
-from loopx_recall_core.plugins import READBACK_DEADLINE_S
+from loopx_recall_core.plugin.manager import READBACK_DEADLINE_S
 
 
 class _Says:

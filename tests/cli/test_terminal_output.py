@@ -18,9 +18,9 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from loopx_recall_core import plugins as plugins_module
 from loopx_recall_core.cli import cli
 from loopx_recall_core.cli._render import dumps, terminal_text
+from loopx_recall_core.plugin import manager as plugins_module
 from loopx_recall_core.recall.sessions.ledger import SessionLedger
 
 from ..fake_provider import FakeProvider, host_with

@@ -21,8 +21,8 @@ import os
 import pytest
 from click.testing import CliRunner
 
-from loopx_recall_core import plugins as plugins_module
 from loopx_recall_core.cli import cli
+from loopx_recall_core.plugin import manager as plugins_module
 from loopx_recall_core.qualification import harness
 from loopx_recall_core.recall.store import PrivateStore
 from loopx_recall_core.state import StateError

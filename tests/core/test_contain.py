@@ -29,17 +29,20 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from loopx_recall_core import _pip, hookimpl, plugins, provider_distributions
+from loopx_recall_core import hookimpl
 from loopx_recall_core.cli import cli
-from loopx_recall_core.plugins import PluginHost, recall_providers
-from loopx_recall_core.provider_distributions import (
+from loopx_recall_core.plugin import _pip
+from loopx_recall_core.plugin import distributions as provider_distributions
+from loopx_recall_core.plugin import manager as plugins
+from loopx_recall_core.plugin.distributions import (
     installed_extensions,
     installed_view,
     uninstall_target,
 )
-from loopx_recall_core.provider_protocols import ENTRY_POINT_GROUP
-from loopx_recall_core.provider_records import ProviderReadback
-from loopx_recall_core.stopping import Stopped
+from loopx_recall_core.plugin.manager import PluginHost, recall_providers
+from loopx_recall_core.plugin.protocols import ENTRY_POINT_GROUP
+from loopx_recall_core.plugin.records import ProviderReadback
+from loopx_recall_core.process import Stopped
 from tests.state_builders import enablement, seed
 
 CANARY = "/home/secret/CANARY"
@@ -75,7 +78,7 @@ def _plant(site: Path, dist: str, entry_point: str, source: str) -> tuple[str, P
 
 PROVIDER = """
 from loopx_recall_core import hookimpl
-from loopx_recall_core.provider_records import ProviderReadback
+from loopx_recall_core.plugin.records import ProviderReadback
 
 
 class Provider:
@@ -209,7 +212,7 @@ def test_uninstall_of_a_good_extension_counts_its_provider_ids(pip_calls, tmp_pa
 
 DRIVER = """
 import os, shutil, sys
-from loopx_recall_core import provider_distributions
+from loopx_recall_core.plugin import distributions as provider_distributions
 from loopx_recall_core.cli import main
 
 provider_distributions.PROVIDED_IDS_DEADLINE_S = float(os.environ["LOOPX_TEST_DEADLINE"])

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from loopx_recall_core import _entry_points
-from loopx_recall_core._entry_points import entry_points, normalize_dist_name
-from loopx_recall_core.provider_protocols import ENTRY_POINT_GROUP
+from loopx_recall_core.plugin import _entry_points
+from loopx_recall_core.plugin._entry_points import entry_points, normalize_dist_name
+from loopx_recall_core.plugin.protocols import ENTRY_POINT_GROUP
 
 
 def _ours(group: str) -> list[tuple]:
@@ -182,7 +182,7 @@ def test_a_folder_name_that_is_not_utf8_makes_its_entry_points_unreadable(tmp_pa
 
 
 def test_installed_extensions_are_the_listing_plugin_loading_uses(tmp_path, monkeypatch):
-    from loopx_recall_core import provider_distributions
+    from loopx_recall_core.plugin import distributions as provider_distributions
 
     folder = tmp_path / "rho-1.dist-info"
     folder.mkdir()

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from loopx_recall_core.provider_protocols import ENTRY_POINT_GROUP
+from loopx_recall_core.plugin.protocols import ENTRY_POINT_GROUP
 
 TESTS = Path(__file__).resolve().parents[1]
 DIST = "loopx-fake-journal"

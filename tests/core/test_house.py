@@ -21,6 +21,8 @@
 - the plugin surface and what it stands on (:data:`SURFACE`) import nothing of the
   library above it (:data:`ABOVE_SURFACE`), anywhere in a module: at module level, in a
   function, under ``if TYPE_CHECKING:``, or as a PEP 562 ``_SOURCES`` entry;
+- docs/layout.md's tree names each first-level room of the host (``x/``, ``x.py``) and
+  no room that is gone;
 - the host names Obelisk only in docstrings and comments (as an example), the v0 wire
   contract's literal ``provider_id`` in ``contracts/historical.py``, the generated JSON
   schemas, and the extension catalogue's data file.
@@ -47,11 +49,12 @@ PLUGIN_TEST_IMPORTS = {"loopx_recall_core.plugin_api", "loopx_recall_core.testin
 #: The plugin surface and what it stands on (modules, or packages with all they hold) ...
 SURFACE = (
     "plugin_api",
-    "hookspecs",
-    "provider_protocols",
-    "provider_records",
-    "provider_cache",
-    "plugins",
+    "plugin.spec",
+    "plugin.protocols",
+    "plugin.records",
+    "plugin.cache",
+    "plugin.manager",
+    "plugin._entry_points",
     "contracts",
     "state",
     "snippet_rules",
@@ -68,8 +71,8 @@ ABOVE_SURFACE = (
     "cleanup",
     "qualification",
     "external_evidence",
-    "loopx_extension",
-    "provider_distributions",
+    "loopx_protocol",
+    "plugin.distributions",
     "cli",
     "testing",
 )
@@ -550,16 +553,55 @@ def test_no_host_module_imports_the_test_support_module():
     assert strays == []
 
 
-def test_the_layout_page_names_every_room():
-    """docs/layout.md names each first-level room of the host (a package, or a module
-    without the ``.py``), so the page a newcomer reads cannot drift from the tree."""
-    page = (ROOT / "docs" / "layout.md").read_text(encoding="utf-8")
-    rooms = sorted(
-        path.stem if path.suffix == ".py" else path.name
+def first_level_rooms() -> list[str]:
+    """The host's first-level rooms as the layout page writes them: ``name/`` for a package
+    (and ``schemas/``, package data), ``name.py`` for a module (not ``__init__``/``__main__``)."""
+    return sorted(
+        f"{path.name}/" if path.is_dir() else path.name
         for path in HOST.iterdir()
         if (path.suffix == ".py" and not path.name.startswith("__"))
         or (path.is_dir() and (path / "__init__.py").exists())
         or (path.is_dir() and path.name == "schemas")
     )
-    missing = [room for room in rooms if not re.search(rf"(?<![\w.]){re.escape(room)}\b", page)]
-    assert missing == []
+
+
+def layout_entries(page: str) -> list[str]:
+    """The first-level entries of the host in the page's ``## Layout`` tree: on each line
+    indented two spaces under ``loopx_recall_core/``, the leading names (``x.py``, ``x/``,
+    ``x.json``, two spaces apart) before the words."""
+    block = page.split("## Layout", 1)[1].split("```")[1]
+    entries: list[str] = []
+    inside = False
+    for line in block.splitlines():
+        if line.startswith("loopx_recall_core/"):
+            inside = True
+            continue
+        if inside and line and not line.startswith(" "):
+            break
+        if inside and line.startswith("  ") and not line.startswith("   "):
+            for name in re.split(r" {2,}", line.strip()):
+                if not re.fullmatch(r"[\w.]+(\.py|\.json|/)", name):
+                    break
+                entries.append(name)
+    return entries
+
+
+def test_the_layout_reader_sees_the_tree_entries():
+    page = (
+        "## Layout\n\n```\nloopx_recall_core/   the host\n"
+        "  a.py  b/   words a.py would not count\n"
+        "    sub.py                   a second-level entry\n"
+        "                              c.py in a description\n"
+        "  d.json  e.py   more\n"
+        "plugins/   not the host\n  f.py\n```\n"
+    )
+    assert layout_entries(page) == ["a.py", "b/", "d.json", "e.py"]
+
+
+def test_the_layout_page_names_every_room():
+    """docs/layout.md's tree names each first-level room of the host (``x/`` or ``x.py``)
+    and no room that is not there, so the page a newcomer reads cannot drift from the tree."""
+    entries = layout_entries((ROOT / "docs" / "layout.md").read_text(encoding="utf-8"))
+    rooms = first_level_rooms()
+    assert [room for room in rooms if room not in entries] == []
+    assert [e for e in entries if e.endswith(("/", ".py")) and e not in rooms] == []

@@ -35,8 +35,8 @@ def test_each_distribution_contains_only_its_own_package(wheelhouse):
         host_files
     )
     assert any(n.endswith("licenses/LICENSES/Apache-2.0.txt") for n in host_files)
-    # the extension catalogue is package data, read by provider_distributions.catalogue()
-    assert "loopx_recall_core/catalogue.json" in host_files
+    # the extension catalogue is package data, read by plugin.catalogue.catalogue()
+    assert "loopx_recall_core/plugin/catalogue.json" in host_files
     assert all(
         n.startswith(("loopx_obelisk_session_evidence/", "loopx_obelisk_session_evidence-"))
         for n in _names(plugin_wheel)

@@ -8,8 +8,9 @@ import subprocess
 
 import pytest
 
-from loopx_recall_core import __version__, _pip
-from loopx_recall_core._pip import PipFailed
+from loopx_recall_core import __version__
+from loopx_recall_core.plugin import _pip
+from loopx_recall_core.plugin._pip import PipFailed
 
 
 def _fake_run(probe_rc, install_rc=0, stderr=""):

@@ -9,12 +9,14 @@ import types
 
 import pytest
 
-from loopx_recall_core import hookimpl, plugins
-from loopx_recall_core._entry_points import ProviderEntryPoint, normalize_dist_name
-from loopx_recall_core.plugins import PluginHost
-from loopx_recall_core.provider_distributions import installed_view
-from loopx_recall_core.provider_protocols import ENTRY_POINT_GROUP
-from loopx_recall_core.provider_records import ProviderReadback
+from loopx_recall_core import hookimpl
+from loopx_recall_core.plugin import manager as plugins
+from loopx_recall_core.plugin import spec as hookspecs
+from loopx_recall_core.plugin._entry_points import ProviderEntryPoint, normalize_dist_name
+from loopx_recall_core.plugin.distributions import installed_view
+from loopx_recall_core.plugin.manager import PluginHost
+from loopx_recall_core.plugin.protocols import ENTRY_POINT_GROUP
+from loopx_recall_core.plugin.records import ProviderReadback
 
 CANARY = "CANARY-PLUGIN-SECRET-/home/alice/private"
 
@@ -22,6 +24,11 @@ CANARY = "CANARY-PLUGIN-SECRET-/home/alice/private"
 class _Dist:
     def __init__(self, name, version="1.0"):
         self.name, self.version = name, version
+
+
+def test_hookimpl_marks_hooks_of_the_specs_project():
+    # the package's face spells the project name as its own __name__; the specs, as a literal
+    assert hookimpl.project_name == hookspecs.PROJECT_NAME == hookspecs.hookspec.project_name
 
 
 def _entry_point(name, target, dist):

@@ -25,7 +25,7 @@ WINGS = {
     "qualification",
     "external_evidence",
     "cli",
-    "loopx_extension",
+    "loopx_protocol",
     "core",
 }
 TREES = {

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from loopx_recall_core.cli import cli
-from tests.loopx_extension.test_loopx_extension import (
+from tests.loopx_protocol.test_loopx_extension import (
     _one_object,
     _provider,
     decision_request,

@@ -24,9 +24,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from loopx_recall_core import _entry_points, plugins, provider_distributions
 from loopx_recall_core.cli import cli
-from loopx_recall_core.provider_protocols import ENTRY_POINT_GROUP
+from loopx_recall_core.plugin import _entry_points
+from loopx_recall_core.plugin import distributions as provider_distributions
+from loopx_recall_core.plugin import manager as plugins
+from loopx_recall_core.plugin.protocols import ENTRY_POINT_GROUP
 
 LOOPX = Path(sys.executable).with_name("loopx-recall")
 CANARY = b"CANARY-ROW-13"
@@ -34,7 +36,7 @@ GROUP = f"[{ENTRY_POINT_GROUP}]\n".encode()
 
 PROVIDER = """
 from loopx_recall_core import hookimpl
-from loopx_recall_core.provider_records import ProviderReadback
+from loopx_recall_core.plugin.records import ProviderReadback
 
 
 class Provider:

@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from loopx_recall_core.cli import cli
-from loopx_recall_core.plugins import PluginHost
+from loopx_recall_core.plugin.manager import PluginHost
 
 # The package re-exports the click group under the module's name; get the module itself.
 command_module = importlib.import_module("loopx_recall_core.cli.external_evidence")

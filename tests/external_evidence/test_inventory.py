@@ -19,7 +19,7 @@ from loopx_recall_core.external_evidence import (
     plugin_rows,
     registry_rows,
 )
-from loopx_recall_core.plugins import PluginHost
+from loopx_recall_core.plugin.manager import PluginHost
 
 READY = {"declared": True, "installed": True, "enabled": True, "ready": True}
 _DEFAULT = object()

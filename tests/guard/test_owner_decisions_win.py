@@ -29,8 +29,8 @@ import pytest
 
 from loopx_recall_core import owner_decisions
 from loopx_recall_core.guard import prefetch
+from loopx_recall_core.plugin.records import RuntimeIdentity
 from loopx_recall_core.private_marker import PRIVATE_MARKER
-from loopx_recall_core.provider_records import RuntimeIdentity
 from loopx_recall_core.recall.sessions.ledger import SessionLedger
 from loopx_recall_core.recall.store import PrivateStore
 from loopx_recall_core.state import QualificationVerdict, StateStore

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import threading
 
-from loopx_recall_core.provider_records import RuntimeIdentity
+from loopx_recall_core.plugin.records import RuntimeIdentity
 from loopx_recall_core.qualification.result import QualificationResult, record_verdict
 from loopx_recall_core.recall.stage_gate import applicable_verdict, runtime_identity
 from loopx_recall_core.state import StateStore

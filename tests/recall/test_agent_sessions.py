@@ -12,9 +12,9 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from loopx_recall_core import plugins as plugins_module
 from loopx_recall_core.cli import cli
 from loopx_recall_core.contracts import HistoricalEvidenceRequestV0, structure
+from loopx_recall_core.plugin import manager as plugins_module
 from loopx_recall_core.recall.service import RecallService
 from loopx_recall_core.recall.sessions.ledger import ClaimRefused, SessionLedger
 from loopx_recall_core.state import Enablement, LimitCeilings, StateStore

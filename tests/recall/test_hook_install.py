@@ -19,7 +19,7 @@ import pytest
 from click.testing import CliRunner
 
 from loopx_recall_core.cli import cli
-from loopx_recall_core.provider_records import RuntimeIdentity
+from loopx_recall_core.plugin.records import RuntimeIdentity
 from loopx_recall_core.state import QualificationVerdict, StateStore
 
 from ..fake_provider import FakeProvider, host_with
@@ -268,7 +268,8 @@ def guard_world(monkeypatch, loopx_home, tmp_path):
     ``(run, settings, verdict)``; ``verdict(passed)`` records one for the fake's runtime."""
     fake = FakeProvider()
     fake.runtime_identity = lambda binding, timeout: IDENTITY  # type: ignore[attr-defined]
-    monkeypatch.setattr("loopx_recall_core.plugins.load_host", lambda *a, **k: host_with(fake))
+    monkeypatch.setattr("loopx_recall_core.plugin.manager.load_host",
+                        lambda *a, **k: host_with(fake))
     monkeypatch.setattr("loopx_recall_core.cli.capability.load_host",
                         lambda *a, **k: host_with(fake))  # fmt: skip
     monkeypatch.setenv("HOME", str(tmp_path))

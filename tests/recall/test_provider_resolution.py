@@ -16,10 +16,10 @@ import pytest
 from click.testing import CliRunner
 
 from loopx_recall_core import hookimpl
-from loopx_recall_core import plugins as plugins_module
 from loopx_recall_core.cli import cli
-from loopx_recall_core.plugins import PluginHost, ProviderNotChosen
-from loopx_recall_core.provider_records import ProviderFailure
+from loopx_recall_core.plugin import manager as plugins_module
+from loopx_recall_core.plugin.manager import PluginHost, ProviderNotChosen
+from loopx_recall_core.plugin.records import ProviderFailure
 from loopx_recall_core.recall.resolver import resolve_provider
 from loopx_recall_core.recall.store import PrivateStore
 from tests.state_builders import enablement, seed

@@ -163,7 +163,7 @@ def test_too_many_items_rejected(request_obj, tmp_path):
 
 
 def test_missing_provider_is_typed(request_obj, tmp_path):
-    from loopx_recall_core.plugins import PluginHost
+    from loopx_recall_core.plugin.manager import PluginHost
 
     outcome = RecallService(provider_id=PROVIDER, host=PluginHost(),
                             enablements=[_enablement()], store=PrivateStore(tmp_path))(request_obj)
@@ -207,7 +207,7 @@ class _Runtime(FakeProvider):
         self.identity_timeouts: list[float] = []
 
     def runtime_identity(self, binding, *, timeout):
-        from loopx_recall_core.provider_records import RuntimeIdentity
+        from loopx_recall_core.plugin.records import RuntimeIdentity
 
         self.identity_timeouts.append(timeout)
         if self.hang is not None:

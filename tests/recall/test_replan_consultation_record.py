@@ -21,7 +21,7 @@ from loopx_recall_core.operator_requests import (
     OperatorRefused,
     ProposedCommand,
 )
-from loopx_recall_core.plugins import PluginHost
+from loopx_recall_core.plugin.manager import PluginHost
 from tests.recall.replan.helpers import situation
 
 OUTCOME = {

@@ -58,7 +58,7 @@ AGENT = ["--agent-id", "agent-a", "--project-id", "proj-j"]
 
 
 # The two LoopX protocols' requests, as LoopX 2.1.1 builds them (the same shapes as
-# tests/loopx_extension/test_loopx_extension.py: capability_admission.py,
+# tests/loopx_protocol/test_loopx_extension.py: capability_admission.py,
 # decision_context/extension_provider.py)
 DECISION = {
     "schema_version": "decision_context_advisory_retrieve_request_v0", "operation": "retrieve",

@@ -3,8 +3,8 @@
 """What a provider object offers the host: the five provider Protocols, and the entry-point
 group plugins register under.
 
-The hooks that return these objects are in :mod:`loopx_recall_core.hookspecs`; the records
-they exchange are in :mod:`loopx_recall_core.provider_records`. Plugins import all of it
+The hooks that return these objects are in :mod:`loopx_recall_core.plugin.spec`; the records
+they exchange are in :mod:`loopx_recall_core.plugin.records`. Plugins import all of it
 from :mod:`loopx_recall_core.plugin_api`. This module stays light (no attrs, no contracts
 at import time): the plugin host checks providers against these Protocols on every start.
 """
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from loopx_recall_core.contracts import HistoricalEvidenceRequestV0, HistoricalEvidenceResultV0
-    from loopx_recall_core.provider_records import (
+    from loopx_recall_core.plugin.records import (
         BindingOption,
         CorpusScope,
         ProviderReadback,
@@ -106,7 +106,7 @@ class SessionListingProvider(RecallProvider, Protocol):
     in the bound repository and window that it finds on disk (what the index has not seen
     yet counts too; when a file's date is older than the window, the messages' times its
     index holds say whether the session is in it), within ``timeout`` seconds, as
-    :class:`~loopx_recall_core.provider_records.SessionCandidate` records. The host compares
+    :class:`~loopx_recall_core.plugin.records.SessionCandidate` records. The host compares
     them with its session ledger: with claimed agent sessions, an unclaimed one means the
     answer's coverage is incomplete (absence is never evidence then), and the owner can
     list and claim them (``loopx-recall session candidates``). It reads transcripts only
@@ -185,7 +185,7 @@ class QualificationRuntime(Protocol):
         the host's latency gate is relative to. Raise ``ProviderFailure`` on failure."""
 
     def fault_probes(self) -> Mapping[str, FaultStage]:
-        """The faults of ``provider_records.FAULT_KINDS`` this provider can stage, by name.
+        """The faults of ``plugin.records.FAULT_KINDS`` this provider can stage, by name.
 
         Staging must not need a test double: a provider typically yields a binding that
         points at a small stand-in executable. A fault it cannot stage is left out (the

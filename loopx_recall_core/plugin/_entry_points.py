@@ -57,6 +57,7 @@ import importlib
 import os
 import re
 import sys
+from importlib.machinery import PathFinder
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -296,8 +297,6 @@ def _folders(root: str) -> list[str]:
 
 def _walkable() -> bool:
     """Whether the plain walk sees every distribution ``importlib.metadata`` would."""
-    from importlib.machinery import PathFinder
-
     for finder in sys.meta_path:
         if finder is not PathFinder and getattr(finder, "find_distributions", None):
             return False

@@ -1,7 +1,7 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
 """pip as a child process, for installing and removing extensions
-(:mod:`loopx_recall_core.provider_distributions`)."""
+(:mod:`loopx_recall_core.plugin.distributions`)."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ from functools import cache
 
 import attrs
 
-from loopx_recall_core._entry_points import normalize_dist_name
+from loopx_recall_core.plugin._entry_points import normalize_dist_name
 
 __all__ = ["KnownExtension", "catalogue", "did_you_mean", "find_known"]
 
@@ -50,7 +50,7 @@ def catalogue() -> tuple[KnownExtension, ...]:
     """The known extensions, read from the package's ``catalogue.json``."""
     from importlib import resources
 
-    text = resources.files("loopx_recall_core").joinpath("catalogue.json").read_text("utf-8")
+    text = resources.files("loopx_recall_core.plugin").joinpath("catalogue.json").read_text("utf-8")
     return tuple(KnownExtension(**entry) for entry in json.loads(text))
 
 

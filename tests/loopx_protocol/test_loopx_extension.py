@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """The LoopX extension without LoopX: the packaged manifests, the one record mapping, and the
 provider entry point's process contract (one JSON object on stdout, typed refusals, never a
-traceback). The real LoopX runs it in plugins/.../tests/loopx_extension/test_inside_loopx.py."""
+traceback). The real LoopX runs it in plugins/.../tests/loopx_protocol/test_inside_loopx.py."""
 
 from __future__ import annotations
 
@@ -27,16 +27,16 @@ from loopx_recall_core.contracts import (
     structure,
     unstructure,
 )
-from loopx_recall_core.contracts.loopx_extension import RECORDS, LoopxReceipt
+from loopx_recall_core.contracts.loopx_protocol import RECORDS, LoopxReceipt
 from loopx_recall_core.contracts.schema import top_level_records
-from loopx_recall_core.loopx_extension import capability, manifests
-from loopx_recall_core.loopx_extension.decision_context import (
+from loopx_recall_core.loopx_protocol import capability, manifests
+from loopx_recall_core.loopx_protocol.decision_context import (
     parse_scope_ref,
     query_terms,
     recall_timeout,
     scope_ref,
 )
-from loopx_recall_core.loopx_extension.mapping import (
+from loopx_recall_core.loopx_protocol.mapping import (
     advisory_items,
     history_result,
     loopx_receipt,

@@ -24,10 +24,10 @@ import re
 from typing import Any
 
 from loopx_recall_core import operator_requests
-from loopx_recall_core.loopx_extension.errors import ProtocolError
-from loopx_recall_core.loopx_extension.mapping import MAX_ADVISORY_ITEMS, advisory_items
+from loopx_recall_core.loopx_protocol.errors import ProtocolError
+from loopx_recall_core.loopx_protocol.mapping import MAX_ADVISORY_ITEMS, advisory_items
 from loopx_recall_core.operator_requests import OperatorRefused
-from loopx_recall_core.plugins import load_host
+from loopx_recall_core.plugin.manager import load_host
 from loopx_recall_core.recall.service import DEFAULT_TIMEOUT_S
 from loopx_recall_core.state import DEFAULT_CEILINGS
 

@@ -20,8 +20,8 @@ from loopx_recall_core.contracts import (
     structure,
     unstructure,
 )
-from loopx_recall_core.contracts.loopx_extension import RECORDS
-from loopx_recall_core.loopx_extension.mapping import history_result, replan_result
+from loopx_recall_core.contracts.loopx_protocol import RECORDS
+from loopx_recall_core.loopx_protocol.mapping import history_result, replan_result
 from loopx_recall_core.recall.outcome import RecallOutcome
 from loopx_recall_core.recall.receipts import result_receipt
 from loopx_recall_core.recall.replan.comparison import Comparison

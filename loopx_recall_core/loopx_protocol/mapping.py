@@ -25,7 +25,7 @@ from typing import Any
 import attrs
 
 from loopx_recall_core.contracts import HistoricalEvidenceReceiptV0, unstructure
-from loopx_recall_core.contracts.loopx_extension import (
+from loopx_recall_core.contracts.loopx_protocol import (
     HistoryObservation,
     LoopxRecallHistoryResultV0,
     LoopxRecallReplanResultV0,

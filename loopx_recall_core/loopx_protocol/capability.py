@@ -13,20 +13,20 @@ from typing import Any
 
 from loopx_recall_core import operator_requests
 from loopx_recall_core.contracts import ContractError, structure
-from loopx_recall_core.contracts.loopx_extension import (
+from loopx_recall_core.contracts.loopx_protocol import (
     HistoryInput,
     LoopxRecallHistoryRequestV0,
     LoopxRecallReplanRequestV0,
     ReplanInput,
 )
-from loopx_recall_core.loopx_extension.errors import ProtocolError
-from loopx_recall_core.loopx_extension.mapping import history_result, replan_result
+from loopx_recall_core.loopx_protocol.errors import ProtocolError
+from loopx_recall_core.loopx_protocol.mapping import history_result, replan_result
 from loopx_recall_core.operator_requests import (
     Consultation,
     OperatorRefused,
     ProposedCommand,
 )
-from loopx_recall_core.plugins import load_host
+from loopx_recall_core.plugin.manager import load_host
 from loopx_recall_core.recall.service import DEFAULT_TIMEOUT_S
 from loopx_recall_core.state import DEFAULT_CEILINGS
 

@@ -17,7 +17,7 @@ The host stays authoritative: a provider never decides scope, admission, limits 
 public. Whatever it returns is re-verified, and anything it raises is contained.
 
 This module holds the hook specifications alone; the provider objects' Protocols are in
-:mod:`loopx_recall_core.provider_protocols`.
+:mod:`loopx_recall_core.plugin.protocols`.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 import pluggy
 
 if TYPE_CHECKING:
-    from loopx_recall_core.provider_protocols import ExternalEvidenceProvider, RecallProvider
+    from loopx_recall_core.plugin.protocols import ExternalEvidenceProvider, RecallProvider
 
 #: The pluggy project name: the hook specs' marker and ``hookimpl`` share it.
 PROJECT_NAME = "loopx_recall_core"

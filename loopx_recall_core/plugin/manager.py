@@ -5,7 +5,7 @@
 A plugin that fails to import, or raises while registering or answering a hook, is
 recorded as broken (entry point, distribution, version, error class and a fixed one-line
 message) and skipped, even when it calls ``sys.exit()``; a stop signal while plugin code
-runs (:class:`~loopx_recall_core.stopping.Stopped`, Ctrl-C) is never contained. Exception
+runs (:class:`~loopx_recall_core.process.Stopped`, Ctrl-C) is never contained. Exception
 text is never kept: it may hold private paths or data.
 Plugins never import this module.
 """
@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 import attrs
 import pluggy
 
-from loopx_recall_core import hookspecs
-from loopx_recall_core._entry_points import (
+from loopx_recall_core.plugin import spec as hookspecs
+from loopx_recall_core.plugin._entry_points import (
     UNREADABLE_METADATA,
     UNREADABLE_ROW,
     MalformedEntryPoint,
@@ -30,12 +30,12 @@ from loopx_recall_core._entry_points import (
     entry_points,
     normalize_dist_name,
 )
-from loopx_recall_core.hookspecs import PROJECT_NAME
-from loopx_recall_core.provider_protocols import ENTRY_POINT_GROUP, RecallProvider
-from loopx_recall_core.stopping import UNCONTAINED
+from loopx_recall_core.plugin.protocols import ENTRY_POINT_GROUP, RecallProvider
+from loopx_recall_core.plugin.spec import PROJECT_NAME
+from loopx_recall_core.process import UNCONTAINED
 
 if TYPE_CHECKING:
-    from loopx_recall_core.provider_records import ProviderReadback
+    from loopx_recall_core.plugin.records import ProviderReadback
 
 __all__ = [
     "LOAD_PLUGINS_ENV",
@@ -148,7 +148,7 @@ class PluginHost:
 
         ``only`` defaults to ``$LOOPX_RECALL_LOAD_PLUGINS`` (comma-separated distribution names;
         an empty string loads none); unset means all. The entry points are listed by
-        :mod:`loopx_recall_core._entry_points` (importlib.metadata's rules, without its
+        :mod:`loopx_recall_core.plugin._entry_points` (importlib.metadata's rules, without its
         import cost).
         """
         wanted = selected_distributions(only)
@@ -351,7 +351,7 @@ def safe_readback(
     """A provider's readback within ``deadline`` seconds; a raising, malformed or hanging
     one is contained and reported."""
     # imported here: it loads the contracts, which start-up without a provider never needs
-    from loopx_recall_core.provider_records import ProviderReadback
+    from loopx_recall_core.plugin.records import ProviderReadback
 
     provider_id = str(getattr(provider, "provider_id", "unknown"))
     try:

@@ -38,8 +38,8 @@ def _stdin_timeout() -> float:
 STDIN_TIMEOUT_S = _stdin_timeout()
 #: argument -> module answering that protocol
 PROTOCOLS = {
-    "capability": "loopx_recall_core.loopx_extension.capability",
-    "decision-context": "loopx_recall_core.loopx_extension.decision_context",
+    "capability": "loopx_recall_core.loopx_protocol.capability",
+    "decision-context": "loopx_recall_core.loopx_protocol.decision_context",
 }
 _USAGE = "usage: loopx-recall-loopx-provider capability|decision-context [--doctor]"
 
@@ -75,8 +75,8 @@ def _doctor(protocol: str) -> int:
 
 def _read_request() -> Any:
     from loopx_recall_core import jsonio
-    from loopx_recall_core.bounded_stdin import StdinTimeout, read_bounded
-    from loopx_recall_core.loopx_extension.errors import ProtocolError
+    from loopx_recall_core.loopx_protocol.errors import ProtocolError
+    from loopx_recall_core.process import StdinTimeout, read_bounded
 
     try:  # LoopX writes the request and closes stdin: an end that never comes is refused
         raw = read_bounded(MAX_REQUEST_BYTES, STDIN_TIMEOUT_S)
@@ -95,7 +95,7 @@ def _read_request() -> Any:
 
 
 def _serve(protocol: str) -> tuple[dict[str, Any], int]:
-    from loopx_recall_core.loopx_extension.errors import ProtocolError, error_record
+    from loopx_recall_core.loopx_protocol.errors import ProtocolError, error_record
     from loopx_recall_core.private_files import StateError
 
     try:
@@ -110,7 +110,7 @@ def _serve(protocol: str) -> tuple[dict[str, Any], int]:
 
 def _stop(signum: int, _frame: object) -> None:
     # Unwind (finally blocks kill the runtime's process group, remove scratch files).
-    from loopx_recall_core.stopping import Stopped
+    from loopx_recall_core.process import Stopped
 
     raise Stopped(128 + signum)
 

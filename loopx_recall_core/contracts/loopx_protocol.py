@@ -17,7 +17,7 @@ over it (no key named ``raw``/``raw_*``, no local path, no credential-like value
 observation carries the public receipt, counts, freshness, a verdict and the private handle,
 never a snippet, a term or a path. The receipt is our v0 receipt with one field named
 otherwise on the wire (:class:`LoopxReceipt`, a cattrs rename override; mapped in
-:mod:`loopx_recall_core.loopx_extension.mapping`).
+:mod:`loopx_recall_core.loopx_protocol.mapping`).
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """Provider distributions, which the ``loopx-recall extension`` commands call extensions:
 what is installed, and installing and removing them with pip (as library functions those
-commands call). The catalogue of known ones is :mod:`loopx_recall_core.catalogue`. Not to
-be confused with :mod:`loopx_recall_core.loopx_extension`: loopx-recall itself as an
+commands call). The catalogue of known ones is :mod:`loopx_recall_core.plugin.catalogue`. Not to
+be confused with :mod:`loopx_recall_core.loopx_protocol`: loopx-recall itself as an
 extension of LoopX.
 """
 
@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from loopx_recall_core import _entry_points
-from loopx_recall_core._entry_points import normalize_dist_name
-from loopx_recall_core._pip import PipFailed, pip_install, pip_uninstall
-from loopx_recall_core.catalogue import KnownExtension, catalogue, did_you_mean, find_known
-from loopx_recall_core.plugins import (
+from loopx_recall_core.plugin import _entry_points, manager
+from loopx_recall_core.plugin._entry_points import normalize_dist_name
+from loopx_recall_core.plugin._pip import PipFailed, pip_install, pip_uninstall
+from loopx_recall_core.plugin.catalogue import KnownExtension, catalogue, did_you_mean, find_known
+from loopx_recall_core.plugin.manager import (
     PluginHost,
     call_with_deadline,
     load_host,
@@ -31,9 +31,9 @@ from loopx_recall_core.plugins import (
     safe_readback,
     selected_distributions,
 )
-from loopx_recall_core.provider_protocols import ENTRY_POINT_GROUP
+from loopx_recall_core.plugin.protocols import ENTRY_POINT_GROUP
+from loopx_recall_core.process import UNCONTAINED
 from loopx_recall_core.state import StateError, StateStore
-from loopx_recall_core.stopping import UNCONTAINED
 
 if TYPE_CHECKING:
     # imported where used: `capability status` reads the catalogue, not the installed set
@@ -66,7 +66,7 @@ class InstalledExtension:
 def _entry_point_names(dist: metadata.Distribution) -> tuple[str, ...]:
     # entry_points.txt only: reading it imports nothing of the plugin. Not
     # dist.entry_points: one row without "=" in any group, or a byte that is not UTF-8,
-    # makes that raise; read as the plugin host reads it (loopx_recall_core._entry_points).
+    # makes that raise; read as the plugin host reads it (loopx_recall_core.plugin._entry_points).
     text = _entry_points.distribution_text(dist, "entry_points.txt") or ""
     return tuple(sorted(e.name for e in _entry_points.group_entry_points(text, ENTRY_POINT_GROUP)))
 
@@ -82,7 +82,7 @@ def _fingerprint(folder: str | None, version: str | None) -> str:
 
 def installed_extensions() -> dict[str, InstalledExtension]:
     """Every installed distribution registering the provider group, by normalized name:
-    the listing plugin loading uses (:func:`loopx_recall_core._entry_points.entry_points`),
+    the listing plugin loading uses (:func:`loopx_recall_core.plugin._entry_points.entry_points`),
     so a distribution is an extension here exactly when the host would load it."""
     rows: dict[str, list[_entry_points.ProviderEntryPoint]] = {}
     for entry_point in _entry_points.entry_points(ENTRY_POINT_GROUP):
@@ -307,9 +307,7 @@ def extension_list(host: PluginHost | None = None, *, available: bool = False) -
     (broken ones too) and, with ``available``, the catalogue marked installed or not
     (``host``: the installed plugins unless given)."""
     if host is None:
-        from loopx_recall_core import plugins
-
-        host = plugins.load_host()
+        host = manager.load_host()  # looked up here: tests stand a host in for it
     rows = installed_view(host)
     record: dict[str, Any] = {"schema_version": "loopx_extension_list_v0", "extensions": rows}
     if available:
