@@ -281,9 +281,9 @@ def test_a_loopx_request_racing_a_disable_keeps_no_result(
     the state first, so a disable between that read and the recall's start was missed, and
     the answer's result was stored for a pair the owner had just disabled). The seam: the
     owner's real `capability disable` runs right after the state is first read."""
-    from loopx_recall_core.loopx_extension import capability, decision_context
+    from loopx_recall_core.loopx_protocol import capability, decision_context
     from loopx_recall_core.state import StateStore as Store
-    from tests.loopx_extension.test_loopx_extension import decision_request, loopx_request
+    from tests.loopx_protocol.test_loopx_extension import decision_request, loopx_request
 
     _seed(loopx_home)
     monkeypatch.setenv("LOOPX_RECALL_HOME", str(loopx_home))
