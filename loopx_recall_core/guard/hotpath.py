@@ -39,7 +39,7 @@ from loopx_recall_core.bounded_stdin import StdinTimeout, read_bounded
 from loopx_recall_core.guard import repository_scope, store
 from loopx_recall_core.guard.policy import guard_policy
 from loopx_recall_core.jsonio import loads
-from loopx_recall_core.private_files import read_file
+from loopx_recall_core.recall.sessions import ledger_file
 from loopx_recall_core.runtimes import RECORDS, SHELL_TOOLS, failed
 
 __all__ = ["DEADLINE_S", "RETRY_WINDOW_S", "SHELL_TOOLS", "decide_payload", "main"]
@@ -419,7 +419,7 @@ def _usable_set(
         if (
             session_id == ""
             and mode != "runtime"
-            and not _claimed(root, runtime, session, agent_id, project_id)
+            and not ledger_file.holds_claim(root, runtime, session, agent_id, project_id)
         ):
             return None, None, "session_not_claimed"
         if (
@@ -431,33 +431,6 @@ def _usable_set(
                 return header, lines, ""
             why = "set_outdated"
     return None, None, why
-
-
-#: The session ledger as the hot path reads it (``recall/sessions/ledger.py`` owns the
-#: file; importing it costs ~70 ms of attrs): its place, size bound and schema version.
-LEDGER_PARTS = ("private", "sessions", "ledger.json")
-LEDGER_MAX_BYTES = 64_000_000
-LEDGER_VERSION = "loopx_session_ledger_v0"
-
-
-def _claimed(root: Path, runtime: str, session: str, agent_id: str, project_id: str) -> bool:
-    """Whether the agent holds the session's claim (the ledger read raw: only on a session's
-    first calls, before its own set is made). A ledger that cannot be read holds no claim:
-    the guard stays silent (fail closed)."""
-    try:
-        raw = read_file(root.joinpath(*LEDGER_PARTS), LEDGER_MAX_BYTES,
-                        "the loopx session ledger", owner_only=True)  # fmt: skip
-        data = loads(raw) if raw is not None else None
-    except Exception:  # noqa: BLE001 - unreadable, corrupt, foreign: no claim
-        return False
-    if not isinstance(data, dict) or data.get("schema_version") != LEDGER_VERSION:
-        return False
-    rows = data.get("claims")
-    wanted = {"runtime": runtime, "session_id": session, "agent_id": agent_id,
-              "project_id": project_id}  # fmt: skip
-    return isinstance(rows, list) and any(
-        isinstance(row, dict) and all(row.get(k) == v for k, v in wanted.items()) for row in rows
-    )
 
 
 def _failed(runtime: str, event: str, payload: dict[str, Any]) -> bool:
