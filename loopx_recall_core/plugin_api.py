@@ -56,7 +56,15 @@ if TYPE_CHECKING:
         SessionCandidate,
     )
     from loopx_recall_core.redaction import redact, redact_snippet
-    from loopx_recall_core.runtimes import HISTORY_SOURCES, index_session_name
+    from loopx_recall_core.runtimes import (
+        CONFIG_ENVS,
+        HISTORY_SOURCES,
+        cwd_folder_name,
+        index_session_name,
+        transcript_folder,
+        transcript_runtime,
+        transcripts_of,
+    )
     from loopx_recall_core.snippet_rules import (
         SHELL_TOOLS,
         format_tool_snippet,
@@ -101,8 +109,13 @@ _SOURCES = {
     "RuntimeIdentity": "loopx_recall_core.provider_records",
     "SessionCandidate": "loopx_recall_core.provider_records",
     "enabled_bindings": "loopx_recall_core.provider_cache",
+    "CONFIG_ENVS": "loopx_recall_core.runtimes",
     "HISTORY_SOURCES": "loopx_recall_core.runtimes",
     "index_session_name": "loopx_recall_core.runtimes",
+    "cwd_folder_name": "loopx_recall_core.runtimes",
+    "transcript_folder": "loopx_recall_core.runtimes",
+    "transcript_runtime": "loopx_recall_core.runtimes",
+    "transcripts_of": "loopx_recall_core.runtimes",
     "PRIVATE_MARKER": "loopx_recall_core.private_marker",
     "file_holds_marker": "loopx_recall_core.private_marker",
     "holds_marker": "loopx_recall_core.private_marker",
@@ -136,6 +149,7 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "CONFIG_ENVS",
     "ENTRY_POINT_GROUP",
     "FAULT_KINDS",
     "HISTORY_SOURCES",
@@ -161,6 +175,7 @@ __all__ = [
     "SessionCandidate",
     "SessionListingProvider",
     "claude_project_folder",
+    "cwd_folder_name",
     "digest",
     "enabled_bindings",
     "epoch_ms",
@@ -176,6 +191,9 @@ __all__ = [
     "redact",
     "redact_snippet",
     "shell_command",
+    "transcript_folder",
+    "transcript_runtime",
+    "transcripts_of",
     "under",
     "window_start_ms",
 ]

@@ -7,10 +7,11 @@ Reached from :func:`loopx_recall_core.cli.main` before click is imported. It rea
 payload, the owner's ``state.json`` (the guard's policy for the agent and project), the
 session's prior-outcome set and guard record, what the session's transcript gained since
 its last call (for the private marker: :func:`_marked_private`), and answers with the
-runtime's documented output (see :mod:`loopx_recall_core.guard`). No provider process, no
-index read, no network: a missing or old set is refreshed by a DETACHED prefetch
-(:mod:`.prefetch`); only a call that finds no set at all (a first call, no session of the
-agent ever ended) waits for the making in flight, within the runtime's bound.
+runtime's documented output (the runtime records: :mod:`loopx_recall_core.runtimes`). No
+provider process, no index read, no network: a missing or old set is refreshed by a
+DETACHED prefetch (:mod:`.prefetch`); only a call that finds no set at all (a first call,
+no session of the agent ever ended) waits for the making in flight, within the runtime's
+bound.
 
 No match, guard off, bad payload: it prints nothing and the process exits 0, the guard
 never blocks work by failing. It is bounded by what the runtime allows a hook
@@ -47,18 +48,12 @@ if TYPE_CHECKING:
 
 __all__ = ["DEADLINE_S", "RETRY_WINDOW_S", "SHELL_TOOLS", "decide_payload", "main"]
 
-#: What each runtime allows a command hook before it cancels it, in seconds. ``hook
-#: install`` writes no ``timeout`` of its own, so the runtime's default holds:
-#:
-#: * Claude Code: a command hook's ``timeout`` in seconds, 600 s when omitted
-#:   (https://code.claude.com/docs/en/hooks); at the timeout the hook's output is
-#:   discarded (the 2.1.328 bundle's own message: "Its output was discarded. Raise the
-#:   hook's \"timeout\" to allow more time.").
-#: * Codex: a hook handler's ``timeout`` in seconds (``codex-rs/config/src/hook_config.rs``:
-#:   ``#[serde(default, rename = "timeout")] timeout_sec: Option<u64>``); omitted, 600 s
-#:   for most events (https://developers.openai.com/codex/hooks; openai/codex#35382 quotes
-#:   both); only ``SessionEnd`` and interrupts are capped shorter, neither is this hook.
-RUNTIME_HOOK_TIMEOUT_S = {"claude": 600.0, "codex": 600.0}
+#: What each runtime allows a command hook before it cancels it, in seconds: ``hook
+#: install`` writes no ``timeout`` of its own, so the runtime's default holds (the runtime
+#: records' ``hook_timeout_s``, with their sources).
+RUNTIME_HOOK_TIMEOUT_S = {
+    name: r.hook_timeout_s for name, r in RECORDS.items() if r.hook_timeout_s is not None
+}
 #: The hook gives up this long before the runtime would cancel it, so that it can say it
 #: ran out of time (the hook log, ``guard stats``) before it is killed.
 MARGIN_S = 5.0
