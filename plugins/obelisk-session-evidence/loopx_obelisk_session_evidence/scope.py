@@ -254,10 +254,12 @@ def row_problem(
 
 
 def turn_owner(row: Mapping[str, Any]) -> str:
-    """The session a row's turn belongs to: its own Codex thread (``agent_id``) when the
-    index stored it under a parent's session, else the row's session."""
-    agent = row.get("agent_id")
-    if row.get("source") == "codex" and isinstance(agent, str) and agent:
+    """The session a row's turn belongs to: its own thread (``agent_id``) when the index
+    stored it under a parent's session and the runtime's files name each thread (a fork or
+    sub-agent is a session of its own: Codex, its record's ``transcripts``), else the row's."""
+    agent, files = row.get("agent_id"), transcripts_of(str(row.get("source")))
+    by_thread = files is not None and files.session_from == "first-line"
+    if by_thread and isinstance(agent, str) and agent:
         return agent
     return str(row["session_id"])
 
