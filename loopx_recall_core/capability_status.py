@@ -25,6 +25,7 @@ from loopx_recall_core.recall.enablement import CAPABILITY
 from loopx_recall_core.recall.resolver import resolve_provider
 from loopx_recall_core.recall.stage_gate import _HOST_GRACE_S as IDENTITY_GRACE_S
 from loopx_recall_core.recall.stage_gate import stage_two_verdict
+from loopx_recall_core.runtimes import HOOK_RUNTIMES
 from loopx_recall_core.state import Enablement, StateStore
 
 __all__ = ["STATUS_DEADLINE_S", "TRUTH_CONTRACT", "readback_budget", "status_record"]
@@ -37,7 +38,8 @@ AGENT_IDENTITY = {
 }
 INSTALL_HINT = (
     "no session is claimed yet: install the runtime hook with `loopx-recall hook install "
-    "claude|codex --agent-id A --project-id J` (or claim one with `loopx-recall session claim`)"
+    f"{'|'.join(HOOK_RUNTIMES)} --agent-id A --project-id J` (or claim one with "
+    "`loopx-recall session claim`)"
 )
 
 TRUTH_CONTRACT = {

@@ -241,14 +241,16 @@ def inventory() -> list[Item]:
             items.append(Item("backup", backup, "a backup of the file as it was before "
                               "our last change (it may hold our hooks)",
                               "--remove deletes it"))  # fmt: skip
-    for root in roots:
+    from loopx_recall_core.recall.hook_install import LOCAL_FILES
+
+    for root, local in ((root, local) for root in roots for local in LOCAL_FILES):
         exclude = root / ".git" / "info" / "exclude"
         try:
-            if "/.claude/settings.local.json" in exclude.read_text(errors="replace"):
+            if f"/{local}" in exclude.read_text(errors="replace"):
                 items.append(Item("exclude", exclude, "one line keeping the personal "
                                   "settings file out of git", "",
-                                  "left: it only hides .claude/settings.local.json; "
-                                  "delete the line `/.claude/settings.local.json` to undo "
+                                  f"left: it only hides {local}; "
+                                  f"delete the line `/{local}` to undo "
                                   "it"))  # fmt: skip
         except OSError:
             pass

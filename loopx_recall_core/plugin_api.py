@@ -62,8 +62,13 @@ _SOURCES: dict[str, str | tuple[str, str]] = {
     "holds_marker": "loopx_recall_core.private_marker",
     "redact": "loopx_recall_core.redaction",
     "redact_snippet": "loopx_recall_core.redaction",
+    "CONFIG_ENVS": "loopx_recall_core.runtimes",
     "HISTORY_SOURCES": "loopx_recall_core.runtimes",
+    "cwd_folder_name": "loopx_recall_core.runtimes",
     "index_session_name": "loopx_recall_core.runtimes",
+    "transcript_folder": "loopx_recall_core.runtimes",
+    "transcript_runtime": "loopx_recall_core.runtimes",
+    "transcripts_of": "loopx_recall_core.runtimes",
     "SHELL_TOOLS": "loopx_recall_core.snippet_rules",
     "format_tool_snippet": "loopx_recall_core.snippet_rules",
     "one_line_command": "loopx_recall_core.snippet_rules",
@@ -116,8 +121,13 @@ if TYPE_CHECKING:
     from loopx_recall_core.private_marker import holds_marker as holds_marker
     from loopx_recall_core.redaction import redact as redact
     from loopx_recall_core.redaction import redact_snippet as redact_snippet
+    from loopx_recall_core.runtimes import CONFIG_ENVS as CONFIG_ENVS
     from loopx_recall_core.runtimes import HISTORY_SOURCES as HISTORY_SOURCES
+    from loopx_recall_core.runtimes import cwd_folder_name as cwd_folder_name
     from loopx_recall_core.runtimes import index_session_name as index_session_name
+    from loopx_recall_core.runtimes import transcript_folder as transcript_folder
+    from loopx_recall_core.runtimes import transcript_runtime as transcript_runtime
+    from loopx_recall_core.runtimes import transcripts_of as transcripts_of
     from loopx_recall_core.snippet_rules import SHELL_TOOLS as SHELL_TOOLS
     from loopx_recall_core.snippet_rules import format_tool_snippet as format_tool_snippet
     from loopx_recall_core.snippet_rules import one_line_command as one_line_command

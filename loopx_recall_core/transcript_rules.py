@@ -9,15 +9,15 @@ identically, so each has one owner here (providers get them through ``plugin_api
   own ISO text, which compares as text);
 * :func:`exit_code`: the exit status a shell tool's output carries, in any form a
   supported runtime writes (the forms live in :mod:`loopx_recall_core.runtimes`);
-* :func:`claude_project_folder`: the folder Claude Code keeps a cwd's sessions in,
-  ``~/.claude/projects/<name>``.
+* :func:`claude_project_folder`: ``plugin_api``'s older name of
+  :func:`loopx_recall_core.runtimes.cwd_folder_name` (where transcripts lie is the runtime
+  records').
 
 Standard library only: imported by provider plugins on their hot path.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 
@@ -68,7 +68,7 @@ def exit_code(output: str) -> int | None:
 
 
 def claude_project_folder(cwd: str) -> str:
-    """The name Claude Code gives the folder of a cwd's sessions under
-    ``~/.claude/projects/``: the cwd with every character but ``A-Za-z0-9`` turned into
-    ``-`` (so ``/a/b.c`` -> ``-a-b-c``; distinct cwds may share a folder)."""
-    return re.sub(r"[^A-Za-z0-9]", "-", cwd)
+    """:func:`loopx_recall_core.runtimes.cwd_folder_name`, by ``plugin_api``'s older name."""
+    from loopx_recall_core.runtimes import cwd_folder_name
+
+    return cwd_folder_name(cwd)

@@ -20,6 +20,15 @@ from loopx_recall_core.private_files import StateError
 MAX_INPUT_BYTES = 1_000_000
 
 
+def session_id_help() -> str:
+    """How a session id may be given: the runtime's own, or the index's name of it (the
+    runtime records' prefixes)."""
+    from loopx_recall_core.runtimes import RECORDS
+
+    named = ", ".join(f"{r.index_prefix}<id>" for r in RECORDS.values() if r.index_prefix)
+    return f"the runtime's own session id, or the index's name of it ({named})"
+
+
 def format_option(
     default: str = "text", help: str = "Output format."
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:

@@ -83,21 +83,32 @@ for _runtime in runtimes.HOOK_RUNTIMES:  # one per runtime record with hooks
     _runtime_hook(_runtime)
 
 
+def _scope_help() -> str:
+    """Where each runtime's hooks file is, by scope, from its record."""
+    places = []
+    for r in map(runtimes.record, runtimes.HOOK_RUNTIMES):
+        user = next(f.path for f in r.hook_files if (f.scope, f.form) == ("user", "json"))
+        local = [f.path for f in r.hook_files if f.scope == "project-local"]
+        place = f"{r.name}: ${r.config_env}/{user} else ~/{r.config_default}/{user}"
+        if local:
+            place += f" (user) or the repository's git-ignored {local[0]} (project-local)"
+        places.append(place if local else place + " (user only)")
+    return "; ".join(places) + "."
+
+
 runtime_argument = click.argument("runtime", type=click.Choice(runtimes.HOOK_RUNTIMES))
 scope_option = click.option(
     "--scope",
     type=click.Choice(["user", "project-local"]),
     default="user",
     show_default=True,
-    help="claude: $CLAUDE_CONFIG_DIR/settings.json else ~/.claude/settings.json (user) or "
-    "the repository's git-ignored .claude/settings.local.json (project-local); codex: "
-    "$CODEX_HOME/hooks.json else ~/.codex/hooks.json (user only).",
+    help=_scope_help(),
 )
 settings_option = click.option(
     "--settings",
     "settings_path",
     type=click.Path(dir_okay=False),
-    help="Another hooks file to change (e.g. the shared .claude/settings.json).",
+    help="Another hooks file to change (e.g. a repository's shared settings file).",
 )
 
 
@@ -110,7 +121,7 @@ def _target(runtime: str, scope: str, settings_path: str | None) -> tuple[Path, 
     except hook_install.InstallRefused as exc:
         raise Rejected(str(exc)) from None
     toml = any(f.form == "toml" for f in runtimes.record(runtime).hook_files)
-    if toml and not settings_path and hook_install.codex_config_has_hooks(path):
+    if toml and not settings_path and hook_install.config_keeps_hooks(path):
         path = path.parent / "config.toml"  # the user keeps hooks inline there: ours too
     what = hook_install.what_file(runtime, "toml" if path.suffix == ".toml" else "json")
     try:
@@ -126,7 +137,7 @@ class _Change:
         self.path, self.new, self.existing, self.backup = path, new, existing, backup
 
 
-def _stale_codex(runtime: str, path: Path) -> tuple[_Change | None, list[tuple[str, str]]]:
+def _stale_json(runtime: str, path: Path) -> tuple[_Change | None, list[tuple[str, str]]]:
     """When ours now live in ``config.toml`` (the user keeps hooks there), our entries in
     the ``hooks.json`` beside it, which an earlier install may have written (Codex would
     run both), go: the change and the (agent, project) pairs they named."""
@@ -229,7 +240,7 @@ def install(
         backup = hook_install.needs_backup(path, existing, runtime, toml=toml)
     except hook_install.InstallRefused as exc:
         raise Rejected(str(exc)) from None
-    stale, _pairs = (None, []) if settings_path else _stale_codex(runtime, path)
+    stale, _pairs = (None, []) if settings_path else _stale_json(runtime, path)
     changes = [c for c in (merged and _Change(path, merged, existing, backup), stale) if c]
     if not changes:
         click.echo(f"{path}: already has these hooks; no change")
@@ -242,8 +253,8 @@ def install(
             click.echo(f"hooks removed from {stale.path} (backup kept beside it)")
         local = scope == "project-local" and not settings_path
         if merged is not None and local and hook_install.keep_out_of_git(path):
-            click.echo("kept out of git: .claude/settings.local.json added to this "
-                           "clone's info/exclude")  # fmt: skip
+            named = runtimes.hook_file(runtime, "project-local", root=Path())
+            click.echo(f"kept out of git: {named} added to this clone's info/exclude")
         trust = runtimes.record(runtime).trust
         if trust and merged is not None:  # Codex runs a non-managed hook only once trusted
             click.echo(trust)
@@ -273,7 +284,7 @@ def uninstall(runtime: str, scope: str, settings_path: str | None, yes: bool) ->
             new = new if original is None else original
     except hook_install.InstallRefused as exc:
         raise Rejected(str(exc)) from None
-    stale, stale_pairs = (None, []) if settings_path else _stale_codex(runtime, path)
+    stale, stale_pairs = (None, []) if settings_path else _stale_json(runtime, path)
     changes = [c for c in (new is not None and _Change(path, new, existing, True), stale) if c]
     if not changes:
         click.echo(f"{path}: no loopx-recall {runtime} hook; no change")

@@ -23,6 +23,7 @@ from loopx_recall_core.cli._common import (
     limit_options,
     read_json_object,
     read_text_input,
+    session_id_help,
     timeout_option,
 )
 from loopx_recall_core.cli.qualify import qualify
@@ -65,8 +66,8 @@ current_session_option = click.option(
     "current_sessions",
     multiple=True,
     callback=_session_ids,
-    help="A session the agent is running in now (not history): the runtime's id (Codex "
-    "thread id, Claude sessionId) or the index's (codex:<id>); repeatable.",
+    help=f"A session the agent is running in now (not history): {session_id_help()}; "
+    "repeatable.",
 )
 
 provider_option = click.option(

@@ -16,7 +16,13 @@ from typing import Any
 import click
 
 from loopx_recall_core.cli import group_help
-from loopx_recall_core.cli._common import Group, Rejected, emit, format_option
+from loopx_recall_core.cli._common import (
+    Group,
+    Rejected,
+    emit,
+    format_option,
+    session_id_help,
+)
 from loopx_recall_core.recall.sessions.ledger import (
     RUNTIMES,
     ClaimRefused,
@@ -31,7 +37,7 @@ session_option = click.option(
     "--session",
     "session_id",
     required=True,
-    help="The runtime's session id (Claude sessionId, Codex thread id; codex:<id> accepted).",
+    help=f"The session: {session_id_help()}.",
 )
 
 
@@ -47,7 +53,7 @@ def session() -> None:
 @click.option(
     "--session",
     "session_id",
-    help="The runtime's session id (Claude sessionId, Codex thread id; codex:<id> accepted).",
+    help=f"The session: {session_id_help()}.",
 )
 @click.option(
     "--candidates",

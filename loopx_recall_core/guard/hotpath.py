@@ -7,10 +7,11 @@ Reached from :func:`loopx_recall_core.cli.main` before click is imported. It rea
 payload, the owner's ``state.json`` (the guard's policy for the agent and project), the
 session's prior-outcome set and guard record, what the session's transcript gained since
 its last call (for the private marker: :func:`_marked_private`), and answers with the
-runtime's documented output (see :mod:`loopx_recall_core.guard`). No provider process, no
-index read, no network: a missing or old set is refreshed by a DETACHED prefetch
-(:mod:`.prefetch`); only a call that finds no set at all (a first call, no session of the
-agent ever ended) waits for the making in flight, within the runtime's bound.
+runtime's documented output (the runtime records: :mod:`loopx_recall_core.runtimes`). No
+provider process, no index read, no network: a missing or old set is refreshed by a
+DETACHED prefetch (:mod:`.prefetch`); only a call that finds no set at all (a first call,
+no session of the agent ever ended) waits for the making in flight, within the runtime's
+bound.
 
 No match, guard off, bad payload: it prints nothing and the process exits 0, the guard
 never blocks work by failing. It is bounded by what the runtime allows a hook
@@ -32,30 +33,27 @@ import os
 import signal
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from loopx_recall_core import hook_log
 from loopx_recall_core.guard import repository_scope, store
 from loopx_recall_core.guard.policy import guard_policy
 from loopx_recall_core.jsonio import loads
-from loopx_recall_core.private_files import read_file
 from loopx_recall_core.process import StdinTimeout, read_bounded
+from loopx_recall_core.recall.sessions import ledger_file
 from loopx_recall_core.runtimes import RECORDS, SHELL_TOOLS, failed
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 __all__ = ["DEADLINE_S", "RETRY_WINDOW_S", "SHELL_TOOLS", "decide_payload", "main"]
 
-#: What each runtime allows a command hook before it cancels it, in seconds. ``hook
-#: install`` writes no ``timeout`` of its own, so the runtime's default holds:
-#:
-#: * Claude Code: a command hook's ``timeout`` in seconds, 600 s when omitted
-#:   (https://code.claude.com/docs/en/hooks); at the timeout the hook's output is
-#:   discarded (the 2.1.328 bundle's own message: "Its output was discarded. Raise the
-#:   hook's \"timeout\" to allow more time.").
-#: * Codex: a hook handler's ``timeout`` in seconds (``codex-rs/config/src/hook_config.rs``:
-#:   ``#[serde(default, rename = "timeout")] timeout_sec: Option<u64>``); omitted, 600 s
-#:   for most events (https://developers.openai.com/codex/hooks; openai/codex#35382 quotes
-#:   both); only ``SessionEnd`` and interrupts are capped shorter, neither is this hook.
-RUNTIME_HOOK_TIMEOUT_S = {"claude": 600.0, "codex": 600.0}
+#: What each runtime allows a command hook before it cancels it, in seconds: ``hook
+#: install`` writes no ``timeout`` of its own, so the runtime's default holds (the runtime
+#: records' ``hook_timeout_s``, with their sources).
+RUNTIME_HOOK_TIMEOUT_S = {
+    name: r.hook_timeout_s for name, r in RECORDS.items() if r.hook_timeout_s is not None
+}
 #: The hook gives up this long before the runtime would cancel it, so that it can say it
 #: ran out of time (the hook log, ``guard stats``) before it is killed.
 MARGIN_S = 5.0
@@ -133,6 +131,21 @@ def _output(policy: str, warning: str) -> dict[str, Any]:
     return {"hookSpecificOutput": {"hookEventName": "PreToolUse", **specific}}
 
 
+class _Call:
+    """One shell call the guard answers or records, as the prelude (:func:`_prelude`)
+    found it: the payload and its facts, the owner's policy and enablement, the state
+    root, and the call's clock and bound."""
+
+    __slots__ = (
+        "agent_id", "command", "deadline", "enablement", "event", "now", "payload", "policy",
+        "project_id", "refresh", "root", "runtime", "session", "started",
+    )  # fmt: skip
+
+    def __init__(self, **fields: Any) -> None:
+        for name, value in fields.items():
+            setattr(self, name, value)
+
+
 def decide_payload(
     runtime: str,
     payload: dict[str, Any],
@@ -146,12 +159,29 @@ def decide_payload(
     refresh: bool = True,
 ) -> dict[str, Any] | None:
     """The hook output for one payload, or None (print nothing); records the decision, or
-    why none was given (a ``silent`` record: :func:`_silent`). ``PreToolUse`` is answered;
-    ``PostToolUse`` only records what ran (:func:`_ran`). ``refresh=False`` (``recall
-    qualify``, whose sets are made in advance) never starts a prefetch for a missing, old
-    or stale set, nor waits for one. The session's record is read, changed and written
-    under its lock (:func:`store.session_lock`): parallel calls of one session lose no
+    why none was given (a ``silent`` record: :func:`_silent`). The prelude shared by both
+    events (:func:`_prelude`), then ``PreToolUse`` is answered (:func:`_pre_tool_use`);
+    ``PostToolUse`` only records what ran (:func:`_post_tool_use`). ``refresh=False``
+    (``recall qualify``, whose sets are made in advance) never starts a prefetch for a
+    missing, old or stale set, nor waits for one. The session's record is read, changed
+    and written under its lock (:func:`_locked`): parallel calls of one session lose no
     update (issue 39: a deny-once retry was denied again)."""
+    call = _prelude(runtime, payload, agent_id=agent_id, project_id=project_id, root=root)
+    if call is None:
+        return None
+    call.now, call.started, call.deadline, call.refresh = now, started, deadline, refresh
+    if call.event in _AFTER:
+        return _post_tool_use(call)
+    return _pre_tool_use(call)
+
+
+def _prelude(
+    runtime: str, payload: dict[str, Any], *, agent_id: str, project_id: str, root: Path
+) -> _Call | None:
+    """What both events share: a shell call of a session (``session_id``, a command that
+    is not blank), an event the guard answers or records, the guard on for the agent and
+    project, and the payload's ``cwd`` inside the enablement's repository. None: nothing
+    is printed or recorded (a ``cwd`` elsewhere leaves one line in the hook log)."""
     session = payload.get("session_id")
     command = _command(payload)
     event = payload.get("hook_event_name")
@@ -168,121 +198,174 @@ def decide_payload(
         with contextlib.suppress(Exception):
             hook_log.write(root, f"guard {runtime}: {outside}")
         return None
-    if refresh and event not in _AFTER and not _any_set(root, runtime, session, agent_id,
-                                                        project_id):  # fmt: skip
+    return _Call(
+        runtime=runtime, payload=payload, session=session, command=command, event=event,
+        policy=policy, enablement=enablement, agent_id=agent_id, project_id=project_id,
+        root=root,
+    )  # fmt: skip
+
+
+def _pre_tool_use(call: _Call) -> dict[str, Any] | None:
+    """``PreToolUse``: a repeat of an unsuperseded failure is answered (:func:`_answer`).
+    A first call with no set at all waits for the one made now; a set that is missing,
+    old, stale or the agent's is made again, detached (:func:`_remake`)."""
+    if call.refresh and not _any_set(call.root, call.runtime, call.session, call.agent_id,
+                                     call.project_id):  # fmt: skip
         # no set at all (a first call, and no session of this agent ever ended): one is
         # made now, and the call waits for it within the runtime's bound
-        _start_prefetch(root, runtime, session, agent_id, project_id, now)
-        _wait_for_set(root, runtime, session, agent_id, project_id, started, deadline)
+        _start_prefetch(call.root, call.runtime, call.session, call.agent_id, call.project_id,
+                        call.now)  # fmt: skip
+        _wait_for_set(call.root, call.runtime, call.session, call.agent_id, call.project_id,
+                      call.started, call.deadline)  # fmt: skip
+    with _locked(call):
+        record, read, header, lines, why = _session_and_set(call)
+        if _remake(call, header):
+            _start_prefetch(call.root, call.runtime, call.session, call.agent_id,
+                            call.project_id, call.now)  # fmt: skip
+        if header is None:
+            if read == "read":  # where the next call's read starts (else: at the end)
+                store.write_session(call.root, call.runtime, call.session, record)
+            _silent(call.root, call.project_id, call.now, call.started, why)
+            return None
+        return _answer(call, record, header, *_route(call, header, lines))
+    return None  # the lock was held past the bound (said: :func:`_locked`)
+
+
+def _post_tool_use(call: _Call) -> None:
+    """``PostToolUse`` (Claude Code: ``PostToolUseFailure`` too): what ran is recorded
+    (:func:`_ran`); never an output, never a prefetch."""
+    with _locked(call):
+        record, read, header, lines, _why = _session_and_set(call)
+        if header is None:
+            if read == "read":  # where the next call's read starts (else: at the end)
+                store.write_session(call.root, call.runtime, call.session, record)
+            return None
+        match, route_key, call_key = _route(call, header, lines)
+        facts = {"verdict": match.verdict, "failed": _failed(call.runtime, call.event,
+                                                             call.payload)}  # fmt: skip
+        return _ran(call, record, facts, route_key, call_key, header)
+    return None  # the lock was held past the bound (said: :func:`_locked`)
+
+
+@contextlib.contextmanager
+def _locked(call: _Call) -> Iterator[None]:
+    """The session's lock (:func:`store.session_lock`, within what is left of the bound),
+    with our own redaction rules alone for the proposed command (no detector). The lock
+    held past the bound is said (:func:`_out_of_time`), and the call answers nothing."""
     from loopx_recall_core.redaction import cheap_rules_only
 
     try:
         with (
-            store.session_lock(root, runtime, session, max(deadline - _spent(started), 0.0)),
+            store.session_lock(call.root, call.runtime, call.session,
+                               max(call.deadline - _spent(call.started), 0.0)),
             cheap_rules_only(),  # the proposed command: our rules alone, no detector
-        ):
-            return _decide_locked(runtime, payload, session, command, event, policy,
-                                  enablement, agent_id=agent_id, project_id=project_id,
-                                  root=root, now=now, started=started, deadline=deadline,
-                                  refresh=refresh)  # fmt: skip
+        ):  # fmt: skip
+            yield
     except store.StateError:
-        if _spent(started) < deadline:
+        if _spent(call.started) < call.deadline:
             raise
-        _out_of_time(root, runtime, project_id, now, started)  # the lock was held past it
-        return None
+        _out_of_time(call.root, call.runtime, call.project_id, call.now, call.started)
 
 
 def _spent(started: float) -> float:
     return time.monotonic() - started
 
 
-def _decide_locked(
-    runtime: str,
-    payload: dict[str, Any],
-    session: str,
-    command: str,
-    event: object,
-    policy: str,
-    enablement: dict[str, Any],
-    *,
-    agent_id: str,
-    project_id: str,
-    root: Path,
-    now: float,
-    started: float,
-    deadline: float,
-    refresh: bool,
-) -> dict[str, Any] | None:
-    from loopx_recall_core.guard.decide import find_repeat, warning_text
-
-    record = store.read_session(root, runtime, session)
-    read = _marked_private(root, runtime, session, payload.get("transcript_path"), record)
+def _session_and_set(
+    call: _Call,
+) -> tuple[dict[str, Any], str, dict[str, Any] | None, Any, str]:
+    """Under the lock: the session's record, what its transcript gained read for the
+    private marker (:func:`_marked_private`; written at once when found), and the set that
+    answers it with why there is none (:func:`_usable_set`)."""
+    record = store.read_session(call.root, call.runtime, call.session)
+    read = _marked_private(call.root, call.runtime, call.session,
+                           call.payload.get("transcript_path"), record)  # fmt: skip
     if read == "found":
-        store.write_session(root, runtime, session, record)
-    header, lines, why = _usable_set(root, runtime, session, agent_id, project_id, enablement)
+        store.write_session(call.root, call.runtime, call.session, record)
+    header, lines, why = _usable_set(call.root, call.runtime, call.session, call.agent_id,
+                                     call.project_id, call.enablement)  # fmt: skip
+    return record, read, header, lines, why
+
+
+def _remake(call: _Call, header: dict[str, Any] | None) -> bool:
+    """Whether a ``PreToolUse`` starts a making of the session's set: none of its own yet
+    (the first call of a session) or one made before the owner's last decision (the
+    agent's set answers meanwhile), past its TTL, or one the index answered stale (once per
+    window, not at every call). Never with ``refresh=False``."""
     if header is None or header.get("scope") == "agent":
-        # no set of its own yet (the first call of a session), or one made before the
-        # owner's last decision: made now, detached; the agent's set answers meanwhile
-        if refresh and event not in _AFTER:
-            _start_prefetch(root, runtime, session, agent_id, project_id, now)
-        if header is None:
-            if read == "read":  # where the next call's read starts (else: at the end)
-                store.write_session(root, runtime, session, record)
-            if event not in _AFTER:
-                _silent(root, project_id, now, started, why)
-            return None
-    else:
-        age = now - float(header.get("created_at", 0))
-        # a set the index answered stale is refreshed once per window, not at every call
-        stale = header.get("freshness") == "stale" and age > _PENDING_S
-        if refresh and event not in _AFTER and (age > float(header.get("ttl_s", 0)) or stale):
-            _start_prefetch(root, runtime, session, agent_id, project_id, now)
-    roots = repository_scope.repository_roots(enablement.get("binding"))
-    folder = repository_scope.folder_in(payload["cwd"], roots)
+        return call.refresh
+    age = call.now - float(header.get("created_at", 0))
+    stale = header.get("freshness") == "stale" and age > _PENDING_S
+    return call.refresh and (age > float(header.get("ttl_s", 0)) or stale)
+
+
+def _route(call: _Call, header: dict[str, Any], lines: Any) -> tuple[Any, str | None, str | None]:
+    """The call held against the set (:func:`loopx_recall_core.guard.decide.find_repeat`):
+    the match, the key of the failed route it repeats (None: none) and the key of the
+    runtime's call id (None: the payload has none)."""
+    from loopx_recall_core.guard.decide import find_repeat
+
+    command = call.command
+    roots = repository_scope.repository_roots(call.enablement.get("binding"))
+    folder = repository_scope.folder_in(call.payload["cwd"], roots)
     if folder not in (None, "."):
         # the folder it runs in is part of the route, as a "cd" in the command is
         import shlex
 
         command = f"cd {shlex.quote(folder)} && {command}"
-    match = find_repeat(command, header, lines, current_session=session)
+    match = find_repeat(command, header, lines, current_session=call.session)
     route_key = store.key_of(str(match.failure.get("ref"))) if match.failure else None
-    call = payload.get("tool_use_id")
-    call_key = store.key_of(call) if isinstance(call, str) and call else None
-    if event in _AFTER:
-        facts = {"verdict": match.verdict, "failed": _failed(runtime, event, payload)}
-        return _ran(root, runtime, session, project_id, record, facts, route_key, call_key,
-                    header, now, started, deadline)  # fmt: skip
+    tool_call = call.payload.get("tool_use_id")
+    call_key = store.key_of(tool_call) if isinstance(tool_call, str) and tool_call else None
+    return match, route_key, call_key
+
+
+def _answer(
+    call: _Call,
+    record: dict[str, Any],
+    header: dict[str, Any],
+    match: Any,
+    route_key: str | None,
+    call_key: str | None,
+) -> dict[str, Any] | None:
+    """The ``PreToolUse`` answer: a repeated route is warned once per route per session (a
+    deny-once retry passes), in the policy's output (:func:`_output`); a warning awaiting
+    its follow-up is settled (:func:`_follow_up`). One decision record, then the session's
+    record; None past the bound."""
+    from loopx_recall_core.guard.decide import warning_text
+
     warned = record.setdefault("warned", {})
-    _follow_up(root, project_id, record, route_key, now, "PreToolUse")
+    _follow_up(call.root, call.project_id, record, route_key, call.now, "PreToolUse")
     output = None
     verdict = match.verdict
     if route_key is not None and route_key in warned:
         verdict = "already_warned"  # once per route per session; a deny-once retry passes
     elif route_key is not None:
-        output = _output(policy, warning_text(match, now))
-        warned[route_key] = now
-        record["pending"] = {"route": route_key, "at": now, "policy": policy, "call": call_key}
-    if _spent(started) > deadline:
-        _out_of_time(root, runtime, project_id, now, started)
+        output = _output(call.policy, warning_text(match, call.now))
+        warned[route_key] = call.now
+        record["pending"] = {"route": route_key, "at": call.now, "policy": call.policy,
+                             "call": call_key}  # fmt: skip
+    if _spent(call.started) > call.deadline:
+        _out_of_time(call.root, call.runtime, call.project_id, call.now, call.started)
         return None
     decision = {
         "kind": "decision",
-        "at": round(now, 3),
+        "at": round(call.now, 3),
         "receipt_digest": header.get("receipt_digest"),
         "verdict": verdict,
-        "policy": policy,
+        "policy": call.policy,
         "answered": output is not None,
-        "latency_ms": round(_spent(started) * 1000, 2),
+        "latency_ms": round(_spent(call.started) * 1000, 2),
     }
     if header.get("status") not in (None, "succeeded"):
         # a set made of a refused or failed recall answers nothing: say why (guard stats)
         decision["set_status"] = str(header.get("status"))
         decision["set_reason"] = header.get("reason") if isinstance(header.get("reason"),
                                                                     str) else None  # fmt: skip
-    store.append_decision(root, project_id, decision)
+    store.append_decision(call.root, call.project_id, decision)
     # the session record last: it marks the route as warned, so once it is written the
     # warning is printed (main prints what returns), never lost to a late deadline
-    store.write_session(root, runtime, session, record)
+    store.write_session(call.root, call.runtime, call.session, record)
     return output
 
 
@@ -419,7 +502,7 @@ def _usable_set(
         if (
             session_id == ""
             and mode != "runtime"
-            and not _claimed(root, runtime, session, agent_id, project_id)
+            and not ledger_file.holds_claim(root, runtime, session, agent_id, project_id)
         ):
             return None, None, "session_not_claimed"
         if (
@@ -431,33 +514,6 @@ def _usable_set(
                 return header, lines, ""
             why = "set_outdated"
     return None, None, why
-
-
-#: The session ledger as the hot path reads it (``recall/sessions/ledger.py`` owns the
-#: file; importing it costs ~70 ms of attrs): its place, size bound and schema version.
-LEDGER_PARTS = ("private", "sessions", "ledger.json")
-LEDGER_MAX_BYTES = 64_000_000
-LEDGER_VERSION = "loopx_session_ledger_v0"
-
-
-def _claimed(root: Path, runtime: str, session: str, agent_id: str, project_id: str) -> bool:
-    """Whether the agent holds the session's claim (the ledger read raw: only on a session's
-    first calls, before its own set is made). A ledger that cannot be read holds no claim:
-    the guard stays silent (fail closed)."""
-    try:
-        raw = read_file(root.joinpath(*LEDGER_PARTS), LEDGER_MAX_BYTES,
-                        "the loopx session ledger", owner_only=True)  # fmt: skip
-        data = loads(raw) if raw is not None else None
-    except Exception:  # noqa: BLE001 - unreadable, corrupt, foreign: no claim
-        return False
-    if not isinstance(data, dict) or data.get("schema_version") != LEDGER_VERSION:
-        return False
-    rows = data.get("claims")
-    wanted = {"runtime": runtime, "session_id": session, "agent_id": agent_id,
-              "project_id": project_id}  # fmt: skip
-    return isinstance(rows, list) and any(
-        isinstance(row, dict) and all(row.get(k) == v for k, v in wanted.items()) for row in rows
-    )
 
 
 def _failed(runtime: str, event: str, payload: dict[str, Any]) -> bool:
@@ -480,18 +536,12 @@ def _failed(runtime: str, event: str, payload: dict[str, Any]) -> bool:
 
 
 def _ran(
-    root: Path,
-    runtime: str,
-    session: str,
-    project_id: str,
+    call: _Call,
     record: dict[str, Any],
     facts: dict[str, Any],
     route_key: str | None,
     call_key: str | None,
     header: dict[str, Any],
-    now: float,
-    started: float,
-    deadline: float,
 ) -> None:
     """``PostToolUse`` (Claude Code: ``PostToolUseFailure`` too): a shell call ran. Its
     record (content-free: the set's receipt digest, the verdict of what ran, whether it
@@ -501,23 +551,24 @@ def _ran(
     pending = record.get("pending")
     settled = None
     if isinstance(pending, dict) and (call_key is None or pending.get("call") != call_key):
-        settled = _follow_up(root, project_id, record, route_key, now, "PostToolUse")
-    if _spent(started) > deadline:
-        _out_of_time(root, runtime, project_id, now, started)
+        settled = _follow_up(call.root, call.project_id, record, route_key, call.now,
+                             "PostToolUse")  # fmt: skip
+    if _spent(call.started) > call.deadline:
+        _out_of_time(call.root, call.runtime, call.project_id, call.now, call.started)
         return None
     if settled is not None:
-        store.write_session(root, runtime, session, record)
+        store.write_session(call.root, call.runtime, call.session, record)
     store.append_decision(
-        root,
-        project_id,
+        call.root,
+        call.project_id,
         {
             "kind": "ran",
-            "at": round(now, 3),
+            "at": round(call.now, 3),
             "receipt_digest": header.get("receipt_digest"),
             **facts,
             "warned_route": route_key is not None and route_key in record.get("warned", {}),
             "follow_up": settled,
-            "latency_ms": round((time.monotonic() - started) * 1000, 2),
+            "latency_ms": round((time.monotonic() - call.started) * 1000, 2),
         },
     )
     return None

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from loopx_recall_core.guard import store
+from loopx_recall_core.runtimes import HOOK_RUNTIMES
 
 __all__ = [
     "FIXES",
@@ -39,10 +40,12 @@ def _percentile(values: list[float], fraction: float) -> float | None:
 FIXES = {
     "no_set": "no prior-outcome set was made in time: `loopx-recall capability status "
     "--agent-id {agent} --project-id {project}` says what the provider lacks; `loopx-recall "
-    "hook install claude|codex --agent-id {agent} --project-id {project} --guard` adds the "
+    "hook install " + "|".join(HOOK_RUNTIMES) + " --agent-id {agent} --project-id {project} "
+    "--guard` adds the "
     "session hooks that make the sets",
     "session_not_claimed": "the session is not claimed for the agent (agent sessions: "
-    "claimed): `loopx-recall hook install claude|codex --agent-id {agent} --project-id "
+    "claimed): `loopx-recall hook install " + "|".join(HOOK_RUNTIMES) + " --agent-id {agent} "
+    "--project-id "
     "{project} --guard` adds the SessionStart hook that claims each session",
     "set_outdated": "the sets predate the owner's last change and are being made again: "
     "the next call is answered; if not, `loopx-recall capability status --agent-id {agent} "

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Write a corpus family to disk and resolve its cases against the files written.
 
-One family = one ``HOME`` (transcripts under ``.claude`` and ``.codex``; a provider keeps
+One family = one ``HOME`` (transcripts where the runtime records say; a provider keeps
 whatever index it builds under that ``HOME`` too). :func:`write_family` writes the background
 history and every planted session that exists before the index build; a ``grown``
 session is cut to its opening lines. After the caller has built the index,
@@ -30,6 +30,7 @@ from loopx_recall_core.qualification.transcripts import (
     append_session,
     generate_archive,
 )
+from loopx_recall_core.runtimes import TRANSCRIPT_RUNTIMES, index_session_name, transcript_glob
 from loopx_recall_core.transcript_rules import window_start
 
 __all__ = ["CaseView", "FamilyArchive", "write_family"]
@@ -65,10 +66,14 @@ def _resolve(value: Any, root: str) -> Any:
 
 
 def _transcript_of(home: Path, session_id: str) -> Path:
-    raw = session_id.removeprefix("codex:")
-    (path,) = list(home.glob(f".claude/projects/*/{raw}.jsonl")) or list(
-        home.glob(f".codex/sessions/*/*/*/*-{raw}.jsonl")
-    )
+    """The one transcript under ``home`` of ``session_id`` (the index's name: the runtime's
+    own id behind its runtime's prefix), where its runtime's record says it lies."""
+    (path,) = [
+        found
+        for runtime in TRANSCRIPT_RUNTIMES
+        if session_id.startswith(prefix := index_session_name(runtime, ""))
+        for found in home.glob(transcript_glob(runtime, session_id.removeprefix(prefix)))
+    ]
     return path
 
 

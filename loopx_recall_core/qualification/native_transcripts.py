@@ -7,10 +7,12 @@ no index, no provider, no limits. It lists every transcript under a home folder 
 extracts shell tool calls with their outcome, so arm (c) can count the characters a model
 would have to read and look for the proposed route among earlier failures.
 
-* Claude Code (``.claude/projects/*/*.jsonl``): ``tool_use`` blocks of a shell tool
+Where each runtime's files lie is its record's (:func:`loopx_recall_core.runtimes.transcript_glob`).
+
+* Claude Code: ``tool_use`` blocks of a shell tool
   (``input.command``) and their ``tool_result`` (failed when ``is_error`` is true or the
   output opens with ``Exit code N``, N != 0); the session's folder is its first ``cwd``.
-* Codex (``.codex/sessions/**/*.jsonl``): ``function_call`` items of a shell tool
+* Codex: ``function_call`` items of a shell tool
   (``["bash", "-lc", S]`` is ``S``, any other argv ``shlex.join``) and their
   ``function_call_output`` (failed when ``is_error`` or ``Exit code: N``, N != 0); the
   folder is ``session_meta.payload.cwd``.
@@ -25,6 +27,7 @@ from typing import Any
 
 import attrs
 
+from loopx_recall_core.runtimes import transcript_glob, transcripts_of
 from loopx_recall_core.snippet_rules import SHELL_TOOLS, shell_command
 from loopx_recall_core.transcript_rules import exit_code
 
@@ -125,18 +128,18 @@ def _codex(text: str) -> tuple[str | None, list[NativeCall], list[str]]:
     return cwd, calls, stamps
 
 
+#: The transcript formats this reader knows, by runtime (where the files lie: the records).
+_PARSERS = {"claude": _claude, "codex": _codex}
+
+
 def read_transcripts(home: Path, sources: Sequence[str]) -> list[NativeTranscript]:
     """Every Claude Code / Codex transcript of ``sources`` under ``home``, read whole."""
     found: list[NativeTranscript] = []
-    locations = {
-        "claude": (home / ".claude" / "projects", "*/*.jsonl", _claude),
-        "codex": (home / ".codex" / "sessions", "**/*.jsonl", _codex),
-    }
     for runtime in sources:
-        if runtime not in locations:
+        if runtime not in _PARSERS or transcripts_of(runtime) is None:
             continue
-        folder, pattern, parse = locations[runtime]
-        for path in sorted(folder.glob(pattern)):
+        parse = _PARSERS[runtime]
+        for path in sorted(home.glob(transcript_glob(runtime))):
             try:
                 text = path.read_text(encoding="utf-8", errors="replace")
             except OSError:

@@ -4,7 +4,7 @@
 the fragment we add (:func:`settings_snippet`), how an entry is known to be ours
 (:func:`is_ours`) and whose it is (:func:`command_ids`). Both file forms read them: the
 JSON files (:mod:`.hook_install`) and Codex's inline ``config.toml`` tables
-(:mod:`.codex_toml`); the events and the matcher are the runtime record's
+(:mod:`.toml_hooks`); the events and the matcher are the runtime record's
 (:mod:`loopx_recall_core.runtimes`).
 """
 

@@ -11,15 +11,15 @@ starts the guard's prefetch) and, with the guard, ``Stop`` and ``SessionEnd`` gr
 the same command (the agent's set for the next session), ``PreToolUse`` and ``PostToolUse`` groups
 (Claude Code: ``PostToolUseFailure`` too; matcher ``Bash``) running ``loopx-recall guard
 <runtime>``. A Codex user who keeps hooks inline in ``config.toml`` gets them there
-(:mod:`.codex_toml`). Our entries are recognised by their
+(:mod:`.toml_hooks`). Our entries are recognised by their
 command, exactly as :func:`hook_command` writes it, so installing again for another agent
 or policy replaces them, and uninstalling removes exactly them (a user's handler that
 merely starts the same way is the user's).
 
 What our entries are (the command we write, how we know ours, the fragment we add) is
-:mod:`.hook_entries`, which this module and :mod:`.codex_toml` both read.
+:mod:`.hook_entries`, which this module and :mod:`.toml_hooks` both read.
 
-The user's file is edited in place (:mod:`.json_splice`; TOML: :mod:`.codex_toml`): only
+The user's file is edited in place (:mod:`.json_splice`; TOML: :mod:`.toml_hooks`): only
 our entries' bytes change; it keeps its owner, mode and hard links; one backup beside it;
 and uninstall gives back the original bytes when nothing else changed since install.
 
@@ -123,11 +123,11 @@ def merge(
 ) -> bytes | None:
     """The file with our entries (replacing any earlier ones of ours); None: no change.
     Only our entries' bytes change (:mod:`.json_splice`). ``toml``: the file is Codex's
-    ``config.toml`` (:mod:`.codex_toml`)."""
+    ``config.toml`` (:mod:`.toml_hooks`)."""
     if toml:
-        from loopx_recall_core.recall import codex_toml
+        from loopx_recall_core.recall import toml_hooks
 
-        return codex_toml.merge(existing, runtime, agent_id, project_id, guard)
+        return toml_hooks.merge(existing, runtime, agent_id, project_id, guard)
     from loopx_recall_core.recall import json_splice
 
     settings = _parse(existing, runtime)
@@ -154,9 +154,9 @@ def unmerge(
     """The file without our entries (None: none there), and the (agent, project) pairs
     they named."""
     if toml:
-        from loopx_recall_core.recall import codex_toml
+        from loopx_recall_core.recall import toml_hooks
 
-        new, removed = codex_toml.unmerge(existing, runtime)
+        new, removed = toml_hooks.unmerge(existing, runtime)
         return new, agent_project_pairs(removed)
     from loopx_recall_core.recall import json_splice
 
@@ -175,8 +175,12 @@ def _repository_root(start: Path) -> Path | None:
     return None
 
 
-#: The exclude line for Claude Code's personal project settings (anchored at the root).
-_LOCAL_SETTINGS = "/.claude/settings.local.json"
+#: The runtimes' project-local hook files, relative to the repository root (the records':
+#: Claude Code's personal ``.claude/settings.local.json``); each is kept out of git by one
+#: exclude line, anchored at the root (``/`` + the path).
+LOCAL_FILES = tuple(
+    f.path for r in runtimes.RECORDS.values() for f in r.hook_files if f.scope == "project-local"
+)
 
 
 def _exclude_file(root: Path) -> Path | None:
@@ -215,18 +219,22 @@ def _exclude_file(root: Path) -> Path | None:
 
 
 def keep_out_of_git(settings: Path) -> bool:
-    """Claude Code's ``.claude/settings.local.json`` is personal (our hook names this
-    machine's venv and the agent); Claude Code has git ignore it when it creates it, and
-    so do we: unless a ``.gitignore`` at the root or the clone's ``info/exclude`` already
-    names it, add it to ``info/exclude`` (this clone only, nothing committed). True when
-    a line was added."""
-    root = settings.parent.parent
+    """A project-local hooks file (:data:`LOCAL_FILES`: Claude Code's
+    ``.claude/settings.local.json``) is personal (our hook names this machine's venv and
+    the agent); Claude Code has git ignore it when it creates it, and so do we: unless a
+    ``.gitignore`` at the root or beside it, or the clone's ``info/exclude``, already names
+    it, add it to ``info/exclude`` (this clone only, nothing committed). True when a line
+    was added."""
+    local = next((p for p in LOCAL_FILES if settings.as_posix().endswith("/" + p)), None)
+    if local is None:
+        return False
+    root = Path(settings.as_posix()[: -len(local) - 1])
     exclude = _exclude_file(root)
     if exclude is None:
         return False
-    for listed in (root / ".gitignore", root / ".claude" / ".gitignore", exclude):
+    for listed in (root / ".gitignore", settings.parent / ".gitignore", exclude):
         try:
-            if "settings.local.json" in listed.read_text(encoding="utf-8", errors="replace"):
+            if settings.name in listed.read_text(encoding="utf-8", errors="replace"):
                 return False
         except OSError:
             continue
@@ -235,7 +243,7 @@ def keep_out_of_git(settings: Path) -> bool:
         if exclude.is_symlink():
             return False
         before = exclude.read_bytes() if exclude.exists() else b""
-        line = ("" if not before or before.endswith(b"\n") else "\n") + _LOCAL_SETTINGS + "\n"
+        line = ("" if not before or before.endswith(b"\n") else "\n") + f"/{local}\n"
         fd = os.open(exclude, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o644)
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(line)
@@ -264,11 +272,11 @@ def default_path(runtime: str, scope: str) -> Path:
     return runtimes.hook_file(runtime, scope, "json", root)
 
 
-def codex_config_has_hooks(hooks_file: Path) -> bool:
+def config_keeps_hooks(hooks_file: Path) -> bool:
     """True when ``config.toml`` beside ``hooks_file`` keeps hook events inline
     (``[hooks]``; Codex's own ``[hooks.state]`` is no event): then the user keeps them
     there, and ours go there too rather than splitting them over two files."""
-    from loopx_recall_core.recall.codex_toml import keeps_hooks
+    from loopx_recall_core.recall.toml_hooks import keeps_hooks
 
     return keeps_hooks(hooks_file.parent / "config.toml")
 

@@ -4,7 +4,8 @@
 :mod:`.codex`; :mod:`.kimi` and :mod:`.pi` as history sources only), read by everything
 that needs to know a runtime: where its hook files are by scope and in which format, the
 hook events and payload keys, its shell tools and how their output carries the exit
-status, how the index names its sessions, and how its hooks are trusted.
+status, how the index names its sessions, how its hooks are trusted, and where its
+transcripts lie on disk and how a file names its session (:class:`Transcripts`).
 
 Adding a runtime is one record module here (listed in :data:`RECORDS`) plus its
 transcript fixtures; the hook commands, install, status, the ledger, the guard and the
@@ -20,27 +21,41 @@ import os
 from typing import TYPE_CHECKING
 
 from loopx_recall_core.runtimes import claude, codex, kimi, pi
-from loopx_recall_core.runtimes._record import HookFile, OutputForm, Runtime, ShellTool
+from loopx_recall_core.runtimes._record import (
+    HookFile,
+    OutputForm,
+    Runtime,
+    ShellTool,
+    Transcripts,
+)
 
 if TYPE_CHECKING:
     from pathlib import Path
 
 __all__ = [
+    "CONFIG_ENVS",
     "HISTORY_SOURCES",
     "HOOK_RUNTIMES",
     "OUTPUT_FORMS",
     "RECORDS",
     "SHELL_TOOLS",
+    "TRANSCRIPT_RUNTIMES",
     "HookFile",
     "OutputForm",
     "Runtime",
     "ShellTool",
+    "Transcripts",
     "config_folder",
+    "cwd_folder_name",
     "exit_status",
     "failed",
     "hook_file",
     "index_session_name",
     "record",
+    "transcript_folder",
+    "transcript_glob",
+    "transcript_runtime",
+    "transcripts_of",
 ]
 
 #: Every runtime the host knows, by name (the order is the one messages list them in).
@@ -51,6 +66,11 @@ RECORDS: dict[str, Runtime] = {
 HISTORY_SOURCES: tuple[str, ...] = tuple(RECORDS)
 #: The runtimes we install hooks for (``hook|guard|hook install <runtime>``).
 HOOK_RUNTIMES: tuple[str, ...] = tuple(n for n, r in RECORDS.items() if r.hook_files)
+#: The environment variables that move a runtime's config folder (and with it, for some
+#: runtimes, where it writes its sessions): ``CLAUDE_CONFIG_DIR``, ``CODEX_HOME``.
+CONFIG_ENVS: tuple[str, ...] = tuple(r.config_env for r in RECORDS.values() if r.config_env)
+#: The runtimes whose transcripts we read and write on disk (:class:`Transcripts`).
+TRANSCRIPT_RUNTIMES: tuple[str, ...] = tuple(n for n, r in RECORDS.items() if r.transcripts)
 
 #: Shell tools of agents we keep no record for yet, kept so snippets written with them
 #: stay shell calls (the snippet convention v0 listed them).
@@ -131,3 +151,47 @@ def hook_file(runtime: str, scope: str, form: str = "json", root: Path | None = 
                 raise ValueError("a project-local hooks file needs the repository root")
             return root / entry.path
     raise ValueError(f"{record(runtime).title} has no {scope} hooks file")
+
+
+def transcripts_of(runtime: str) -> Transcripts | None:
+    """Where the runtime's transcripts lie (None: an unknown runtime, or none on disk)."""
+    found = RECORDS.get(runtime)
+    return found.transcripts if found is not None else None
+
+
+def _transcripts(runtime: str) -> Transcripts:
+    found = record(runtime).transcripts
+    if found is None:
+        raise ValueError(f"{record(runtime).title}: no transcripts on disk are known")
+    return found
+
+
+def transcript_folder(runtime: str, home: Path) -> Path:
+    """The folder under ``home`` that holds the runtime's transcripts."""
+    return home / _transcripts(runtime).folder
+
+
+def transcript_glob(runtime: str, session_id: str = "*") -> str:
+    """A glob, relative to the home folder, of the transcript of ``session_id`` (the
+    runtime's own id; every session's by default) in its layout's folders."""
+    found = _transcripts(runtime)
+    below = "*/" if found.layout == "cwd" else "*/*/*/"
+    return found.folder + "/" + below + found.name.replace("{id}", session_id)
+
+
+def transcript_runtime(path: str, home: Path) -> str | None:
+    """The runtime whose transcript folder under ``home`` holds ``path`` (None: none)."""
+    for name in TRANSCRIPT_RUNTIMES:
+        folder = str(transcript_folder(name, home))
+        if path.startswith(folder.rstrip("/") + "/"):
+            return name
+    return None
+
+
+def cwd_folder_name(cwd: str) -> str:
+    """The folder a ``"cwd"`` layout keeps a working folder's sessions in (Claude Code:
+    ``~/.claude/projects/<name>``): the cwd with every character but ``A-Za-z0-9`` turned
+    into ``-`` (so ``/a/b.c`` -> ``-a-b-c``; distinct cwds may share a folder)."""
+    import re
+
+    return re.sub(r"[^A-Za-z0-9]", "-", cwd)

@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: Apache-2.0
 """The shape of a runtime record (:mod:`loopx_recall_core.runtimes`). Tiny slotted
 classes that take their fields by position or keyword: the guard's hot path imports the
-records, so this imports nothing and builds no class at import time beyond these four
+records, so this imports nothing and builds no class at import time beyond these five
 (``typing.NamedTuple`` costs about a millisecond per class there)."""
 
 from __future__ import annotations
 
-__all__ = ["HookFile", "OutputForm", "Runtime", "ShellTool"]
+__all__ = ["HookFile", "OutputForm", "Runtime", "ShellTool", "Transcripts"]
 
 
 class _Record:
@@ -73,13 +73,38 @@ class HookFile(_Record):
     what: str
 
 
+class Transcripts(_Record):
+    """Where a runtime writes its sessions' transcripts (one JSON Lines file a session),
+    and how a file names its session.
+
+    * ``folder``: under the home folder (``$HOME``; the runtime's own config variable does
+      not move it for the index, which reads the home folder's);
+    * ``layout``: ``"cwd"``, one folder per working folder, named by
+      :func:`loopx_recall_core.runtimes.cwd_folder_name`; or ``"day"``, one folder per
+      local start date (``YYYY/MM/DD``), with files of older versions loose in ``folder``;
+    * ``name``: a session's file name, ``{id}`` where the runtime's session id stands;
+    * ``session_from``: ``"file-name"`` (the id is the file's name less ``.jsonl``) or
+      ``"first-line"`` (the first line's ``session_meta`` payload ``id``: a fork or
+      sub-agent thread is a session of its own, as the runtime's hooks name it).
+    """
+
+    __slots__ = ("folder", "layout", "name", "session_from", "source")
+    folder: str
+    layout: str
+    name: str
+    session_from: str
+    #: Where these facts were seen.
+    source: str
+
+
 class Runtime(_Record):
     """Everything the host knows about one agent runtime."""
 
     __slots__ = (
         "config_default", "config_env", "end_events", "end_events_source", "failure_event",
-        "hook_events", "hook_files", "hook_matcher", "index_prefix", "name", "output_forms",
-        "payload_keys", "post_tool_status", "shell_tools", "title", "trust",
+        "hook_events", "hook_files", "hook_matcher", "hook_timeout_s", "index_prefix", "name",
+        "output_forms", "payload_keys", "post_tool_status", "shell_tools", "title",
+        "transcripts", "trust",
     )  # fmt: skip
 
     #: The name everywhere: CLI arguments, the ledger, the index's ``source`` column.
@@ -107,10 +132,15 @@ class Runtime(_Record):
     failure_event: str | None
     #: The matcher our tool hooks use (the shell tool's name in hook payloads).
     hook_matcher: str
+    #: What the runtime allows a command hook installed without a ``timeout`` (ours) before
+    #: it cancels it, in seconds (None: we install no hooks for it).
+    hook_timeout_s: float | None
     #: The payload keys we read, per event (documentation and the tests' doubles).
     payload_keys: dict[str, tuple[str, ...]]
     shell_tools: tuple[ShellTool, ...]
     output_forms: tuple[OutputForm, ...]
+    #: Where its transcripts are on disk (None: we read and write none of its files).
+    transcripts: Transcripts | None
     #: How to trust freshly installed hooks (None: the runtime runs them as written).
     trust: str | None
     #: For a runtime whose PostToolUse carries no exit status: ``(transcript path, call

@@ -15,11 +15,39 @@ AGENT_RUNTIMES.md, and https://code.claude.com/docs/en/hooks):
   ``Exit code N``;
 * the index names a Claude session by its own ``sessionId`` (no prefix); Obelisk 0.2.4
   indexes only ``~/.claude/projects`` (it does not read ``CLAUDE_CONFIG_DIR``).
+
+Hooks (checked 2026, https://code.claude.com/docs/en/hooks; the guard and the claiming
+hook rely on these):
+
+* command hooks are configured under ``hooks`` in ``~/.claude/settings.json`` (user),
+  ``.claude/settings.json`` (project, shared) or ``.claude/settings.local.json`` (project,
+  not committed), as ``{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type":
+  "command", "command": ...}]}]}}``;
+* the hook reads one JSON object on stdin: ``session_id``, ``transcript_path``, ``cwd``,
+  ``permission_mode``, ``hook_event_name``, and for ``PreToolUse`` ``tool_name``,
+  ``tool_input`` (Bash: ``command``, ``description``, ``timeout``) and ``tool_use_id``.
+  Exit 0: stdout JSON is processed; exit 2: a blocking error (stderr to Claude); any
+  other code: a non-blocking error;
+* ``PreToolUse`` output: ``{"hookSpecificOutput": {"hookEventName": "PreToolUse",
+  "permissionDecision": "allow"|"deny"|"ask", "permissionDecisionReason": ...,
+  "additionalContext": ...}}``; for ``deny`` the reason is shown to Claude,
+  ``additionalContext`` is added to Claude's context before the tool runs. ``allow``
+  skips the user's permission prompt, so the guard's ``warn`` never sends it: it sends
+  ``additionalContext`` alone and the normal permission flow goes on;
+* after the call: ``PostToolUse`` after a call that succeeded (input: the ``PreToolUse``
+  fields plus ``tool_response``) and ``PostToolUseFailure`` after one that failed (plus
+  ``error`` and ``is_interrupt`` instead of ``tool_response``); an empty stdout with exit
+  0 is accepted; the matcher is the tool name (``Bash``);
+* a command hook's ``timeout`` is in seconds, 600 s when omitted; at the timeout the
+  hook's output is discarded (the 2.1.328 bundle's own message: "Its output was
+  discarded. Raise the hook's \"timeout\" to allow more time.");
+* ``cwd``: every hook payload carries the session's working folder, so a user-scope hook
+  (which runs in every repository) can tell where it is.
 """
 
 from __future__ import annotations
 
-from loopx_recall_core.runtimes._record import HookFile, OutputForm, Runtime, ShellTool
+from loopx_recall_core.runtimes._record import HookFile, OutputForm, Runtime, ShellTool, Transcripts
 
 RECORD = Runtime(
     name="claude",
@@ -44,6 +72,7 @@ RECORD = Runtime(
         "apart; docs.claude.com/en/docs/claude-code/hooks lists both"
     ),
     failure_event="PostToolUseFailure",
+    hook_timeout_s=600.0,
     hook_matcher="Bash",
     payload_keys={
         "SessionStart": ("session_id", "transcript_path", "cwd", "hook_event_name", "source"),
@@ -84,6 +113,17 @@ RECORD = Runtime(
             r"\AExit code (-?\d+)",
             "Exit code 3\nerror: synthetic failure",
             "Claude Code 2.1.328: a failed Bash tool_result (is_error) starts `Exit code N`",
+        ),
+    ),
+    transcripts=Transcripts(
+        folder=".claude/projects",
+        layout="cwd",
+        name="{id}.jsonl",
+        session_from="file-name",
+        # the index reads this folder only (Obelisk 0.2.4 does not read CLAUDE_CONFIG_DIR)
+        source=(
+            "Claude Code 2.1.328 headless: ~/.claude/projects/<the cwd, every character but "
+            "A-Za-z0-9 as '-'>/<sessionId>.jsonl, whatever CLAUDE_CONFIG_DIR says"
         ),
     ),
     trust=None,

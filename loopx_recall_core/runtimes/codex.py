@@ -4,7 +4,7 @@
 the strings of the 0.169.0 binary, and https://developers.openai.com/codex/hooks):
 
 * hooks: ``$CODEX_HOME/hooks.json`` (default ``~/.codex``), or inline ``[hooks]`` tables
-  in ``config.toml`` beside it (:mod:`loopx_recall_core.recall.codex_toml`);
+  in ``config.toml`` beside it (:mod:`loopx_recall_core.recall.toml_hooks`);
 * ``SessionStart`` (``session_id`` = the thread, ``transcript_path`` = the rollout,
   ``cwd``, ``hook_event_name``, ``model``, ``permission_mode``, ``source``),
   ``PreToolUse`` (adds ``turn_id``, ``tool_name: "Bash"``, ``tool_input {command}``,
@@ -31,11 +31,41 @@ the strings of the 0.169.0 binary, and https://developers.openai.com/codex/hooks
   ``Chunk ID: ..\\nWall time: .. seconds\\nProcess exited with code N\\nOriginal token
   count: N\\nOutput:\\n...``; older versions wrote ``Exit code: N`` first;
 * the index names a Codex session ``codex:<thread id>``.
+
+Hooks (checked 2026, https://developers.openai.com/codex/hooks; the schemas in
+openai/codex ``codex-rs/hooks/schema/generated/pre-tool-use.command.{input,output}.schema.json``;
+the guard and the claiming hook rely on these):
+
+* hooks are on by default (``[features] hooks = false`` turns them off; ``codex_hooks``
+  is the deprecated key); they live in ``~/.codex/hooks.json`` or
+  ``<repo>/.codex/hooks.json`` (or inline ``[hooks]`` tables in ``config.toml``), shaped
+  as Claude Code's;
+* the ``PreToolUse`` input is ``session_id``, ``transcript_path`` (nullable), ``cwd``,
+  ``hook_event_name``, ``model``, ``permission_mode``, ``tool_name`` (``Bash`` for shell
+  calls), ``tool_input`` (``{"command": str}``) and ``tool_use_id``. The output is Claude
+  Code's ``hookSpecificOutput`` shape (``hookEventName``, ``permissionDecision``,
+  ``permissionDecisionReason``, ``additionalContext``); ``deny`` blocks the call, a bare
+  ``allow`` has been rejected as unsupported by released versions (openai/codex#20756,
+  #20702), ``additionalContext`` without a decision is accepted;
+* after the call (``post-tool-use.command.input.schema.json``): ``PostToolUse``, input
+  exactly ``cwd``, ``hook_event_name``, ``model``, ``permission_mode``, ``session_id``,
+  ``tool_input``, ``tool_name``, ``tool_response``, ``tool_use_id``,
+  ``transcript_path``, ``turn_id``; no failure event. An empty stdout with exit 0 is
+  accepted; the matcher is the tool name (``Bash``);
+* ``SessionStart`` payloads carry ``session_id`` (the thread), ``transcript_path``,
+  ``cwd``, ``hook_event_name``, ``model`` and ``source`` (``startup``, ``resume``,
+  ``clear``). Non-managed hooks must be reviewed and trusted once before they run;
+  ``hook install codex`` says so (:data:`TRUST`);
+* a hook handler's ``timeout`` is in seconds (``codex-rs/config/src/hook_config.rs``:
+  ``#[serde(default, rename = "timeout")] timeout_sec: Option<u64>``); omitted, 600 s
+  for most events (openai/codex#35382 quotes both); only ``SessionEnd`` and interrupts
+  are capped shorter, neither is the guard's hook;
+* ``cwd``: every hook payload carries the session's working folder.
 """
 
 from __future__ import annotations
 
-from loopx_recall_core.runtimes._record import HookFile, OutputForm, Runtime, ShellTool
+from loopx_recall_core.runtimes._record import HookFile, OutputForm, Runtime, ShellTool, Transcripts
 
 #: What `hook install codex` prints: how to trust the hooks it wrote.
 TRUST = (
@@ -121,6 +151,7 @@ RECORD = Runtime(
         "session-end.command.input (transcript_path may be null)"
     ),
     failure_event=None,
+    hook_timeout_s=600.0,
     hook_matcher="Bash",
     payload_keys={
         "SessionStart": ("session_id", "transcript_path", "cwd", "hook_event_name", "source"),
@@ -173,6 +204,17 @@ RECORD = Runtime(
             "Chunk ID: 6c585d\nWall time: 0.0000 seconds\nProcess exited with code 3\n"
             "Original token count: 5\nOutput:\nerror: synthetic failure\n",
             "Codex 0.169.0 rollout function_call_output of exec_command (observed)",
+        ),
+    ),
+    transcripts=Transcripts(
+        folder=".codex/sessions",
+        layout="day",
+        name="rollout-*-{id}.jsonl",
+        session_from="first-line",
+        source=(
+            "Codex 0.169.0 headless: ~/.codex/sessions/YYYY/MM/DD/rollout-<local start time>-"
+            "<thread id>.jsonl, the day the local date the session started; its first line a "
+            "session_meta whose payload holds the thread id and the cwd"
         ),
     ),
     trust=TRUST,

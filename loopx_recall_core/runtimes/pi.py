@@ -22,10 +22,12 @@ RECORD = Runtime(
         "sessions' guard sets are made at a guarded session's start, never at its end"
     ),
     failure_event=None,
+    hook_timeout_s=None,
     hook_matcher="",
     payload_keys={},
     shell_tools=(),
     output_forms=(),
+    transcripts=None,
     trust=None,
     post_tool_status=None,
 )

@@ -33,7 +33,7 @@ from loopx_recall_core.qualification.transcripts.session import (
     Session,
     new_uuid,
 )
-from loopx_recall_core.transcript_rules import claude_project_folder
+from loopx_recall_core.runtimes import cwd_folder_name, transcript_folder
 
 __all__ = ["write_claude"]
 
@@ -223,4 +223,4 @@ def write_claude(s: Session, home: Path) -> Path:
     if w.recorded:
         w.last_prompt(c["prompt"])
     s.plant("summary", c["summary"], w.away_summary(c["summary"]))
-    return home / ".claude" / "projects" / claude_project_folder(w.cwd) / f"{s.session_id}.jsonl"
+    return transcript_folder("claude", home) / cwd_folder_name(w.cwd) / f"{s.session_id}.jsonl"

@@ -44,6 +44,7 @@ from loopx_recall_core.qualification.transcripts.session import (
     iso,
     new_uuid,
 )
+from loopx_recall_core.runtimes import transcript_folder
 
 __all__ = ["write_codex"]
 
@@ -291,4 +292,4 @@ def write_codex(s: Session, home: Path, codex_id: str) -> Path:
         w.add("compacted", {"message": c["summary"]})
     day = plan.start.astimezone(UTC)
     name = f"rollout-{day:%Y-%m-%dT%H-%M-%S}-{codex_id}.jsonl"
-    return home / ".codex" / "sessions" / f"{day:%Y}" / f"{day:%m}" / f"{day:%d}" / name
+    return transcript_folder("codex", home) / f"{day:%Y}" / f"{day:%m}" / f"{day:%d}" / name

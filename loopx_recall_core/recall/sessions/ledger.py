@@ -40,6 +40,7 @@ from loopx_recall_core.private_files import (
     read_file,
     write_atomic,
 )
+from loopx_recall_core.recall.sessions import ledger_file
 from loopx_recall_core.runtimes import HISTORY_SOURCES, RECORDS
 from loopx_recall_core.state import dump_private_json, receipt_key, state_root
 
@@ -52,11 +53,9 @@ __all__ = [
     "native_session_id",
 ]
 
-LEDGER_VERSION = "loopx_session_ledger_v0"
 #: The runtimes a session may belong to: every runtime record (:mod:`loopx_recall_core.runtimes`).
 RUNTIMES = HISTORY_SOURCES
 MAX_CLAIMS = 200_000
-_MAX_BYTES = 64_000_000
 _LOCK_TIMEOUT_S = 30.0
 _ID_UNITS = 256
 #: A runtime's session id: printable, no whitespace, no control character.
@@ -160,9 +159,9 @@ class SessionLedger:
 
     def __init__(self, root: Path | None = None) -> None:
         self.root = root or state_root()
-        self.folder = self.root / "private" / "sessions"
-        self.path = self.folder / "ledger.json"
-        self._lock_path = self.folder / "ledger.json.lock"
+        self.path = ledger_file.path(self.root)
+        self.folder = self.path.parent
+        self._lock_path = self.folder / f"{ledger_file.NAME}.lock"
 
     # -- reading ---------------------------------------------------------------------
 
@@ -180,7 +179,7 @@ class SessionLedger:
     def _read_all(self) -> tuple[dict[tuple[str, str], Claim], dict[tuple[str, str], Tombstone]]:
         if not self._exists():
             return {}, {}
-        raw = read_file(self.path, _MAX_BYTES, "the loopx session ledger", owner_only=True)
+        raw = read_file(self.path, ledger_file.MAX_BYTES, ledger_file.WHAT, owner_only=True)
         if raw is None:
             return {}, {}
         try:
@@ -189,7 +188,7 @@ class SessionLedger:
             raise StateError(
                 f"the loopx session ledger is corrupt ({exc}); it was left untouched"
             ) from None
-        if not isinstance(data, dict) or data.get("schema_version") != LEDGER_VERSION:
+        if not isinstance(data, dict) or data.get("schema_version") != ledger_file.VERSION:
             raise StateError(
                 "the loopx session ledger has an unknown schema_version; it was left untouched"
             )
@@ -251,14 +250,12 @@ class SessionLedger:
             {k: v for k, v in attrs.asdict(c).items() if v is not None}
             for c in sorted(claims, key=lambda c: (c.first_seen, c.runtime, c.session_id))
         ]
-        data: dict[str, Any] = {"schema_version": LEDGER_VERSION, "claims": rows}
+        data: dict[str, Any] = {"schema_version": ledger_file.VERSION, "claims": rows}
         gone = [attrs.asdict(t) for t in sorted(forgotten, key=lambda t: (t.forgotten_at, t.key))]
         if gone:  # a ledger that forgot nothing keeps the earlier shape
             data["forgotten"] = gone
         payload = dump_private_json(data)
-        write_atomic(
-            self.folder, self.path.name, payload, prefix=".ledger-", what="the loopx session ledger"
-        )
+        write_atomic(self.folder, self.path.name, payload, prefix=".ledger-", what=ledger_file.WHAT)
 
     def claim(
         self,
@@ -278,7 +275,7 @@ class SessionLedger:
         cwd_digest = None
         if cwd:
             cwd_digest = keyed_digest(receipt_key(self.root), cwd)  # created on first use
-        ensure_subfolder(self.root, "private", "sessions")
+        ensure_subfolder(self.root, *ledger_file.FOLDER)
         with locked(self._lock_path, timeout, "the loopx session ledger lock"):
             claims, tombstones = self._read_all()
             if (runtime, session_id) in tombstones:
@@ -339,7 +336,7 @@ class SessionLedger:
         _check_name(agent_id, "--agent-id")
         _check_name(project_id, "--project-id")
         session_id = native_session_id(runtime, session_id)
-        ensure_subfolder(self.root, "private", "sessions")
+        ensure_subfolder(self.root, *ledger_file.FOLDER)
         with locked(self._lock_path, _LOCK_TIMEOUT_S, "the loopx session ledger lock"):
             claims, tombstones = self._read_all()
             key = (runtime, session_id)

@@ -18,7 +18,7 @@ from importlib import resources
 from typing import Any
 
 from loopx_obelisk_session_evidence.runner import RunResult, private_folder, run
-from loopx_recall_core.plugin_api import JsonInputError, ProviderFailure, digest
+from loopx_recall_core.plugin_api import CONFIG_ENVS, JsonInputError, ProviderFailure, digest
 from loopx_recall_core.plugin_api import loads_json as loads
 
 __all__ = [
@@ -140,8 +140,7 @@ _ENV_ALLOWLIST = (
     "LC_CTYPE",
     "TMPDIR",
     "OBELISK_HOME",
-    "CLAUDE_CONFIG_DIR",
-    "CODEX_HOME",
+    *CONFIG_ENVS,  # the runtimes' own folders (CLAUDE_CONFIG_DIR, CODEX_HOME): their records
 )
 _SCHEMA_MISMATCH = re.compile(r"no such (table|column)", re.IGNORECASE)
 _VERSION = re.compile(r"^v?(\d+)\.(\d+)\.(\d+)")

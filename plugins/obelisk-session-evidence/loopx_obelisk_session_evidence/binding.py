@@ -174,7 +174,10 @@ def bind(options: Mapping[str, Any], *, cwd: str) -> dict[str, Any]:
             )
     excludes = exclude_patterns(list(options.get("exclude_path", ())))
     if not sources:
-        raise ValueError("--history-source is required (claude, codex, kimi or pi)")
+        raise ValueError(
+            f"--history-source is required ({', '.join(HISTORY_SOURCES[:-1])} or "
+            f"{HISTORY_SOURCES[-1]})"
+        )
     window = options.get("window_days", DEFAULT_WINDOW_DAYS)
     if not 1 <= window <= 3650:
         raise ValueError("--window-days must be 1..3650")

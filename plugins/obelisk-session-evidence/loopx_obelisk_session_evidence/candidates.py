@@ -4,10 +4,11 @@
 
 The transcripts are the ones a recall's freshness check finds (bound runtimes, bound roots,
 the window), so what the index has not seen yet counts too. Each file is read only from
-its start, and only far enough to name its session: Claude's session id is the file's name,
-a Codex thread's id is its ``session_meta`` payload's (a fork or sub-agent thread is its own
-session, as the runtime's hooks name it); the first user prompt's first words are kept for
-the owner's terminal.
+its start, and only far enough to name its session, as the runtime's record says
+(``transcripts_of``: ``session_from``): by the file's name (Claude), or by the first line's
+``session_meta`` payload (a Codex thread; a fork or sub-agent thread is its own session, as
+the runtime's hooks name it); the first user prompt's first words are kept for the owner's
+terminal.
 
 When a session was last active is read from its file's date when that lies in the window
 (what the index has not seen yet counts too), and otherwise from the index: a file copied
@@ -36,7 +37,13 @@ from loopx_obelisk_session_evidence.scope import (
     Window,
     holds_marker,
 )
-from loopx_recall_core.plugin_api import ProviderFailure, SessionCandidate, under
+from loopx_recall_core.plugin_api import (
+    ProviderFailure,
+    SessionCandidate,
+    index_session_name,
+    transcript_runtime,
+    transcripts_of,
+)
 
 __all__ = ["session_candidates"]
 
@@ -62,13 +69,14 @@ def session_candidates(
 ) -> list[SessionCandidate]:
     """The sessions of ``binding``'s transcripts active inside ``window``, newest first."""
     deadline = time.monotonic() + timeout
-    claude = str(Path(os.environ.get("HOME", "~")).expanduser() / ".claude" / "projects")
+    home = Path(os.environ.get("HOME", "~")).expanduser()
     found: dict[tuple[str, str], SessionCandidate] = {}
     aged: list[SessionCandidate] = []  # file dated before the window: the index says
     for path in in_scope_transcripts(binding, deadline, window, cache):
         if time.monotonic() > deadline:
             raise ProviderFailure("provider_timeout")
-        named = _candidate(path, "claude" if under(path, [claude]) else "codex")
+        runtime = transcript_runtime(path, home)
+        named = _candidate(path, runtime) if runtime is not None else None
         if named is None:
             continue
         candidate, file_ms = named
@@ -112,7 +120,10 @@ def _candidate(path: str, runtime: str) -> tuple[SessionCandidate, float] | None
             continue
         if isinstance(line, dict):
             lines.append(line)
-    session_id, started, prompt = (_claude if runtime == "claude" else _codex)(path, lines)
+    found = transcripts_of(runtime)
+    if found is None:
+        return None
+    session_id, started, prompt = _READERS[found.session_from](path, lines, runtime)
     if not session_id:
         return None
     candidate = SessionCandidate(
@@ -126,7 +137,9 @@ def _candidate(path: str, runtime: str) -> tuple[SessionCandidate, float] | None
     return candidate, info.st_mtime * 1000
 
 
-def _claude(path: str, lines: list[dict[str, Any]]) -> tuple[str, Any, Any]:
+def _by_file_name(path: str, lines: list[dict[str, Any]], _runtime: str) -> tuple[str, Any, Any]:
+    """A session named by its file (Claude Code's lines: ``timestamp``, ``type: "user"``
+    with ``message.content``)."""
     started = next((line["timestamp"] for line in lines if "timestamp" in line), None)
     prompt = None
     for line in lines:
@@ -144,11 +157,14 @@ def _claude(path: str, lines: list[dict[str, Any]]) -> tuple[str, Any, Any]:
     return Path(path).name.removesuffix(".jsonl"), started, prompt
 
 
-def _codex(_path: str, lines: list[dict[str, Any]]) -> tuple[str, Any, Any]:
+def _by_first_line(_path: str, lines: list[dict[str, Any]], runtime: str) -> tuple[str, Any, Any]:
+    """A session named by its first line's ``session_meta`` payload (Codex's rollout: the
+    thread id, the prompt an ``event_msg`` ``user_message``)."""
     meta = next((line for line in lines if line.get("type") == "session_meta"), {})
     payload = meta.get("payload") if isinstance(meta.get("payload"), dict) else {}
     thread = payload.get("id")
-    session_id = str(thread).removeprefix("codex:") if isinstance(thread, str) else ""
+    prefix = index_session_name(runtime, "")  # an id written in the index's form
+    session_id = str(thread).removeprefix(prefix) if isinstance(thread, str) else ""
     prompt = None
     for line in lines:
         event = line.get("payload")
@@ -161,6 +177,9 @@ def _codex(_path: str, lines: list[dict[str, Any]]) -> tuple[str, Any, Any]:
             prompt = event["message"]
             break
     return session_id, payload.get("timestamp") or meta.get("timestamp"), prompt
+
+
+_READERS = {"file-name": _by_file_name, "first-line": _by_first_line}
 
 
 def _first_words(prompt: object) -> str | None:

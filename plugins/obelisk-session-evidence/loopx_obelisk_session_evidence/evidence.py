@@ -33,13 +33,15 @@ from loopx_recall_core.plugin_api import (
     SHELL_TOOLS,
     ProviderCache,
     ProviderFailure,
-    claude_project_folder,
+    cwd_folder_name,
     exit_code,
     format_tool_snippet,
     joined_output,
     one_line_command,
     redact_snippet,
     shell_command,
+    transcript_folder,
+    transcripts_of,
 )
 
 __all__ = [
@@ -52,8 +54,9 @@ __all__ = [
 
 #: The index keeps a file's mtime in milliseconds (float or integer, by runtime version).
 _MTIME_ROUNDING_MS = 1.0
-#: Cache of Codex transcripts' first-line cwd, by path, with the size and mtime it was read at.
-_FIRST_LINES = "codex-first-lines"
+#: Cache of the first-line cwd of transcripts filed by day (Codex's), by path, with the size
+#: and mtime it was read at.
+_FIRST_LINES = "dated-first-lines"
 _FIRST_LINE_CAP = 65536
 
 
@@ -248,12 +251,13 @@ def in_scope_transcripts(
 ) -> list[str]:
     """Transcript files on disk of the bound runtimes under the bound roots, sorted.
 
-    The scan looks only where in-scope sessions can be: Claude's project folders of the
-    bound roots, and Codex's day folders (``sessions/YYYY/MM/DD``) of the window's days
-    (plus loose files directly under ``sessions/`` written inside the window), so its cost
-    does not grow with the sessions outside the scope. Regular files only (a FIFO or
-    device named ``*.jsonl`` is never opened); a Codex file's first line is read only when
-    its size or mtime changed since the last scan (``cache``). The scan counts against
+    Where each runtime keeps them is its record's (``transcripts_of``). The scan looks
+    only where in-scope sessions can be: by working folder (Claude), the bound roots'
+    folders; by day (Codex), the window's day folders (``YYYY/MM/DD``) and loose files
+    written inside the window, so its cost does not grow with the sessions outside the
+    scope. Regular files only (a FIFO or device named ``*.jsonl`` is never opened); a
+    dated file's first line is read only when its size or mtime changed since the last
+    scan (``cache``). The scan counts against
     the request's ``deadline`` (``time.monotonic()``): past it, a ``provider_timeout``.
     """
     home = Path(os.environ.get("HOME", "~")).expanduser()
@@ -290,9 +294,9 @@ def _regular_files(folder: Path, suffix: str) -> Iterator[tuple[Path, os.stat_re
             yield Path(entry.path), info
 
 
-def _codex_day_folders(sessions: Path, window: Window) -> Iterator[Path]:
-    # Codex files a session under the local date it started; a day either side covers
-    # any time zone.
+def _day_folders(sessions: Path, window: Window) -> Iterator[Path]:
+    # A layout by day files a session under the local date it started; a day either side
+    # covers any time zone.
     first = datetime.fromtimestamp(window.since_ms / 1000, UTC).date() - timedelta(days=1)
     last = datetime.fromtimestamp(window.until_ms / 1000, UTC).date() + timedelta(days=1)
     day = first
@@ -301,8 +305,8 @@ def _codex_day_folders(sessions: Path, window: Window) -> Iterator[Path]:
         day += timedelta(days=1)
 
 
-def _codex_files(sessions: Path, window: Window) -> Iterator[tuple[Path, os.stat_result]]:
-    for folder in _codex_day_folders(sessions, window):
+def _dated_files(sessions: Path, window: Window) -> Iterator[tuple[Path, os.stat_result]]:
+    for folder in _day_folders(sessions, window):
         yield from _regular_files(folder, ".jsonl")
     for path, info in _regular_files(sessions, ".jsonl"):
         if info.st_mtime * 1000 >= window.since_ms:
@@ -319,34 +323,35 @@ def _first_line(path: Path) -> bytes:
 
 
 def _transcripts(
-    home: Path,
-    binding: Mapping[str, Any],
-    window: Window,
-    known: Mapping[str, Any],
+    home: Path, binding: Mapping[str, Any], window: Window, known: Mapping[str, Any],
     seen: dict[str, list[Any]],
-) -> Iterator[Path]:
+) -> Iterator[Path]:  # fmt: skip
     roots, resolved = roots_of(binding["private"])
-    if "claude" in binding["history_sources"]:
-        projects = home / ".claude" / "projects"
-        names = [claude_project_folder(r) for r in {*roots, *resolved}]
-        for folder in _entries(projects):
-            if any(folder.name == n or folder.name.startswith(n + "-") for n in names):
-                yield from (path for path, _ in _regular_files(Path(folder.path), ".jsonl"))
-    if "codex" in binding["history_sources"]:
-        for path, info in _codex_files(home / ".codex" / "sessions", window):
+    for runtime in binding["history_sources"]:
+        found = transcripts_of(runtime)
+        if found is None:  # a runtime with no transcripts on disk we know of
+            continue
+        folder = transcript_folder(runtime, home)
+        if found.layout == "cwd":  # a folder a working folder, named by the layout's rule
+            names = [cwd_folder_name(r) for r in {*roots, *resolved}]
+            for sub in _entries(folder):
+                if any(sub.name == n or sub.name.startswith(n + "-") for n in names):
+                    yield from (path for path, _ in _regular_files(Path(sub.path), ".jsonl"))
+            continue
+        for path, info in _dated_files(folder, window):  # by day; the cwd is the first line's
             key = str(path)
             entry = known.get(key)
             stamp = [info.st_size, info.st_mtime_ns]
             if isinstance(entry, list) and len(entry) == 3 and entry[:2] == stamp:
                 cwd = entry[2]
             else:
-                cwd = _codex_cwd(path)
+                cwd = _first_line_cwd(path)
             seen[key] = [*stamp, cwd]
             if path_in_scope(cwd, roots, resolved):
                 yield path
 
 
-def _codex_cwd(path: Path) -> str | None:
+def _first_line_cwd(path: Path) -> str | None:
     try:
         first = json.loads(_first_line(path) or b"{}")
         cwd = first.get("payload", {}).get("cwd")

@@ -62,6 +62,7 @@ from loopx_recall_core.plugin_api import (
     RuntimeIdentity,
     SessionCandidate,
     digest,
+    index_session_name,
 )
 
 if TYPE_CHECKING:
@@ -246,7 +247,7 @@ def _indexed_sessions(
                 or type(last_ms) is not int
                 or not window.since_ms - 1 <= last_ms <= window.until_ms + 1):  # fmt: skip
             raise ProviderFailure("malformed_output")
-        name = session.removeprefix("codex:") if source == "codex" else session
+        name = session.removeprefix(index_session_name(source, ""))  # the runtime's own id
         found[(source, name)] = last_ms
     return found
 

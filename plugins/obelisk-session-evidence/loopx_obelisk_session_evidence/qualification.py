@@ -42,7 +42,12 @@ from typing import Any
 from loopx_obelisk_session_evidence.adapter import obelisk_env
 from loopx_obelisk_session_evidence.executable import find_obelisk, known_version
 from loopx_obelisk_session_evidence.runner import private_folder, run
-from loopx_recall_core.plugin_api import CorpusScope, ProviderFailure, RuntimeIdentity
+from loopx_recall_core.plugin_api import (
+    CONFIG_ENVS,
+    CorpusScope,
+    ProviderFailure,
+    RuntimeIdentity,
+)
 
 __all__ = ["ObeliskQualification", "binary_digest", "identity_of"]
 
@@ -134,11 +139,9 @@ def _with_bin(binding: Mapping[str, Any], executable: str) -> dict[str, Any]:
 class ObeliskQualification:
     """The plugin's ``QualificationRuntime`` for one archive under ``home``."""
 
-    environment: Mapping[str, str | None] = {
-        "OBELISK_HOME": None,
-        "CLAUDE_CONFIG_DIR": None,
-        "CODEX_HOME": None,
-    }
+    #: The archive's home alone: the index's own folder and the runtimes' (CLAUDE_CONFIG_DIR,
+    #: CODEX_HOME: their records) unset.
+    environment: Mapping[str, str | None] = dict.fromkeys(("OBELISK_HOME", *CONFIG_ENVS))
 
     def __init__(self, home: Path) -> None:
         self.home = home

@@ -39,6 +39,7 @@ import re
 import shlex
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -50,6 +51,8 @@ from loopx_recall_core.plugin_api import (
     file_holds_marker,
     holds_marker,
     index_session_name,
+    transcript_folder,
+    transcripts_of,
     under,
     window_start_ms,
 )
@@ -251,10 +254,12 @@ def row_problem(
 
 
 def turn_owner(row: Mapping[str, Any]) -> str:
-    """The session a row's turn belongs to: its own Codex thread (``agent_id``) when the
-    index stored it under a parent's session, else the row's session."""
-    agent = row.get("agent_id")
-    if row.get("source") == "codex" and isinstance(agent, str) and agent:
+    """The session a row's turn belongs to: its own thread (``agent_id``) when the index
+    stored it under a parent's session and the runtime's files name each thread (a fork or
+    sub-agent is a session of its own: Codex, its record's ``transcripts``), else the row's."""
+    agent, files = row.get("agent_id"), transcripts_of(str(row.get("source")))
+    by_thread = files is not None and files.session_from == "first-line"
+    if by_thread and isinstance(agent, str) and agent:
         return agent
     return str(row["session_id"])
 
@@ -328,9 +333,9 @@ def marked_owners(
     obelisk_double/README.md, fact 15) has not taken in a marker written just now. The
     file is one of ``transcripts`` (the in-scope scan), named by its session's id, or for
     a Claude session the index has from another project folder (a session started outside
-    the repository whose messages ran inside it) ``<session id>.jsonl`` in any folder
-    under ``~/.claude/projects`` (Claude names a transcript by its session id:
-    runtimes/claude.py)."""
+    the repository whose messages ran inside it) its file in any folder of its runtime's
+    layout by working folder (Claude names a transcript by its session id: the runtime
+    record's ``transcripts``)."""
     rows = list(rows)
     marked = {
         turn_owner(row)
@@ -351,24 +356,38 @@ def marked_owners(
         if not named and ":" not in owner:  # a Claude session whose file the scan missed
             if elsewhere is None:
                 wanted = {turn_owner(row) for row in rows if ":" not in turn_owner(row)}
-                elsewhere = _claude_files(wanted, {os.path.basename(p) for p in files})
+                elsewhere = _named_files(wanted, {os.path.basename(p) for p in files})
             named = elsewhere.get(owner, [])
         if any(file_holds_marker(path) for path in named):
             marked.add(owner)
     return marked
 
 
-def _claude_files(sessions: set[str], scanned: set[str]) -> dict[str, list[str]]:
-    """``<session>.jsonl`` files of ``sessions`` in Claude's project folders (one listing
-    of each folder; a name the in-scope scan already had is skipped)."""
-    home = os.path.expanduser(os.environ.get("HOME") or "~")
-    projects = os.path.join(home, ".claude", "projects")
-    names = {f"{s}.jsonl": s for s in sessions if s and "/" not in s and not s.startswith(".")}
+def _named_files(sessions: set[str], scanned: set[str]) -> dict[str, list[str]]:
+    """The files of ``sessions`` in the folders of a layout by working folder that names a
+    file by its session (Claude's; one listing a folder; a name the scan had is skipped)."""
+    home = Path(os.path.expanduser(os.environ.get("HOME") or "~"))
     found: dict[str, list[str]] = {}
-    try:
-        folders = [e.path for e in os.scandir(projects) if e.is_dir(follow_symlinks=False)]
-    except OSError:
-        return found
+    for runtime in HISTORY_SOURCES:
+        layout = transcripts_of(runtime)
+        if layout is None or layout.layout != "cwd" or layout.session_from != "file-name":
+            continue
+        names = {layout.name.replace("{id}", s): s for s in sessions if s and "/" not in s
+                 and not s.startswith(".")}  # fmt: skip
+        try:
+            with os.scandir(transcript_folder(runtime, home)) as entries:
+                folders = [e.path for e in entries if e.is_dir(follow_symlinks=False)]
+        except OSError:
+            continue
+        for folder in folders:
+            try:
+                with os.scandir(folder) as entries:
+                    for entry in entries:
+                        if entry.name in names and entry.name not in scanned:
+                            found.setdefault(names[entry.name], []).append(entry.path)
+            except OSError:
+                continue
+    return found
     for folder in folders:
         try:
             with os.scandir(folder) as entries:

@@ -38,7 +38,7 @@ def test_the_window_boundary_in_the_plugin():
 def test_no_private_copies_of_the_shared_rules_remain():
     assert scope.under is transcript_rules.under
     assert evidence.exit_code is transcript_rules.exit_code
-    assert evidence.claude_project_folder is transcript_rules.claude_project_folder
+    assert evidence.cwd_folder_name is plugin_api.cwd_folder_name
     for module in (scope, evidence):
         for name in ("_under", "_EXIT_CODE", "_claude_dir_name"):
             assert not hasattr(module, name)

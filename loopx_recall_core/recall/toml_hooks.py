@@ -1,8 +1,9 @@
 # SPDX-FileCopyrightText: 2026 loopx-recall-core contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Our Codex hooks in ``config.toml``'s inline ``[hooks]`` tables, for a user who keeps
-hooks there (``hook install|uninstall codex``; the JSON files: :mod:`.hook_install`; what our
-entries are: :mod:`.hook_entries`).
+"""Our hooks in a TOML config file's inline ``[hooks]`` tables (a runtime record's hook file
+of form ``toml``: Codex's ``config.toml``), for a user who keeps hooks there (``hook
+install|uninstall <runtime>``; the JSON files: :mod:`.hook_install`; what our entries are:
+:mod:`.hook_entries`).
 
 What Codex documents, and what this relies on (developers.openai.com/codex/hooks and
 /codex/config-advanced, checked 2026-12):
@@ -39,8 +40,16 @@ from typing import Any
 
 __all__ = ["keeps_hooks", "merge", "unmerge"]
 
-_WHAT = "the Codex config file"
-_MARK = "added by `loopx-recall hook install`; `loopx-recall hook uninstall codex` removes it"
+#: The comment heading each table of ours (``{runtime}``: the runtime's name).
+_MARK = "added by `loopx-recall hook install`; `loopx-recall hook uninstall {runtime}` removes it"
+
+
+def _what(runtime: str) -> str:
+    """What messages call the runtime's TOML hooks file (its record's)."""
+    from loopx_recall_core.runtimes import record
+
+    files = [f.what for f in record(runtime).hook_files if f.form == "toml"]
+    return files[0] if files else "the TOML hooks file"
 
 
 def keeps_hooks(config: Path) -> bool:
@@ -55,29 +64,30 @@ def keeps_hooks(config: Path) -> bool:
     )
 
 
-def _parse(existing: bytes | None) -> Any:
+def _parse(existing: bytes | None, runtime: str) -> Any:
     import tomlkit
     from tomlkit.exceptions import ParseError
 
     from loopx_recall_core.recall.hook_entries import InstallRefused
 
+    what = _what(runtime)
     try:
         text = (existing or b"").decode("utf-8")
         document = tomlkit.parse(text)
     except UnicodeDecodeError:
-        raise InstallRefused(f"{_WHAT} is not UTF-8 text") from None
+        raise InstallRefused(f"{what} is not UTF-8 text") from None
     except ParseError as exc:
-        raise InstallRefused(f"{_WHAT} is not valid TOML (line {exc.line})") from None
+        raise InstallRefused(f"{what} is not valid TOML (line {exc.line})") from None
     except RecursionError:
-        raise InstallRefused(f"{_WHAT} nests too deeply to be changed safely") from None
+        raise InstallRefused(f"{what} nests too deeply to be changed safely") from None
     hooks = document.get("hooks")
     if hooks is not None and (
         not isinstance(hooks, dict)
         or not all(isinstance(v, list) for k, v in hooks.items() if k != "state")
     ):
-        raise InstallRefused(f"{_WHAT} has an unexpected shape at hooks")
+        raise InstallRefused(f"{what} has an unexpected shape at hooks")
     if isinstance(hooks, tomlkit.items.InlineTable):  # no table header can go inside one
-        raise InstallRefused(f"{_WHAT} keeps hooks as one inline table; merge by hand (--print)")
+        raise InstallRefused(f"{what} keeps hooks as one inline table; merge by hand (--print)")
     return document
 
 
@@ -115,7 +125,7 @@ def _remove_ours(document: Any, runtime: str) -> list[Any]:
     return removed
 
 
-def _group(document: Any, event: str, group: dict[str, Any]) -> None:
+def _group(document: Any, event: str, group: dict[str, Any], runtime: str) -> None:
     import tomlkit
 
     hooks = document.get("hooks")
@@ -128,7 +138,7 @@ def _group(document: Any, event: str, group: dict[str, Any]) -> None:
         groups.append(group)
         return
     table = tomlkit.table()
-    table.add(tomlkit.comment(_MARK))
+    table.add(tomlkit.comment(_MARK.format(runtime=runtime)))
     for key, value in group.items():
         if key != "hooks":
             table[key] = value
@@ -154,10 +164,10 @@ def merge(
     base = raw if without is None else without  # ours out first, as uninstall takes them
     bare = bool(base) and not base.endswith(b"\n")
     # without a final newline our first table would be glued to the user's last line
-    document = _parse(base + b"\n" if bare else base)
+    document = _parse(base + b"\n" if bare else base, runtime)
     for event, groups in settings_snippet(runtime, agent_id, project_id, guard)["hooks"].items():
         for group in groups:
-            _group(document, event, group)
+            _group(document, event, group, runtime)
     new = document.as_string().encode("utf-8")
     if bare:
         new = _unglue(base, new)
@@ -187,7 +197,7 @@ def _unglue(raw: bytes, new: bytes) -> bytes:
 
 def unmerge(existing: bytes | None, runtime: str) -> tuple[bytes | None, list[Any]]:
     """``config.toml`` without our handlers (None: none there), and the handlers removed."""
-    document = _parse(existing)
+    document = _parse(existing, runtime)
     removed = _remove_ours(document, runtime)
     if not removed:
         return None, removed
