@@ -111,17 +111,26 @@ def test_hook_uninstall_names_the_backup_that_still_holds_our_hooks(world):
 
 @pytest.mark.parametrize("kept", [0, 2])
 def test_extension_uninstall_names_the_enablements_only_when_it_kept_some(world, kept):
+    """Before: the line named `capability status` (which stops without its capability and
+    --provider) and `capability disable CAPABILITY --provider ID --project-id ID`: now the
+    command of each provider and project kept, as it runs."""
     from loopx_recall_core.cli.extension import _left_behind
+    from loopx_recall_core.state import StateStore
 
     assert _run("hook", "install", "claude", *IDS, "--yes").exit_code == 0
-    lines = _left_behind(kept)
+    if kept:
+        seed(enablement("obelisk-session-evidence"),
+             enablement("obelisk-session-evidence", agent_id="agent-b"))  # fmt: skip
+    lines = _left_behind(list(StateStore().read().enablements))
     enablements = [line for line in lines if "enablement" in line]
     if kept:
-        assert enablements == [
-            "left: 2 enablement(s) naming its providers (`loopx-recall capability status` lists "
-            "them): `loopx-recall capability disable CAPABILITY --provider ID --project-id ID` "
-            "removes one"
-        ]
+        command = ("loopx-recall capability disable agent-turn-recall --provider "
+                   "obelisk-session-evidence --project-id proj-j")  # fmt: skip
+        assert enablements == [f"left: 2 enablement(s) naming its providers: `{command}` "
+                               "removes them"]  # fmt: skip
+        ran = _run(*command.split()[1:])
+        assert ran.exit_code == 0, ran.output
+        assert StateStore().read().enablements == ()
     else:
         assert enablements == []
     assert any("`loopx-recall hook uninstall claude` removes them" in line for line in lines)
