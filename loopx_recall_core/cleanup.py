@@ -21,7 +21,7 @@ What we write, and where (each found the way the code that writes it finds it):
   the receipt key, the session ledger, the guard's sets, the hook log, reports; last.
 
 Not ours, so listed with the command that removes them and never touched: LoopX's own
-files (``~/.loopx``: ``loopx extension disable ID``), provider extensions
+files (``~/.loopx``: ``loopx extension disable ID --execute``), provider extensions
 (``loopx-recall extension uninstall NAME``) and this package (``pip uninstall``).
 
 Every step of the way out says what it leaves and the command that removes it
@@ -259,8 +259,8 @@ def inventory() -> list[Item]:
     loopx = Path("~/.loopx/extensions/state.json").expanduser()
     if loopx.is_file() and b"loopx-recall" in (loopx.read_bytes()[:4_000_000]):
         items.append(Item("loopx", loopx, "LoopX's record of our extensions", "",
-                          "LoopX's own file: `loopx extension disable loopx-recall-history` "
-                          "(and loopx-recall-decision-context)"))  # fmt: skip
+                          "LoopX's own file: `loopx extension disable loopx-recall-history "
+                          "--execute` (and loopx-recall-decision-context)"))  # fmt: skip
     root = Path(os.path.abspath(_state_root()))
     if os.path.lexists(root):
         items.append(Item("state", root, "the state folder: enablements, private results, "
