@@ -99,7 +99,11 @@ def last_silence(
     return None
 
 
-def guard_stats(root: Path, project_id: str) -> dict[str, Any]:
+def guard_stats(
+    root: Path, project_id: str, agent_id: str = "AGENT", provider: str = "PROVIDER"
+) -> dict[str, Any]:
+    """The project's counts; the last silence's fix names ``agent_id`` and ``provider``
+    (the caller fills them in when the project has one guarded enablement)."""
     records = store.decision_lines(root, project_id)
     decisions = [r for r in records if r.get("kind") == "decision"]
     silences: dict[str, int] = {}
@@ -137,7 +141,7 @@ def guard_stats(root: Path, project_id: str) -> dict[str, Any]:
         # newest with the command that fixes it
         "silent": dict(sorted(silences.items())),
         "out_of_time": silences.get("out_of_time", 0),
-        "last_silence": last_silence(records, project_id=project_id),
+        "last_silence": last_silence(records, agent_id, project_id, provider),
     }
 
 

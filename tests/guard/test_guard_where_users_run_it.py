@@ -350,3 +350,21 @@ def test_every_other_status_command_a_silence_names_runs_as_printed(loopx_home, 
     assert commands
     for command in commands:
         assert "agent agent-a / project proj-j" in _runs(loopx_home, command)
+
+
+def test_guard_stats_names_the_one_guarded_agent_and_provider_in_its_fix(loopx_home):
+    """Before: `guard stats` named `--agent-id AGENT` (and `--provider PROVIDER`) where the
+    project has one guarded enablement: now its fix runs as printed."""
+    seed(enablement("fake-provider", stage=2, guard="warn", binding=helpers.BINDING),
+         enablement("fake-provider", agent_id="agent-b"))  # fmt: skip
+    helpers.write(loopx_home, [], status="refused", reason="trigger_not_admitted_at_stage")
+    assert _decide(loopx_home, helpers.pre_tool_use("pytest tests/test_api.py"),
+                   refresh=False) is None  # fmt: skip
+    shown = _runs(loopx_home, "loopx-recall guard stats --project-id proj-j")
+    line = next(x for x in shown.splitlines() if x.startswith("last left unanswered"))
+    assert "AGENT" not in line
+    assert "PROVIDER" not in line
+    commands = _status_commands(line)
+    assert commands
+    for command in commands:
+        assert "agent agent-a / project proj-j" in _runs(loopx_home, command)
