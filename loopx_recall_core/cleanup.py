@@ -208,8 +208,10 @@ def _hooks_item(runtime: str, scope: str, path: Path) -> Item | None:
     what = f"{runtime} hooks for {len(pairs)} agent(s)"
     if gone:
         what += f" (their program {', '.join(gone)} is gone: every call fails)"
-    return Item("hooks", path, what, "--remove removes our entries and keeps the rest", "",
-                runtime, scope, tuple(pairs), gone)  # fmt: skip
+    action = ("--remove deletes it (hook install made it, with ours only)"
+              if hook_install.made_from_nothing(path, existing, runtime, toml=toml)
+              else "--remove removes our entries and keeps the rest")  # fmt: skip
+    return Item("hooks", path, what, action, "", runtime, scope, tuple(pairs), gone)
 
 
 def _has_ours(existing: bytes, runtime: str) -> bool:
@@ -287,8 +289,11 @@ def remove(items: list[Item]) -> list[Item]:
                 continue
             original = hook_install.original_if_unchanged(item.path, existing, item.runtime,
                                                           toml=toml)  # fmt: skip
-            hook_install.write_with_backup(item.path, new if original is None else original,
-                                           existing, backup=False)  # fmt: skip
+            if hook_install.made_from_nothing(item.path, existing, item.runtime, toml=toml):
+                item.path.unlink()  # install made it: no `{}` of ours is left behind
+            else:
+                hook_install.write_with_backup(item.path, new if original is None else original,
+                                               existing, backup=False)  # fmt: skip
         elif item.kind == "state" and item.path.is_dir() and not item.path.is_symlink():
             _remove_state(item.path)
         elif item.path.is_dir() and not item.path.is_symlink():

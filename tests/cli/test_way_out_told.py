@@ -145,7 +145,8 @@ def test_cleanup_says_what_remove_would_do_and_then_what_is_left(world, loopx_ho
     assert len(rows) == 2  # the hooks and the state folder (no earlier file: no backup)
     for row in rows:  # what --remove would do, never as done
         assert row.rsplit(": ", 1)[1] in (
-            "--remove removes our entries and keeps the rest", "--remove deletes it")
+            "--remove removes our entries and keeps the rest", "--remove deletes it",
+            "--remove deletes it (hook install made it, with ours only)")
     assert "removed" not in listed.replace("--remove", "")
     assert "deleted" not in listed
     done = _run("cleanup", "--remove", "--yes").stdout
@@ -235,3 +236,32 @@ def test_the_bare_cleanup_refuses_bad_arguments_in_one_line(args):
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr.count("\n") == 1
     assert done.stderr.startswith("error: usage: python3 -m loopx_recall_core.cleanup")
+
+
+@pytest.mark.parametrize("runtime", ["claude", "codex"])
+@pytest.mark.parametrize("way", ["hook uninstall", "cleanup --remove"])
+def test_a_hooks_file_install_made_from_nothing_is_taken_away(world, runtime, way):
+    """Before: the way out left a `{}` of ours (0600) where the user had no file
+    (`~/.claude/settings.json`, `~/.codex/hooks.json`), which nothing listed or removed.
+    A file the user changed since, or had before, stays (with the user's bytes)."""
+    from loopx_recall_core.recall import hook_install
+
+    path = hook_install.default_path(runtime, "user")
+    assert not path.exists()
+    assert _run("hook", "install", runtime, *IDS, "--yes").exit_code == 0
+    assert path.is_file()
+    command = [*way.split(), *([runtime] if way == "hook uninstall" else []), "--yes"]
+    removed = _run(*command)
+    assert removed.exit_code == 0, removed.output
+    assert not path.exists()
+    assert not hook_install.backup_path(path).exists()
+    if way == "hook uninstall":
+        assert (f"hooks removed: {path} held only ours (hook install made it), so it is gone"
+                in removed.stdout.splitlines())  # fmt: skip
+    # the user's own entry added since: the file stays, without ours
+    assert _run("hook", "install", runtime, *IDS, "--yes").exit_code == 0
+    text = path.read_text().replace('"hooks": {', '"model": "mine", "hooks": {', 1)
+    path.write_text(text)
+    assert _run(*command).exit_code == 0
+    assert json.loads(path.read_text())["model"] == "mine"
+    assert "loopx-recall" not in path.read_text()
