@@ -19,7 +19,7 @@ from typing import Any
 
 import attrs
 
-from loopx_recall_core.plugin.catalogue import find_known
+from loopx_recall_core.plugin.catalogue import did_you_mean, find_known
 from loopx_recall_core.plugin.manager import READBACK_DEADLINE_S, PluginHost, safe_readback
 from loopx_recall_core.recall.enablement import CAPABILITY
 from loopx_recall_core.recall.resolver import resolve_provider
@@ -142,9 +142,17 @@ def _public_enablement(
 
         ids = (enablement.agent_id, enablement.project_id)
         root = guard_files[2] if len(guard_files) > 2 else None
-        row["guard"] = guard_status(guard_files[0], *ids, enablement.guard, root)
+        row["guard"] = guard_status(guard_files[0], *ids, enablement.guard, root,
+                                    enablement.provider_id)  # fmt: skip
         row["guard"]["hooks"] = dict(guard_files[1].get(ids, {}))
     return row
+
+
+def _not_installed(provider_id: str, state: Any) -> str:
+    """Why a provider is not ready when it is not installed; a slip for a known or enabled
+    provider's name says which one was meant."""
+    meant = did_you_mean(provider_id, {e.provider_id for e in state.enablements}).strip(" ()")
+    return f"provider not installed; {meant}" if meant else "provider not installed"
 
 
 def status_record(
@@ -180,7 +188,7 @@ def status_record(
         "installed": entry is not None,
         "enabled": bool(enablements),
         "ready": False,
-        "unavailable_reason": "provider not installed" if entry is None else None,
+        "unavailable_reason": None if entry is not None else _not_installed(provider_id, state),
     }
     runtime: dict[str, Any] = {}
     freshness = None

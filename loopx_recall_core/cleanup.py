@@ -21,7 +21,7 @@ What we write, and where (each found the way the code that writes it finds it):
   the receipt key, the session ledger, the guard's sets, the hook log, reports; last.
 
 Not ours, so listed with the command that removes them and never touched: LoopX's own
-files (``~/.loopx``: ``loopx extension disable ID``), provider extensions
+files (``~/.loopx``: ``loopx extension disable ID --execute``), provider extensions
 (``loopx-recall extension uninstall NAME``) and this package (``pip uninstall``).
 
 Every step of the way out says what it leaves and the command that removes it
@@ -208,8 +208,10 @@ def _hooks_item(runtime: str, scope: str, path: Path) -> Item | None:
     what = f"{runtime} hooks for {len(pairs)} agent(s)"
     if gone:
         what += f" (their program {', '.join(gone)} is gone: every call fails)"
-    return Item("hooks", path, what, "--remove removes our entries and keeps the rest", "",
-                runtime, scope, tuple(pairs), gone)  # fmt: skip
+    action = ("--remove deletes it (hook install made it, with ours only)"
+              if hook_install.made_from_nothing(path, existing, runtime, toml=toml)
+              else "--remove removes our entries and keeps the rest")  # fmt: skip
+    return Item("hooks", path, what, action, "", runtime, scope, tuple(pairs), gone)
 
 
 def _has_ours(existing: bytes, runtime: str) -> bool:
@@ -261,8 +263,8 @@ def inventory() -> list[Item]:
     loopx = Path("~/.loopx/extensions/state.json").expanduser()
     if loopx.is_file() and b"loopx-recall" in (loopx.read_bytes()[:4_000_000]):
         items.append(Item("loopx", loopx, "LoopX's record of our extensions", "",
-                          "LoopX's own file: `loopx extension disable loopx-recall-history` "
-                          "(and loopx-recall-decision-context)"))  # fmt: skip
+                          "LoopX's own file: `loopx extension disable loopx-recall-history "
+                          "--execute` (and loopx-recall-decision-context)"))  # fmt: skip
     root = Path(os.path.abspath(_state_root()))
     if os.path.lexists(root):
         items.append(Item("state", root, "the state folder: enablements, private results, "
@@ -289,8 +291,11 @@ def remove(items: list[Item]) -> list[Item]:
                 continue
             original = hook_install.original_if_unchanged(item.path, existing, item.runtime,
                                                           toml=toml)  # fmt: skip
-            hook_install.write_with_backup(item.path, new if original is None else original,
-                                           existing, backup=False)  # fmt: skip
+            if hook_install.made_from_nothing(item.path, existing, item.runtime, toml=toml):
+                item.path.unlink()  # install made it: no `{}` of ours is left behind
+            else:
+                hook_install.write_with_backup(item.path, new if original is None else original,
+                                               existing, backup=False)  # fmt: skip
         elif item.kind == "state" and item.path.is_dir() and not item.path.is_symlink():
             _remove_state(item.path)
         elif item.path.is_dir() and not item.path.is_symlink():

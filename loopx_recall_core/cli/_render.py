@@ -17,15 +17,18 @@ from loopx_recall_core.terminal import dumps, terminal_text
 
 __all__ = ["dumps", "render_status", "status_output", "terminal_text"]
 
-def _render_qualification(q: dict[str, Any]) -> str:
+def _render_qualification(q: dict[str, Any], provider_id: str) -> str:
     if q["runtime_version"] is None:
         return "stage 0 verdict: none (no runtime resolved: stage 2 closed)"
     runtime = f"runtime {q['runtime_version']} {q['binary_digest']}"
+    # closed for the runtime resolved now (a first run, or Obelisk upgraded since the last
+    # pass): the command that runs Stage 0 on it
+    closed = f"stage 2 closed: `loopx-recall recall qualify --provider {provider_id}` runs it"
     verdict = q["verdict"]
     if verdict is None:
-        return f"stage 0 verdict: none for {runtime} (stage 2 closed)"
+        return f"stage 0 verdict: none for {runtime} ({closed})"
     result = "PASS" if verdict["passed"] else "FAIL"
-    opened = "stage 2 open" if q["stage_2_allowed"] else "stage 2 closed"
+    opened = "stage 2 open" if q["stage_2_allowed"] else closed
     return f"stage 0 verdict: {result} for {runtime}, recorded {verdict['recorded_at']} ({opened})"
 
 
@@ -43,7 +46,7 @@ def render_status(d: dict[str, Any]) -> str:
         lines.append("  runtime: " + ", ".join(f"{k}={v}" for k, v in runtime.items()))
     qualification = d.get("qualification")
     if qualification is not None:
-        lines.append("  " + _render_qualification(qualification))
+        lines.append("  " + _render_qualification(qualification, p["provider_id"]))
     for e in d["enablements"]:
         sessions = e["agent_sessions"]
         lines.append(

@@ -361,6 +361,11 @@ def disable(
     pairs = {p for item in items for p in item.pairs
              if p[1] == project_id and agent_id in (None, p[0]) and p not in enabled}  # fmt: skip
     record = recall_enablement.disable_record(provider_id, project_id, removed)
+    if not removed:  # a slip for a known or enabled provider's name says which was meant
+        from loopx_recall_core.plugin.catalogue import did_you_mean
+
+        others = {e.provider_id for e in _store().read().enablements}
+        record["hint"] = did_you_mean(provider_id, others).strip(" ()") or None
     record["left"] = cleanup.left(items, pairs)
     emit(record, output_format, _render_disable)
 
@@ -369,6 +374,7 @@ def _render_disable(d: dict) -> str:
     done = (
         f"disabled {len(d['removed'])} enablement(s); provider data untouched"
         if d["changed"]
-        else "nothing was enabled for that scope; no change"
+        else "nothing was enabled for that scope"
+        + (f" ({d['hint']})" if d.get("hint") else "") + "; no change"
     )
     return "\n".join([done, *d["left"]])

@@ -131,19 +131,26 @@ def uninstall(name: str, yes: bool) -> None:
     except PipFailed as exc:
         raise EnvironmentProblem(str(exc)) from None
     click.echo(
-        f"uninstalled {target.distribution}; {kept} enablement(s) kept, provider data untouched"
+        f"uninstalled {target.distribution}; {len(kept)} enablement(s) kept, "
+        "provider data untouched"
     )
     click.echo("\n".join(_left_behind(kept)))
 
 
-def _left_behind(kept: int) -> list[str]:
+def _left_behind(kept: list[Any]) -> list[str]:
     """What uninstalling a provider leaves, each with the command that removes it (issue
-    31 item 16): its ``kept`` enablements, our hooks, the rest loopx-recall wrote."""
+    31 item 16): its ``kept`` enablements (the disable command of each provider and
+    project, as it runs), our hooks, the rest loopx-recall wrote."""
     from loopx_recall_core import cleanup
 
     lines = []
     if kept:
-        lines.append(f"left: {kept} enablement(s) naming its providers (`loopx-recall "
-                     "capability status` lists them): `loopx-recall capability disable "
-                     "CAPABILITY --provider ID --project-id ID` removes one")  # fmt: skip
+        scopes = sorted({(e.capability, e.provider_id, e.project_id) for e in kept})
+        commands = ", ".join(
+            f"`loopx-recall capability disable {capability} --provider {provider} "
+            f"--project-id {project}`"
+            for capability, provider, project in scopes
+        )
+        lines.append(f"left: {len(kept)} enablement(s) naming its providers: {commands} "
+                     f"remove{'s' if len(scopes) == 1 else ''} them")  # fmt: skip
     return lines + cleanup.left(cleanup.inventory())

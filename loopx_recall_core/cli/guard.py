@@ -85,5 +85,13 @@ def stats(project_id: str, output_format: str) -> None:
     latency for one project (counts only)."""
     from loopx_recall_core.guard.stats import guard_stats, render_text
     from loopx_recall_core.guard.store import state_root
+    from loopx_recall_core.state import StateError, StateStore
 
-    emit(guard_stats(state_root(), project_id), output_format, render_text)
+    # the fix a silence names runs as printed when one enablement of the project guards
+    try:
+        guarded = {(e.agent_id, e.provider_id) for e in StateStore().read().enablements
+                   if e.project_id == project_id and e.guard is not None}  # fmt: skip
+    except StateError:
+        guarded = set()
+    ids = next(iter(guarded)) if len(guarded) == 1 else ("AGENT", "PROVIDER")
+    emit(guard_stats(state_root(), project_id, *ids), output_format, render_text)

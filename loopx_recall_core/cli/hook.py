@@ -131,10 +131,19 @@ def _target(runtime: str, scope: str, settings_path: str | None) -> tuple[Path, 
 
 
 class _Change:
-    """One file to write: checked, asked about and written together with the others."""
+    """One file to write (or, ``new`` None, to take away: one ``hook install`` made from
+    nothing): checked, asked about and written together with the others."""
 
-    def __init__(self, path: Path, new: bytes, existing: bytes | None, backup: bool) -> None:
+    def __init__(
+        self, path: Path, new: bytes | None, existing: bytes | None, backup: bool
+    ) -> None:
         self.path, self.new, self.existing, self.backup = path, new, existing, backup
+
+
+def _removed_line(change: _Change) -> str:
+    if change.new is None:
+        return f"hooks removed: {change.path} held only ours (hook install made it), so it is gone"
+    return f"hooks removed from {change.path} (backup kept beside it)"
 
 
 def _stale_json(runtime: str, path: Path) -> tuple[_Change | None, list[tuple[str, str]]]:
@@ -153,6 +162,8 @@ def _stale_json(runtime: str, path: Path) -> tuple[_Change | None, list[tuple[st
         raise Rejected(str(exc)) from None
     if new is None:
         return None, []
+    if hook_install.made_from_nothing(other, existing, runtime):
+        return _Change(other, None, existing, False), pairs
     return _Change(other, new, existing, True), pairs
 
 
@@ -172,9 +183,15 @@ def _apply(changes: list[_Change], verb: str, runtime: str, yes: bool) -> None:
                 "beside it)?", f"{verb} the {runtime} hooks needs your yes")  # fmt: skip
     try:
         for change in changes:
+            if change.new is None:  # and its backup, which holds only ours too
+                change.path.unlink()
+                hook_install.backup_path(change.path).unlink(missing_ok=True)
+                continue
             hook_install.write_with_backup(
                 change.path, change.new, change.existing, backup=change.backup
             )
+    except OSError as exc:
+        raise Rejected(f"cannot remove the hooks file ({exc.strerror})") from None
     except (hook_install.InstallRefused, StateError) as exc:
         raise Rejected(str(exc)) from None
 
@@ -250,7 +267,7 @@ def install(
             kept = " (backup kept beside it)" if existing is not None else ""
             click.echo(f"hooks installed in {path}{kept}")
         if stale is not None:
-            click.echo(f"hooks removed from {stale.path} (backup kept beside it)")
+            click.echo(_removed_line(stale))
         local = scope == "project-local" and not settings_path
         if merged is not None and local and hook_install.keep_out_of_git(path):
             named = runtimes.hook_file(runtime, "project-local", root=Path())
@@ -277,21 +294,24 @@ def uninstall(runtime: str, scope: str, settings_path: str | None, yes: bool) ->
 
     path, existing = _target(runtime, scope, settings_path)
     toml = path.suffix == ".toml"
+    mine = None  # our change to the file: its new bytes, or None to take it away
     try:
         new, pairs = hook_install.unmerge(existing, runtime, toml=toml)
         if new is not None:  # nothing else changed since install: the user's own bytes back
             original = hook_install.original_if_unchanged(path, existing, runtime, toml=toml)
             new = new if original is None else original
+            gone = hook_install.made_from_nothing(path, existing, runtime, toml=toml)
+            mine = _Change(path, None if gone else new, existing, not gone)
     except hook_install.InstallRefused as exc:
         raise Rejected(str(exc)) from None
     stale, stale_pairs = (None, []) if settings_path else _stale_json(runtime, path)
-    changes = [c for c in (new is not None and _Change(path, new, existing, True), stale) if c]
+    changes = [c for c in (mine, stale) if c]
     if not changes:
         click.echo(f"{path}: no loopx-recall {runtime} hook; no change")
         return
     _apply(changes, "remove", runtime, yes)
     for change in changes:
-        click.echo(f"hooks removed from {change.path} (backup kept beside it)")
+        click.echo(_removed_line(change))
     pairs += [pair for pair in stale_pairs if pair not in pairs]
     store = StateStore()
     if any(set_guard(store, agent, project, None) for agent, project in pairs):

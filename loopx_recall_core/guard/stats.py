@@ -35,10 +35,13 @@ def _percentile(values: list[float], fraction: float) -> float | None:
 
 
 #: Why a call was left unanswered (the hot path's ``silent`` records and a decision made
-#: from a set whose recall did not succeed), and the command that fixes it. ``{agent}``
-#: and ``{project}`` are filled in where they are known (``capability status``).
+#: from a set whose recall did not succeed), and the command that fixes it. ``{agent}``,
+#: ``{project}`` and ``{provider}`` are filled in where they are known (``capability
+#: status``); ``{status}`` is ``capability status`` as it runs (it needs its capability and
+#: ``--provider``).
+_STATUS = "loopx-recall capability status agent-turn-recall --provider {provider}"
 FIXES = {
-    "no_set": "no prior-outcome set was made in time: `loopx-recall capability status "
+    "no_set": "no prior-outcome set was made in time: `{status} "
     "--agent-id {agent} --project-id {project}` says what the provider lacks; `loopx-recall "
     "hook install " + "|".join(HOOK_RUNTIMES) + " --agent-id {agent} --project-id {project} "
     "--guard` adds the "
@@ -48,16 +51,16 @@ FIXES = {
     "--project-id "
     "{project} --guard` adds the SessionStart hook that claims each session",
     "set_outdated": "the sets predate the owner's last change and are being made again: "
-    "the next call is answered; if not, `loopx-recall capability status --agent-id {agent} "
+    "the next call is answered; if not, `{status} --agent-id {agent} "
     "--project-id {project}`",
     "out_of_time": "the hook ran out of the time the runtime allows it (a state folder on a "
     "slow or hung file system?): `loopx-recall state path`, and check that folder's disk",
-    "refused": "the set's recall was refused ({reason}): `loopx-recall capability status "
+    "refused": "the set's recall was refused ({reason}): `{status} "
     "--agent-id {agent} --project-id {project}` names what is missing; enable again from "
     "the shell where the provider's runtime runs: `loopx-recall capability enable "
-    "agent-turn-recall --provider PROVIDER --agent-id {agent} --project-id {project} "
+    "agent-turn-recall --provider {provider} --agent-id {agent} --project-id {project} "
     "--stage 2` (a provider pins its runtime there)",
-    "failed": "the set's recall failed ({reason}): `loopx-recall capability status "
+    "failed": "the set's recall failed ({reason}): `{status} "
     "--agent-id {agent} --project-id {project}` names the provider's trouble",
 }
 
@@ -73,26 +76,37 @@ def silence_of(record: dict[str, Any]) -> str | None:
     return None
 
 
-def fix_for(reason: str, agent_id: str = "AGENT", project_id: str = "PROJECT") -> str:
+def fix_for(
+    reason: str, agent_id: str = "AGENT", project_id: str = "PROJECT", provider: str = "PROVIDER"
+) -> str:
     """The command that fixes a silence, with the ids filled in."""
     head, _, detail = reason.partition(":")
     kind = head if head in FIXES else ("refused" if head == "refused" else "failed")
-    return FIXES[kind].format(agent=agent_id, project=project_id, reason=detail or head)
+    status = _STATUS.format(provider=provider)
+    return FIXES[kind].format(agent=agent_id, project=project_id, provider=provider,
+                              status=status, reason=detail or head)  # fmt: skip
 
 
 def last_silence(
-    records: list[dict[str, Any]], agent_id: str = "AGENT", project_id: str = "PROJECT"
+    records: list[dict[str, Any]],
+    agent_id: str = "AGENT",
+    project_id: str = "PROJECT",
+    provider: str = "PROVIDER",
 ) -> dict[str, Any] | None:
     """The newest call left unanswered for a reason other than its command, with the fix."""
     for record in reversed(records):
         reason = silence_of(record)
         if reason is not None:
             return {"reason": reason, "at": record.get("at"),
-                    "fix": fix_for(reason, agent_id, project_id)}  # fmt: skip
+                    "fix": fix_for(reason, agent_id, project_id, provider)}  # fmt: skip
     return None
 
 
-def guard_stats(root: Path, project_id: str) -> dict[str, Any]:
+def guard_stats(
+    root: Path, project_id: str, agent_id: str = "AGENT", provider: str = "PROVIDER"
+) -> dict[str, Any]:
+    """The project's counts; the last silence's fix names ``agent_id`` and ``provider``
+    (the caller fills them in when the project has one guarded enablement)."""
     records = store.decision_lines(root, project_id)
     decisions = [r for r in records if r.get("kind") == "decision"]
     silences: dict[str, int] = {}
@@ -130,7 +144,7 @@ def guard_stats(root: Path, project_id: str) -> dict[str, Any]:
         # newest with the command that fixes it
         "silent": dict(sorted(silences.items())),
         "out_of_time": silences.get("out_of_time", 0),
-        "last_silence": last_silence(records, project_id=project_id),
+        "last_silence": last_silence(records, agent_id, project_id, provider),
     }
 
 
@@ -199,6 +213,7 @@ def guard_status(
     project_id: str,
     policy: str | None,
     root: Path | None = None,
+    provider: str = "PROVIDER",
 ) -> dict:
     """``capability status``'s guard row for one enablement: on/off, the policy, its
     sessions' prior-outcome sets (:func:`set_summaries`) as counts and ages only, and
@@ -214,12 +229,12 @@ def guard_status(
     refused = None
     if unanswered:
         refused = {"reason": unanswered[0][3],
-                   "fix": fix_for(unanswered[0][3], agent_id, project_id)}  # fmt: skip
+                   "fix": fix_for(unanswered[0][3], agent_id, project_id, provider)}  # fmt: skip
     silence = None
     if root is not None and policy is not None:
         with contextlib.suppress(Exception):  # unreadable records: nothing to say
             records = store.decision_lines(root, project_id)
-            silence = last_silence(records, agent_id, project_id)
+            silence = last_silence(records, agent_id, project_id, provider)
     return {
         "on": policy is not None,
         "policy": policy,

@@ -33,7 +33,7 @@ from loopx_recall_core.plugin.manager import (
 )
 from loopx_recall_core.plugin.protocols import ENTRY_POINT_GROUP
 from loopx_recall_core.process import UNCONTAINED
-from loopx_recall_core.state import StateError, StateStore
+from loopx_recall_core.state import Enablement, StateError, StateStore
 
 if TYPE_CHECKING:
     # imported where used: `capability status` reads the catalogue, not the installed set
@@ -248,9 +248,9 @@ def _provided_ids(target: UninstallTarget) -> frozenset[str]:
         return _fallback_ids(target)
 
 
-def uninstall(target: UninstallTarget, store: StateStore | None = None) -> int:
-    """Remove ``target``'s distribution with pip; returns how many enablements of its
-    providers stay in state (kept, as is every provider's data).
+def uninstall(target: UninstallTarget, store: StateStore | None = None) -> list[Enablement]:
+    """Remove ``target``'s distribution with pip; returns the enablements of its providers
+    that stay in state (kept, as is every provider's data).
 
     Raises :class:`PipFailed` when pip is missing or fails.
     """
@@ -259,8 +259,8 @@ def uninstall(target: UninstallTarget, store: StateStore | None = None) -> int:
     try:
         enablements = (store or StateStore()).read().enablements
     except StateError:
-        return 0
-    return sum(1 for e in enablements if e.provider_id in provided)
+        return []
+    return [e for e in enablements if e.provider_id in provided]
 
 
 def _install_target(spec: str) -> tuple[str, str | None]:

@@ -322,6 +322,31 @@ def original_if_unchanged(
     return None
 
 
+def made_from_nothing(
+    path: Path, existing: bytes | None, runtime: str, *, toml: bool = False
+) -> bool:
+    """True when the file is exactly what ``hook install`` writes where there was no file,
+    and the backup beside it, if any, is too (an install again, e.g. with ``--guard``):
+    uninstall then takes both away, as it was (removing ours alone would leave a ``{}`` of
+    ours behind)."""
+    if toml or existing is None:
+        return False
+    backup = _read_backup(path)
+    try:
+        return _as_install_made_it(existing, runtime) and (
+            backup is None or _as_install_made_it(backup, runtime)
+        )
+    except InstallRefused:
+        return False
+
+
+def _as_install_made_it(data: bytes, runtime: str) -> bool:
+    pairs = unmerge(data, runtime)[1]
+    return len(pairs) == 1 and any(
+        merge(None, runtime, *pairs[0], guard) == data for guard in (True, False)
+    )
+
+
 def needs_backup(path: Path, existing: bytes | None, runtime: str, *, toml: bool) -> bool:
     """Install keeps the file as the user had it: a new backup when the file holds none of
     ours (or there is none yet); when it holds ours, the backup from before them stays."""

@@ -72,3 +72,33 @@ def test_an_extension_typo_at_uninstall_gets_the_name_meant(typed, meant, monkey
     result = _run("extension", "uninstall", typed, "--yes")
     assert result.exit_code == 1
     assert result.stderr == f"error: {typed} is not installed (did you mean {meant!r}?)\n"
+
+
+def test_a_provider_typo_at_status_and_disable_gets_the_provider_meant(loopx_home):
+    """Before: `capability status` said `not ready (provider not installed)` and
+    `capability disable` `nothing was enabled for that scope; no change`, both exit 0 with
+    no word of the provider meant, while the enablement stayed in force."""
+    from tests.state_builders import enablement, seed
+
+    seed(enablement("my-journal", stage=1))
+    typo = ["agent-turn-recall", "--provider", "obelisk-sesion-evidence"]
+    status = _run("capability", "status", *typo)
+    assert status.exit_code == 0
+    assert ("not ready (provider not installed; did you mean 'obelisk-session-evidence'?)"
+            in status.stdout)  # fmt: skip
+    disabled = _run("capability", "disable", *typo, "--project-id", "proj-j")
+    assert disabled.exit_code == 0
+    assert disabled.stdout.splitlines()[0] == (
+        "nothing was enabled for that scope (did you mean 'obelisk-session-evidence'?); "
+        "no change"
+    )
+    # an enabled provider's own name counts too, and the enablement stays
+    slip = _run("capability", "disable", "agent-turn-recall", "--provider", "my-jurnal",
+                "--project-id", "proj-j")  # fmt: skip
+    assert slip.stdout.splitlines()[0] == (
+        "nothing was enabled for that scope (did you mean 'my-journal'?); no change"
+    )
+    assert "did you mean" not in _run("capability", "status", "agent-turn-recall",
+                                      "--provider", "nothing-like-it").stdout  # fmt: skip
+    assert _run("capability", "status", "agent-turn-recall", "--provider", "my-journal",
+                "--format", "json").exit_code == 0  # fmt: skip

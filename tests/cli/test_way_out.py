@@ -126,7 +126,7 @@ def test_cleanup_lists_everything_we_wrote_and_removes_it_hooks_first(tmp_path):
     removed = _run("cleanup", "--remove", "--yes", home=tmp_path)
     assert removed.returncode == 0, removed.stderr
     assert settings.read_bytes() == original  # the user's own bytes back
-    assert json.loads((codex / "hooks.json").read_text()) == {}
+    assert not (codex / "hooks.json").exists()  # hook install made it: no `{}` of ours left
     assert not list(settings.parent.glob("*.loopx-backup*"))
     assert not copies.exists()
     assert not (tmp_path / "state").exists()

@@ -111,17 +111,26 @@ def test_hook_uninstall_names_the_backup_that_still_holds_our_hooks(world):
 
 @pytest.mark.parametrize("kept", [0, 2])
 def test_extension_uninstall_names_the_enablements_only_when_it_kept_some(world, kept):
+    """Before: the line named `capability status` (which stops without its capability and
+    --provider) and `capability disable CAPABILITY --provider ID --project-id ID`: now the
+    command of each provider and project kept, as it runs."""
     from loopx_recall_core.cli.extension import _left_behind
+    from loopx_recall_core.state import StateStore
 
     assert _run("hook", "install", "claude", *IDS, "--yes").exit_code == 0
-    lines = _left_behind(kept)
+    if kept:
+        seed(enablement("obelisk-session-evidence"),
+             enablement("obelisk-session-evidence", agent_id="agent-b"))  # fmt: skip
+    lines = _left_behind(list(StateStore().read().enablements))
     enablements = [line for line in lines if "enablement" in line]
     if kept:
-        assert enablements == [
-            "left: 2 enablement(s) naming its providers (`loopx-recall capability status` lists "
-            "them): `loopx-recall capability disable CAPABILITY --provider ID --project-id ID` "
-            "removes one"
-        ]
+        command = ("loopx-recall capability disable agent-turn-recall --provider "
+                   "obelisk-session-evidence --project-id proj-j")  # fmt: skip
+        assert enablements == [f"left: 2 enablement(s) naming its providers: `{command}` "
+                               "removes them"]  # fmt: skip
+        ran = _run(*command.split()[1:])
+        assert ran.exit_code == 0, ran.output
+        assert StateStore().read().enablements == ()
     else:
         assert enablements == []
     assert any("`loopx-recall hook uninstall claude` removes them" in line for line in lines)
@@ -136,7 +145,8 @@ def test_cleanup_says_what_remove_would_do_and_then_what_is_left(world, loopx_ho
     assert len(rows) == 2  # the hooks and the state folder (no earlier file: no backup)
     for row in rows:  # what --remove would do, never as done
         assert row.rsplit(": ", 1)[1] in (
-            "--remove removes our entries and keeps the rest", "--remove deletes it")
+            "--remove removes our entries and keeps the rest", "--remove deletes it",
+            "--remove deletes it (hook install made it, with ours only)")
     assert "removed" not in listed.replace("--remove", "")
     assert "deleted" not in listed
     done = _run("cleanup", "--remove", "--yes").stdout
@@ -226,3 +236,32 @@ def test_the_bare_cleanup_refuses_bad_arguments_in_one_line(args):
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr.count("\n") == 1
     assert done.stderr.startswith("error: usage: python3 -m loopx_recall_core.cleanup")
+
+
+@pytest.mark.parametrize("runtime", ["claude", "codex"])
+@pytest.mark.parametrize("way", ["hook uninstall", "cleanup --remove"])
+def test_a_hooks_file_install_made_from_nothing_is_taken_away(world, runtime, way):
+    """Before: the way out left a `{}` of ours (0600) where the user had no file
+    (`~/.claude/settings.json`, `~/.codex/hooks.json`), which nothing listed or removed.
+    A file the user changed since, or had before, stays (with the user's bytes)."""
+    from loopx_recall_core.recall import hook_install
+
+    path = hook_install.default_path(runtime, "user")
+    assert not path.exists()
+    assert _run("hook", "install", runtime, *IDS, "--yes").exit_code == 0
+    assert path.is_file()
+    command = [*way.split(), *([runtime] if way == "hook uninstall" else []), "--yes"]
+    removed = _run(*command)
+    assert removed.exit_code == 0, removed.output
+    assert not path.exists()
+    assert not hook_install.backup_path(path).exists()
+    if way == "hook uninstall":
+        assert (f"hooks removed: {path} held only ours (hook install made it), so it is gone"
+                in removed.stdout.splitlines())  # fmt: skip
+    # the user's own entry added since: the file stays, without ours
+    assert _run("hook", "install", runtime, *IDS, "--yes").exit_code == 0
+    text = path.read_text().replace('"hooks": {', '"model": "mine", "hooks": {', 1)
+    path.write_text(text)
+    assert _run(*command).exit_code == 0
+    assert json.loads(path.read_text())["model"] == "mine"
+    assert "loopx-recall" not in path.read_text()

@@ -305,3 +305,66 @@ def test_a_refused_set_is_named_with_its_fix_in_stats_and_status(loopx_home):
     status = guard_status(set_summaries(home), "agent-a", "proj-j", "warn")
     assert status["sets"]["last_unanswered"]["reason"] == "refused:trigger_not_admitted_at_stage"
     assert "newest set not answered: refused:" in render_status_line(status)
+
+
+def _status_commands(text: str) -> list[str]:
+    import re
+
+    return re.findall(r"`(loopx-recall capability status [^`]*)`", text)
+
+
+def _runs(home, command: str) -> str:
+    from click.testing import CliRunner
+
+    from loopx_recall_core.cli import cli
+
+    result = CliRunner().invoke(cli, command.split()[1:], env={"LOOPX_RECALL_LOAD_PLUGINS": ""})
+    assert result.exit_code == 0, (command, result.output)
+    return result.stdout
+
+
+def test_the_commands_status_names_for_a_refused_set_run_as_printed(loopx_home):
+    """Before: status said `loopx-recall capability status --agent-id agent-a --project-id
+    proj-j` names what is missing, a command that stops at once (`Missing argument
+    '{agent-turn-recall}'`, then `Missing option '--provider'`, exit 2), and `capability
+    enable ... --provider PROVIDER` where status knows the provider."""
+    seed(enablement("fake-provider", stage=2, guard="warn", binding=helpers.BINDING))
+    helpers.write(loopx_home, [], status="refused", reason="trigger_not_admitted_at_stage")
+    shown = _runs(loopx_home, "loopx-recall capability status agent-turn-recall --provider "
+                  "fake-provider --agent-id agent-a --project-id proj-j")  # fmt: skip
+    line = next(x for x in shown.splitlines() if "newest set not answered" in x)
+    assert "--provider PROVIDER" not in line
+    assert "capability enable agent-turn-recall --provider fake-provider --agent-id agent-a" in line
+    commands = _status_commands(line)
+    assert commands
+    for command in commands:
+        assert "agent agent-a / project proj-j" in _runs(loopx_home, command)
+
+
+@pytest.mark.parametrize("reason", ["no_set", "set_outdated", "failed:provider_failed"])
+def test_every_other_status_command_a_silence_names_runs_as_printed(loopx_home, reason):
+    from loopx_recall_core.guard.stats import fix_for
+
+    seed(enablement("fake-provider", stage=2, guard="warn", binding=helpers.BINDING))
+    commands = _status_commands(fix_for(reason, "agent-a", "proj-j", provider="fake-provider"))
+    assert commands
+    for command in commands:
+        assert "agent agent-a / project proj-j" in _runs(loopx_home, command)
+
+
+def test_guard_stats_names_the_one_guarded_agent_and_provider_in_its_fix(loopx_home):
+    """Before: `guard stats` named `--agent-id AGENT` (and `--provider PROVIDER`) where the
+    project has one guarded enablement: now its fix runs as printed."""
+    seed(enablement("fake-provider", stage=2, guard="warn", binding=helpers.BINDING),
+         enablement("fake-provider", agent_id="agent-b"))  # fmt: skip
+    helpers.write(loopx_home, [], status="refused", reason="trigger_not_admitted_at_stage")
+    assert _decide(loopx_home, helpers.pre_tool_use("pytest tests/test_api.py"),
+                   refresh=False) is None  # fmt: skip
+    shown = _runs(loopx_home, "loopx-recall guard stats --project-id proj-j")
+    line = next(x for x in shown.splitlines() if x.startswith("last left unanswered"))
+    assert "AGENT" not in line
+    assert "PROVIDER" not in line
+    commands = _status_commands(line)
+    assert commands
+    for command in commands:
+        assert "agent agent-a / project proj-j" in _runs(loopx_home, command)

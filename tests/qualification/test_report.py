@@ -75,3 +75,17 @@ def test_markdown_svg_and_text_renderings(tmp_path):
     )
     assert "pass  guard_hot_path: hook process CPU p95 80 ms over 4 runs (needs <= 10 x" in text
     assert text.endswith("verdict for obelisk-session-evidence 9.9.9-test: FAIL (repeat_reduction)")
+
+
+def test_a_verdict_failed_by_latency_alone_says_to_run_it_again_when_quieter():
+    """Before: a run on a busy machine (load 10: p95 2,403 ms against 540 + 1,500) ended
+    `FAIL (bounded_latency)` and said nothing more; a second run, quieter, passed."""
+    report = synthetic_report()
+    report["verdict"] = {"passed": False, "failed_gates": ["bounded_latency"]}
+    hint = ("the wall-clock latency follows this machine's load (other work on its cores): "
+            "run `loopx-recall recall qualify` again when it is quieter")  # fmt: skip
+    assert render_text(report).splitlines()[-1] == hint
+    report["verdict"] = {"passed": False, "failed_gates": ["bounded_latency", "typed_faults"]}
+    assert hint not in render_text(report)  # a fault is not the machine's load
+    report["verdict"] = {"passed": True, "failed_gates": []}
+    assert hint not in render_text(report)

@@ -231,6 +231,7 @@ def test_inside_loopx_end_to_end(world):
     _recall_context_items_and_refusals(world)
     _unenabled_history_is_no_change(world)
     _assert_no_canary_in(world, [world.home / ".loopx", world.project / ".loopx"])
+    _the_way_out_turns_ours_off_in_loopx(world)
 
 
 def _the_manifests_entry_command_runs(world: World) -> None:
@@ -310,6 +311,24 @@ def _unenabled_history_is_no_change(world: World) -> None:
     assert result["status"] == "no_change"
     (observation,) = result["observations"]
     assert (observation["recall_status"], observation["reason_code"]) == ("refused", "not_enabled")
+
+
+def _the_way_out_turns_ours_off_in_loopx(world: World) -> None:
+    """``cleanup``'s command for LoopX's record runs as printed and turns both of ours off.
+    Before: it named `loopx extension disable loopx-recall-history`, which LoopX 2.1.1 only
+    previews (``dry_run: True``, ``changed: False``; seen in a newcomer's pass)."""
+    import re
+    import shlex
+
+    line = next(x for x in world.recall("cleanup").splitlines() if "LoopX's own file" in x)
+    command = re.search(r"`(loopx extension disable [^`]*)`", line).group(1)
+    ids = ["loopx-recall-history", *re.search(r"\(and ([^)]*)\)", line).group(1).split(", ")]
+    assert ids[0] in command
+    for extension_id in ids:
+        argv = shlex.split(command.replace(ids[0], extension_id))
+        world.run(argv[0], *argv[1:])
+    listed = {e["id"]: e["enabled"] for e in world.loopx("extension", "list")["extensions"]}
+    assert listed == {"loopx-recall-history": False, "loopx-recall-decision-context": False}
 
 
 def test_loopx_in_its_own_venv_reaches_the_provider_by_absolute_path(world):

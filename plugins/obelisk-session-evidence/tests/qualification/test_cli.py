@@ -204,6 +204,10 @@ def test_a_pass_on_one_runtime_does_not_open_stage_2_for_another(qualified, obel
     assert shown["stage_2_allowed"] is False
     text = CliRunner().invoke(cli, status[:-2], env=elsewhere).stdout
     assert f"stage 0 verdict: none for runtime {version_of(obelisk_bin)}" in text
+    # a runtime with no verdict yet (an upgraded Obelisk: the guard went quiet) names the
+    # command that runs Stage 0 on it (before: only "(stage 2 closed)")
+    assert ("(stage 2 closed: `loopx-recall recall qualify --provider obelisk-session-evidence` "
+            "runs it)") in text  # fmt: skip
     granted = CliRunner().invoke(cli, enable, env=env)
     assert granted.exit_code == 0, granted.output
 

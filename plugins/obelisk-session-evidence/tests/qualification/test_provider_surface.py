@@ -30,7 +30,9 @@ def test_a_fault_the_provider_cannot_stage_fails_typed_faults(double_env, monkey
     hang = next(p for p in report["faults"] if p["name"] == "hang")
     assert hang["observed"] == "not_staged"
     assert hang["passed"] is False
-    assert report["verdict"]["failed_gates"] == ["typed_faults"]
+    # the wall-clock latency gate follows the machine's load (two cores shared with other
+    # suites: it failed here once in a run beside them), which is not this test's point
+    assert set(report["verdict"]["failed_gates"]) - {"bounded_latency"} == {"typed_faults"}
 
 
 def test_a_provider_without_a_qualification_runtime_is_refused(double_env, monkeypatch):
