@@ -70,9 +70,9 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from loopx_recall_core.qualification.transcripts.claude import write_claude
-from loopx_recall_core.qualification.transcripts.codex import write_codex
-from loopx_recall_core.qualification.transcripts.session import (
+from loopx_recall_core.runtimes.transcripts.claude import write_claude
+from loopx_recall_core.runtimes.transcripts.codex import write_codex
+from loopx_recall_core.runtimes.transcripts.session import (
     EPOCH,
     FILES,
     OLD_DAYS,

@@ -28,12 +28,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from loopx_recall_core.qualification.transcripts.session import (
+from loopx_recall_core.runtimes import cwd_folder_name, transcript_folder
+from loopx_recall_core.runtimes.transcripts.session import (
     CLAUDE_MODEL,
     Session,
     new_uuid,
 )
-from loopx_recall_core.runtimes import cwd_folder_name, transcript_folder
 
 __all__ = ["write_claude"]
 

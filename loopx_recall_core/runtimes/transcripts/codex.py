@@ -38,13 +38,13 @@ import zlib
 from datetime import UTC
 from pathlib import Path
 
-from loopx_recall_core.qualification.transcripts.session import (
+from loopx_recall_core.runtimes import transcript_folder
+from loopx_recall_core.runtimes.transcripts.session import (
     CODEX_MODEL,
     Session,
     iso,
     new_uuid,
 )
-from loopx_recall_core.runtimes import transcript_folder
 
 __all__ = ["write_codex"]
 
