@@ -73,7 +73,6 @@ _SOURCES: dict[str, str | tuple[str, str]] = {
     "format_tool_snippet": "loopx_recall_core.snippet_rules",
     "one_line_command": "loopx_recall_core.snippet_rules",
     "shell_command": "loopx_recall_core.snippet_rules",
-    "claude_project_folder": "loopx_recall_core.transcript_rules",
     "epoch_ms": "loopx_recall_core.transcript_rules",
     "exit_code": "loopx_recall_core.transcript_rules",
     "under": "loopx_recall_core.transcript_rules",
@@ -81,6 +80,13 @@ _SOURCES: dict[str, str | tuple[str, str]] = {
 }
 
 __all__ = sorted(_SOURCES)
+
+#: Older names a plugin may still import, each with the table's name that replaced it: they
+#: keep working, with a DeprecationWarning, outside ``__all__`` (and type checkers read them
+#: through ``__getattr__``). ``claude_project_folder`` named the ``"cwd"`` transcript
+#: layout's folder after the one runtime that had it; the rule is the runtime records'
+#: ``cwd_folder_name``. The old spelling is kept here, and only here, until plugins move.
+_RENAMED: dict[str, str] = {"claude_project_folder": "cwd_folder_name"}
 
 if TYPE_CHECKING:
     # ``X as X``: re-exported for type checkers; a name renamed here is bound below
@@ -132,7 +138,6 @@ if TYPE_CHECKING:
     from loopx_recall_core.snippet_rules import format_tool_snippet as format_tool_snippet
     from loopx_recall_core.snippet_rules import one_line_command as one_line_command
     from loopx_recall_core.snippet_rules import shell_command as shell_command
-    from loopx_recall_core.transcript_rules import claude_project_folder as claude_project_folder
     from loopx_recall_core.transcript_rules import epoch_ms as epoch_ms
     from loopx_recall_core.transcript_rules import exit_code as exit_code
     from loopx_recall_core.transcript_rules import under as under
@@ -142,6 +147,16 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> Any:
+    if name in _RENAMED:
+        import warnings
+
+        new = _RENAMED[name]
+        warnings.warn(
+            f"plugin_api.{name} is deprecated; use plugin_api.{new}",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return __getattr__(new)
     if name not in _SOURCES:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     source = _SOURCES[name]

@@ -48,9 +48,9 @@ first line does not match the header form.
 from __future__ import annotations
 
 import re
-import shlex
 
 from loopx_recall_core.runtimes import SHELL_TOOLS as _RUNTIME_SHELL_TOOLS
+from loopx_recall_core.runtimes import shell_command
 
 __all__ = ["CUT", "SHELL_TOOLS", "format_tool_snippet", "one_line_command", "shell_command"]
 
@@ -60,24 +60,6 @@ SHELL_TOOLS = _RUNTIME_SHELL_TOOLS
 
 #: Ends a header cut at the snippet limit (its input is then incomplete).
 CUT = "…"
-
-
-def shell_command(tool_input: object) -> str | None:
-    """The command a shell tool call ran, from its input object, or None.
-
-    ``{"command": "..."}`` (Claude ``Bash``) gives the string; ``{"command": [argv]}``
-    (Codex ``shell``/``exec_command``) gives ``S`` for ``["bash", "-lc", S]`` and
-    ``shlex.join(argv)`` otherwise.
-    """
-    command = (
-        tool_input.get("command") or tool_input.get("cmd") if isinstance(tool_input, dict) else None
-    )
-    if isinstance(command, list):
-        parts = [str(part) for part in command]
-        if len(parts) == 3 and parts[0] in ("bash", "sh", "zsh") and parts[1] in ("-lc", "-c"):
-            return parts[2]
-        return shlex.join(parts)
-    return command if isinstance(command, str) else None
 
 
 def one_line_command(command: str) -> str:

@@ -8,10 +8,10 @@ identically, so each has one owner here (providers get them through ``plugin_api
   exact to the millisecond (one computation, as epoch milliseconds or as the transcripts'
   own ISO text, which compares as text);
 * :func:`exit_code`: the exit status a shell tool's output carries, in any form a
-  supported runtime writes (the forms live in :mod:`loopx_recall_core.runtimes`);
-* :func:`claude_project_folder`: ``plugin_api``'s older name of
-  :func:`loopx_recall_core.runtimes.cwd_folder_name` (where transcripts lie is the runtime
-  records').
+  supported runtime writes (the forms live in :mod:`loopx_recall_core.runtimes`).
+
+Where transcripts lie is the runtime records' (:func:`loopx_recall_core.runtimes.cwd_folder_name`
+and its neighbours, in ``plugin_api`` too).
 
 Standard library only: imported by provider plugins on their hot path.
 """
@@ -22,7 +22,6 @@ from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 
 __all__ = [
-    "claude_project_folder",
     "epoch_ms",
     "exit_code",
     "under",
@@ -65,10 +64,3 @@ def exit_code(output: str) -> int | None:
     from loopx_recall_core.runtimes import exit_status
 
     return exit_status(output)
-
-
-def claude_project_folder(cwd: str) -> str:
-    """:func:`loopx_recall_core.runtimes.cwd_folder_name`, by ``plugin_api``'s older name."""
-    from loopx_recall_core.runtimes import cwd_folder_name
-
-    return cwd_folder_name(cwd)

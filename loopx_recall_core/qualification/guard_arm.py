@@ -64,6 +64,7 @@ from loopx_recall_core.qualification.materialize import FamilyArchive
 from loopx_recall_core.recall.hook_entries import hook_command
 from loopx_recall_core.recall.replan.comparison import compare_pages
 from loopx_recall_core.recall.service import RecallService
+from loopx_recall_core.runtimes import HOOK_RUNTIMES, record
 from loopx_recall_core.state import Enablement, State, StateStore
 
 __all__ = [
@@ -81,7 +82,9 @@ GUARDED_FAMILIES = ("baseline", "bait", "pressure", "unicode", "long_history")
 KINDS = ("repeat", "near_miss", "prior_success", "bait", "novel")
 #: Hook processes per qualification (each paired with ``python -c pass``).
 HOT_PATH_RUNS = 16
-RUNTIME = "claude"
+#: The runtime whose hook the arm runs: the records' first hook runtime (Claude Code);
+#: :func:`_payload` writes its documented PreToolUse input.
+RUNTIME = HOOK_RUNTIMES[0]
 #: In process the decision is measured, not cut: the hot path's own deadline is judged on
 #: the process runs.
 _DECISION_DEADLINE_S = 60.0
@@ -167,14 +170,16 @@ def kind_of(case: Case) -> str:
 
 
 def _payload(session: str, command: str, cwd: str, n: int) -> dict[str, Any]:
-    """Claude Code's documented PreToolUse input (code.claude.com/docs/en/hooks)."""
+    """:data:`RUNTIME`'s documented PreToolUse input (Claude Code's, code.claude.com/docs/en/hooks;
+    the keys its record lists, :mod:`loopx_recall_core.runtimes.claude`), its shell tool
+    named as the record's hook matcher names it."""
     return {
         "session_id": session,
-        "transcript_path": f"{cwd}/.claude-transcript-{session}.jsonl",
+        "transcript_path": f"{cwd}/.{RUNTIME}-transcript-{session}.jsonl",
         "cwd": cwd,
         "permission_mode": "default",
         "hook_event_name": "PreToolUse",
-        "tool_name": "Bash",
+        "tool_name": record(RUNTIME).hook_matcher,
         "tool_input": {"command": command, "description": "qualify"},
         "tool_use_id": f"toolu_q{n:06d}",
     }

@@ -3,16 +3,20 @@
 """Agent runtimes, one home: one declarative record per runtime (:mod:`.claude`,
 :mod:`.codex`; :mod:`.kimi` and :mod:`.pi` as history sources only), read by everything
 that needs to know a runtime: where its hook files are by scope and in which format, the
-hook events and payload keys, its shell tools and how their output carries the exit
-status, how the index names its sessions, how its hooks are trusted, and where its
+hook events and payload keys, its shell tools, how their input names the command
+(:func:`shell_command`) and how their output carries the exit status, how the index names
+its sessions, how its hooks are trusted, and where its
 transcripts lie on disk and how a file names its session (:class:`Transcripts`).
+
+Each runtime's own transcript format, written and read back, is in
+:mod:`.transcripts` (not imported here).
 
 Adding a runtime is one record module here (listed in :data:`RECORDS`) plus its
 transcript fixtures; the hook commands, install, status, the ledger, the guard and the
 provider's scope read the records (docs/runtimes.md).
 
-Standard library only, and only ``os`` at import (``pathlib`` and ``re`` on first use): the guard's
-hot path and the provider plugins (through ``plugin_api``) import it.
+Standard library only, and only ``os`` at import (``pathlib``, ``re`` and ``shlex`` on
+first use): the guard's hot path and the provider plugins (through ``plugin_api``) import it.
 """
 
 from __future__ import annotations
@@ -52,6 +56,7 @@ __all__ = [
     "hook_file",
     "index_session_name",
     "record",
+    "shell_command",
     "transcript_folder",
     "transcript_glob",
     "transcript_runtime",
@@ -124,6 +129,26 @@ def failed(output: object, is_error: bool = False) -> bool | None:
         return None
     status = exit_status(output)
     return None if status is None else status != 0
+
+
+def shell_command(tool_input: object) -> str | None:
+    """The command a shell tool call ran, from its input object, or None.
+
+    ``{"command": "..."}`` (Claude ``Bash``) gives the string; ``{"command": [argv]}``
+    (Codex ``shell``/``exec_command``) gives ``S`` for ``["bash", "-lc", S]`` and
+    ``shlex.join(argv)`` otherwise.
+    """
+    command = (
+        tool_input.get("command") or tool_input.get("cmd") if isinstance(tool_input, dict) else None
+    )
+    if isinstance(command, list):
+        parts = [str(part) for part in command]
+        if len(parts) == 3 and parts[0] in ("bash", "sh", "zsh") and parts[1] in ("-lc", "-c"):
+            return parts[2]
+        import shlex
+
+        return shlex.join(parts)
+    return command if isinstance(command, str) else None
 
 
 def config_folder(runtime: str, environ: dict[str, str] | None = None) -> Path:

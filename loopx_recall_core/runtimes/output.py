@@ -21,7 +21,7 @@ sources (facts observed from the real CLIs installed from npm,
   ``Chunk ID: f800eb``, ``Wall time: 1.0024 seconds``, ``Process running with session ID
   32244``, ``Original token count: 63``, ``Output:``).
 * Older Codex ``shell`` calls: ``Exit code: N``, ``Wall time: 0.4 seconds``, ``Output:``,
-  then the output (the form the Stage 0 corpus writes, ``qualification/transcripts/codex.py``).
+  then the output (the form the Stage 0 corpus writes, ``runtimes/transcripts/codex.py``).
 
 A header is only read at the very start of the text, and only as whole lines of these
 forms; anything else is output. Standard library only (providers import it).

@@ -23,6 +23,8 @@
   function, under ``if TYPE_CHECKING:``, or as a PEP 562 ``_SOURCES`` entry;
 - docs/layout.md's tree names each first-level room of the host (``x/``, ``x.py``) and
   no room that is gone;
+- outside ``runtimes/``, the host and the provider plugins name a runtime (claude, codex)
+  only in docstrings and comments, but for :data:`RUNTIME_NAMES_ALLOWED`;
 - the host names Obelisk only in docstrings and comments (as an example), the v0 wire
   contract's literal ``provider_id`` in ``contracts/historical.py``, the generated JSON
   schemas, and the extension catalogue's data file.
@@ -481,15 +483,18 @@ def _docstring_starts(tree: ast.AST) -> set[tuple[int, int]]:
     return starts
 
 
-def obelisk_in_code(path: Path, allowed_literal: str | None = None) -> list[str]:
-    """Where a ``.py`` file names Obelisk outside docstrings and comments (``line: token``)."""
+def obelisk_in_code(
+    path: Path, allowed_literal: str | None = None, pattern: re.Pattern[str] = _OBELISK
+) -> list[str]:
+    """Where a ``.py`` file names Obelisk (or what ``pattern`` matches) outside docstrings
+    and comments (``line: token``)."""
     source = path.read_text(encoding="utf-8")
     docstrings = _docstring_starts(ast.parse(source))
     kinds = {tokenize.NAME, tokenize.STRING}
     kinds |= {k for k in (getattr(tokenize, "FSTRING_MIDDLE", None),) if k is not None}
     found = []
     for token in tokenize.generate_tokens(io.StringIO(source).readline):
-        if token.type not in kinds or not _OBELISK.search(token.string):
+        if token.type not in kinds or not pattern.search(token.string):
             continue
         if token.type == tokenize.STRING and token.start in docstrings:
             continue
@@ -540,6 +545,33 @@ def host_files_naming_obelisk() -> dict[str, list[str]]:
 
 def test_the_host_names_obelisk_only_as_an_example():
     assert host_files_naming_obelisk() == {}
+
+
+#: Product files outside ``runtimes/`` that may name a runtime in code (issue 43: runtime
+#: knowledge has one home, the records and the transcript formats in ``runtimes/``), each
+#: with why; everything else takes runtimes from there.
+RUNTIME_NAMES_ALLOWED = {
+    # the deprecated older name plugins were told to import (``_RENAMED``)
+    "loopx_recall_core/plugin_api.py",
+    # the message refusing Obelisk 0.2.0: a fact about that release (what it stores of a
+    # Codex tool call), not about the runtime
+    "plugins/obelisk-session-evidence/loopx_obelisk_session_evidence/adapter.py",
+}
+
+
+def product_files_naming_a_runtime() -> set[str]:
+    files = [p for p in _python_files(HOST) if "runtimes" not in p.relative_to(HOST).parts]
+    files += [p for package in PLUGIN_PACKAGES for p in _python_files(package)]
+    pattern = re.compile("claude|codex", re.IGNORECASE)
+    return {
+        path.relative_to(ROOT).as_posix()
+        for path in files
+        if obelisk_in_code(path, pattern=pattern)
+    }
+
+
+def test_only_the_runtimes_home_names_a_runtime_in_code():
+    assert product_files_naming_a_runtime() == RUNTIME_NAMES_ALLOWED
 
 
 def test_no_host_module_imports_the_test_support_module():

@@ -10,8 +10,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from loopx_recall_core import plugin_api, transcript_rules
+from loopx_recall_core.runtimes import cwd_folder_name
 from loopx_recall_core.transcript_rules import (
-    claude_project_folder,
     epoch_ms,
     exit_code,
     under,
@@ -23,7 +23,7 @@ NOW = datetime(2026, 3, 31, 12, 0, 7, 123999, tzinfo=UTC)
 
 
 def test_providers_get_the_same_functions_through_plugin_api():
-    for name in ("claude_project_folder", "epoch_ms", "exit_code", "under", "window_start_ms"):
+    for name in ("epoch_ms", "exit_code", "under", "window_start_ms"):
         assert getattr(plugin_api, name) is getattr(transcript_rules, name)
         assert name in plugin_api.__all__
 
@@ -102,6 +102,16 @@ def test_exit_code_reads_only_the_head_of_the_output(output, code):
     assert exit_code(output) == code
 
 
-def test_claude_project_folder_dashes_every_non_alphanumeric():
-    assert claude_project_folder("/home/me/src/my_app.v2") == "-home-me-src-my-app-v2"
-    assert claude_project_folder("/tmp/café") == "-tmp-caf-"
+def test_the_cwd_folder_name_dashes_every_non_alphanumeric():
+    assert cwd_folder_name("/home/me/src/my_app.v2") == "-home-me-src-my-app-v2"
+    assert cwd_folder_name("/tmp/café") == "-tmp-caf-"
+
+
+def test_the_older_name_still_imports_from_plugin_api_with_a_deprecation_warning():
+    """``plugin_api.claude_project_folder`` was documented for plugins (providers/README.md):
+    it is the records' ``cwd_folder_name`` now, and says so when a plugin uses it."""
+    with pytest.warns(DeprecationWarning, match="use plugin_api.cwd_folder_name"):
+        from loopx_recall_core.plugin_api import claude_project_folder
+    assert claude_project_folder is plugin_api.cwd_folder_name is cwd_folder_name
+    assert "claude_project_folder" not in plugin_api.__all__
+    assert not hasattr(transcript_rules, "claude_project_folder")

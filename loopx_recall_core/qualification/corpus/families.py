@@ -22,6 +22,7 @@ from loopx_recall_core.qualification.corpus.records import (
     SessionSpec,
 )
 from loopx_recall_core.qualification.templates import ASCII_SLUGS, TEMPLATES, Template, by_name
+from loopx_recall_core.qualification.transcripts import RUNTIMES
 
 __all__ = [
     "Builder",
@@ -239,11 +240,15 @@ class Builder:
         self.case(label, tags, scope, home_repo, proposed, attempts, trigger, slug)
 
 
-_BOTH = ("claude", "codex")
+#: Every runtime the corpus writes sessions of, in the runtime records' order
+#: (:data:`loopx_recall_core.qualification.transcripts.RUNTIMES`).
+_ALL = RUNTIMES
+#: The bait family binds the provider to the first runtime alone: the second is bait.
+_SCOPED, _OTHER = _ALL[:2]
 
 
 def plant_baseline(b: Builder, count: int, *, words: Sequence[str], tag: str | None) -> None:
-    scope = Scope(sources=_BOTH, repos=("alpha", "alpha-wt"))
+    scope = Scope(sources=_ALL, repos=("alpha", "alpha-wt"))
     labels = _labels(b.rng, count, {"repeat": 40, "near_miss": 30, "novel": 30})
     repeats = [i for i, label in enumerate(labels) if label == "repeat"]
     in_context = set(b.rng.sample(repeats, round(len(repeats) / 4)))
@@ -263,16 +268,16 @@ def plant_baseline(b: Builder, count: int, *, words: Sequence[str], tag: str | N
 
 _BAIT_KINDS = {
     # kind: (repository, runtime, ages)
-    "other_repository": ("beta", "claude", _RECENT),
-    "path_prefix": ("alpha2", "claude", _RECENT),
-    "other_runtime": ("alpha", "codex", _RECENT),
-    "outside_window": ("alpha", "claude", _OLD),
+    "other_repository": ("beta", _SCOPED, _RECENT),
+    "path_prefix": ("alpha2", _SCOPED, _RECENT),
+    "other_runtime": ("alpha", _OTHER, _RECENT),
+    "outside_window": ("alpha", _SCOPED, _OLD),
 }
 
 
 def plant_bait(b: Builder, count: int) -> None:
-    # Claude Code only, one repository: every other runtime, repository and age is bait.
-    scope = Scope(sources=("claude",), repos=("alpha",))
+    # One runtime, one repository: every other runtime, repository and age is bait.
+    scope = Scope(sources=(_SCOPED,), repos=("alpha",))
     labels = _labels(b.rng, count, {"novel": 70, "repeat": 30})
     kinds = sorted(_BAIT_KINDS)
     for i, label in enumerate(labels):
@@ -309,7 +314,7 @@ def plant_stale(b: Builder, count: int) -> None:
     for i, label in enumerate(labels):
         repo = ("alpha", "beta")[i % 2]
         late, tag = kinds[repo]
-        scope = Scope(sources=_BOTH, repos=(repo,))
+        scope = Scope(sources=_ALL, repos=(repo,))
         template = b.rng.choice(TEMPLATES)
         tags = [tag, "stale:late_only" if label == "late_repeat" else "stale:indexed"]
         if label == "late_repeat":
@@ -329,11 +334,11 @@ def plant_stale(b: Builder, count: int) -> None:
         template = b.rng.choice(TEMPLATES)
         slug = b.slug()
         late = kinds[repo][0]
-        b.plant(repo, "claude", template.base(slug), template.failure(slug), late=late)
+        b.plant(repo, _ALL[0], template.base(slug), template.failure(slug), late=late)
 
 
 def plant_pressure(b: Builder, count: int) -> None:
-    scope = Scope(sources=_BOTH, repos=("alpha",))
+    scope = Scope(sources=_ALL, repos=("alpha",))
     template = by_name("pytest")
     planted: list[str] = []
     for _ in range(SHARD_CASES):
@@ -341,7 +346,7 @@ def plant_pressure(b: Builder, count: int) -> None:
         planted.append(slug)
         b.plant(
             "alpha",
-            b.rng.choice(_BOTH),
+            b.rng.choice(_ALL),
             b.rng.choice(template.respell)(slug),
             template.failure(slug),
             success=_PRESSURE_SUCCESS,
@@ -371,7 +376,7 @@ def _plant_filler(
 ) -> None:
     """The ``k``-th unrelated session of the long history (half failed, both runtimes)."""
     command, line, code, ok, output = _FILLERS[k % len(_FILLERS)]
-    b.plant("alpha", _BOTH[k % 2], command.format(s=slug), (line, code), ages=ages,
+    b.plant("alpha", _ALL[k % len(_ALL)], command.format(s=slug), (line, code), ages=ages,
             success=(ok, output), secrets=secrets, filler=True)  # fmt: skip
 
 
@@ -381,7 +386,7 @@ def plant_long_history(b: Builder, count: int, *, canaries: int) -> None:
     failed) in the same repository, both runtimes; behind them, 27-29 days back, twelve
     more unrelated sessions carry the ``canaries`` secrets of the canary corpus between
     them, in commands, outputs and messages."""
-    scope = Scope(sources=_BOTH, repos=("alpha",))
+    scope = Scope(sources=_ALL, repos=("alpha",))
     for label in _labels(b.rng, count, {"repeat": 50, "near_miss": 25, "novel": 25}):
         b.matched(
             label,

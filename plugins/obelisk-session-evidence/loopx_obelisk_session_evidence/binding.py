@@ -21,14 +21,17 @@ from loopx_obelisk_session_evidence.escapes import find_escapes
 from loopx_obelisk_session_evidence.executable import OBELISK_BIN_ENV
 from loopx_obelisk_session_evidence.runner import git_output
 from loopx_obelisk_session_evidence.scope import exclude_globs, resolved_roots
+from loopx_recall_core.plugin_api import HISTORY_SOURCES as _HOST_SOURCES
 from loopx_recall_core.plugin_api import BindingOption, digest
 
 __all__ = ["BINDING_OPTIONS", "HISTORY_SOURCES", "REFUSED_SOURCES", "bind", "git_repository"]
 
-#: The runtimes whose sessions Obelisk 0.2.4 indexes (a fact about the index, so the
-#: provider's own list); each has a host runtime record, which says how the index names
-#: its sessions (tests/core/test_shared_rules.py checks both).
-HISTORY_SOURCES = ("claude", "codex", "kimi", "pi")
+#: The runtimes offered as history sources: every runtime the host keeps a record of
+#: (``plugin_api.HISTORY_SOURCES``, in the records' order), whose record says how the index
+#: names its sessions. That Obelisk 0.2.4 indexes each of them is a fact about the index
+#: (docs/real-obelisk.md), pinned in tests/core/test_shared_rules.py: a record the host
+#: adds for a runtime the index does not hold fails there before it reaches the choices.
+HISTORY_SOURCES: tuple[str, ...] = _HOST_SOURCES
 #: Runtimes the 0.3 line of Obelisk indexes that are not offered as history sources, each
 #: with why (what the scope check needs that their rows do not carry) and where that was
 #: read (tommy0103/obelisk, packages/core/src/; docs/obelisk-releases.md).

@@ -33,7 +33,7 @@ def codex(output: str, code: int) -> str:
 
 def codex_old(output: str, code: int) -> str:
     """Older Codex ``shell``: ``Exit code: N\\nWall time: 0.4 seconds\\nOutput:\\n`` then the
-    output (the form the Stage 0 corpus writes, qualification/transcripts/codex.py)."""
+    output (the form the Stage 0 corpus writes, runtimes/transcripts/codex.py)."""
     return f"Exit code: {code}\nWall time: {len(output) % 90 / 10:.1f} seconds\nOutput:\n{output}"
 
 

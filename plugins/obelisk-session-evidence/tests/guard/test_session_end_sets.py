@@ -87,10 +87,10 @@ def _settle(home: Path) -> None:
 def _transcript(home: Path, session: str, cwd: Path, command: str) -> Path:
     """A Claude Code session with one failed Bash call (as test_guard_end_to_end writes
     them), written just now where Claude Code keeps a session started in ``cwd`` (its
-    project folder is named after the path: plugin_api.claude_project_folder)."""
-    from loopx_recall_core.plugin_api import claude_project_folder
+    project folder is named after the path: plugin_api.cwd_folder_name)."""
+    from loopx_recall_core.plugin_api import cwd_folder_name
 
-    folder = home / ".claude" / "projects" / claude_project_folder(str(cwd))
+    folder = home / ".claude" / "projects" / cwd_folder_name(str(cwd))
     folder.mkdir(parents=True, exist_ok=True)
     stamp = now_iso(-timedelta(minutes=5))
     tool = f"toolu_{session}"

@@ -38,15 +38,20 @@ import zlib
 from datetime import UTC
 from pathlib import Path
 
-from loopx_recall_core.qualification.transcripts.session import (
-    CODEX_MODEL,
-    Session,
-    iso,
-    new_uuid,
+from loopx_recall_core.runtimes import SHELL_TOOLS, record, shell_command, transcript_folder
+from loopx_recall_core.runtimes.transcripts.reading import (
+    Call,
+    Read,
+    call_failed,
+    json_lines,
+    output_text,
 )
-from loopx_recall_core.runtimes import transcript_folder
+from loopx_recall_core.runtimes.transcripts.session import Session, iso, new_uuid
 
-__all__ = ["write_codex"]
+__all__ = ["MODEL", "read_codex", "write_codex"]
+
+#: The model the written sessions name.
+MODEL = "gpt-5-codex"
 
 
 class _Lines:
@@ -74,7 +79,7 @@ class _Lines:
             "git": {"commit_hash": f"{rng.getrandbits(160):040x}", "branch": "main"},
         }
         self.s.lines.append({"timestamp": start, "type": "session_meta", "payload": meta})
-        context = {"cwd": self.cwd, "approval_policy": "on-request", "model": CODEX_MODEL,
+        context = {"cwd": self.cwd, "approval_policy": "on-request", "model": MODEL,
                    "sandbox_policy": {"mode": "workspace-write"}}  # fmt: skip
         self.add("turn_context", context)
 
@@ -155,7 +160,7 @@ class _Lines169(_Lines):
             "cli_version": "0.169.0", "source": "exec", "thread_source": "user",
             "model_provider": "openai",
             "base_instructions": {"text": "You are Codex.", "provenance": {"type": "model",
-                                                                          "model": CODEX_MODEL}},
+                                                                          "model": MODEL}},
             "history_mode": "paginated", "context_window": {"window_id": new_uuid(self.rng)},
         }  # fmt: skip
         self.add("session_meta", meta)
@@ -170,9 +175,9 @@ class _Lines169(_Lines):
         self.add("turn_context", {
             "turn_id": self.turn, "root_turn_id": self.turn, "disabled_plugin_ids": [],
             "cwd": self.cwd, "approval_policy": "never", "approvals_reviewer": "user",
-            "permission_profile": {"type": "disabled"}, "model": CODEX_MODEL,
+            "permission_profile": {"type": "disabled"}, "model": MODEL,
             "collaboration_mode": {"mode": "default", "settings": {
-                "model": CODEX_MODEL, "reasoning_effort": None, "developer_instructions": None}},
+                "model": MODEL, "reasoning_effort": None, "developer_instructions": None}},
             "multi_agent_version": "v1", "realtime_active": False, "summary": "none",
             "sandbox_policy": {"type": "danger-full-access"}})  # fmt: skip
 
@@ -260,8 +265,9 @@ def _failure_and_decisions(w: _Lines, c: dict, shell_name: str) -> None:
         s.plant("decision", c["hidden"], ts, visible=False)
 
 
-def write_codex(s: Session, home: Path, codex_id: str) -> Path:
+def write_codex(s: Session, home: Path) -> Path:
     plan, rng = s.plan, s.rng
+    codex_id = s.session_id.removeprefix(record("codex").index_prefix)  # the thread id
     c = s.content()
     shell_name = "shell" if plan.index % 2 == 0 else "exec_command"
     w = _Lines(s) if shell_name == "shell" else _Lines169(s, codex_id)
@@ -293,3 +299,40 @@ def write_codex(s: Session, home: Path, codex_id: str) -> Path:
     day = plan.start.astimezone(UTC)
     name = f"rollout-{day:%Y-%m-%dT%H-%M-%S}-{codex_id}.jsonl"
     return transcript_folder("codex", home) / f"{day:%Y}" / f"{day:%m}" / f"{day:%d}" / name
+
+
+def _command(arguments: object) -> str | None:
+    try:
+        data = json.loads(arguments) if isinstance(arguments, str) else arguments
+    except ValueError:
+        return None
+    return shell_command(data)
+
+
+def read_codex(text: str) -> Read:
+    """A Codex rollout's shell calls: ``function_call`` items of a shell tool
+    (``["bash", "-lc", S]`` is ``S``, any other argv ``shlex.join``) and their
+    ``function_call_output`` (failed when ``is_error`` or the output carries a non-zero
+    status); the folder is ``session_meta.payload.cwd``."""
+    cwd: str | None = None
+    pending: dict[str, tuple[str, str]] = {}
+    calls: list[Call] = []
+    stamps: list[str] = []
+    for line in json_lines(text):
+        if isinstance(line.get("timestamp"), str):
+            stamps.append(line["timestamp"])
+        payload = line.get("payload") if isinstance(line.get("payload"), dict) else {}
+        if line.get("type") == "session_meta":
+            cwd = cwd or payload.get("cwd")
+        if line.get("type") != "response_item":
+            continue
+        kind = payload.get("type")
+        if kind == "function_call" and str(payload.get("name")).lower() in SHELL_TOOLS:
+            command = _command(payload.get("arguments"))
+            if command is not None:
+                pending[str(payload.get("call_id"))] = (command, str(line.get("timestamp", "")))
+        elif kind == "function_call_output" and payload.get("call_id") in pending:
+            command, stamp = pending.pop(payload["call_id"])
+            failed = call_failed(output_text(payload.get("output")), payload.get("is_error"))
+            calls.append((command, failed, stamp))
+    return cwd, calls, stamps

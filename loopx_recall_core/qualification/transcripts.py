@@ -57,8 +57,12 @@ odd-numbered ones call ``exec_command`` and write Codex 0.169's ``Chunk ID .. Pr
 exited with code N .. Output:`` header, the status in the text alone.
 Each transcript's mtime is set to its last event time.
 
-Each runtime's file format has its own writer (:mod:`.claude`, :mod:`.codex`); the records
-and the seeded session story they share are in :mod:`.session`.
+Which runtimes, in which order, is :data:`RUNTIMES`: those whose format has a writer, in
+the runtime records' order, so "claude" and "codex" above are its first and second. Each
+runtime's file format has its writer in the runtimes' home,
+:data:`loopx_recall_core.runtimes.transcripts.WRITERS` (chosen by the session's runtime);
+the records and the seeded session story they share are in
+:mod:`loopx_recall_core.runtimes.transcripts.session`. This module names no runtime.
 """
 
 from __future__ import annotations
@@ -70,9 +74,9 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from loopx_recall_core.qualification.transcripts.claude import write_claude
-from loopx_recall_core.qualification.transcripts.codex import write_codex
-from loopx_recall_core.qualification.transcripts.session import (
+from loopx_recall_core.runtimes import index_session_name
+from loopx_recall_core.runtimes.transcripts import WRITERS
+from loopx_recall_core.runtimes.transcripts.session import (
     EPOCH,
     FILES,
     OLD_DAYS,
@@ -85,18 +89,21 @@ from loopx_recall_core.qualification.transcripts.session import (
     new_uuid,
 )
 
-__all__ = ["Archive", "PlantedEvent", "Story", "append_session", "generate_archive"]
+__all__ = ["RUNTIMES", "Archive", "PlantedEvent", "Story", "append_session", "generate_archive"]
+
+
+#: The runtimes an archive's sessions alternate between: those whose transcript format has
+#: a writer, in the runtime records' order.
+RUNTIMES: tuple[str, ...] = tuple(WRITERS)
 
 
 def _build_session(home: Path, plan: Plan) -> tuple[Session, Path]:
-    raw_id = new_uuid(plan.rng)
-    if plan.runtime == "claude":
-        s = Session(plan, raw_id)
-        return s, write_claude(s, home)
-    if plan.runtime == "codex":
-        s = Session(plan, f"codex:{raw_id}")
-        return s, write_codex(s, home, raw_id)
-    raise ValueError(f"unknown runtime {plan.runtime!r}")
+    own_id = new_uuid(plan.rng)  # the runtime's own session id
+    write = WRITERS.get(plan.runtime)
+    if write is None:
+        raise ValueError(f"unknown runtime {plan.runtime!r}")
+    s = Session(plan, index_session_name(plan.runtime, own_id))
+    return s, write(s, home)
 
 
 def _write_session(home: Path, plan: Plan) -> Session:
@@ -150,7 +157,7 @@ def generate_archive(
             days = rng.uniform(*(OLD_DAYS if old else RECENT_DAYS))
             plans.append(
                 Plan(
-                    runtime=("claude", "codex")[(i + repo_index) % 2],
+                    runtime=RUNTIMES[(i + repo_index) % len(RUNTIMES)],
                     repo_root=repos[name],
                     start=now - timedelta(days=days),
                     index=i,
@@ -159,7 +166,7 @@ def generate_archive(
             )
     plans.append(
         Plan(
-            runtime="claude",
+            runtime=RUNTIMES[0],
             repo_root=repos["alpha2"],
             start=now - timedelta(days=rng.uniform(*RECENT_DAYS)),
             index=0,
@@ -181,7 +188,7 @@ def append_session(
     *,
     at: datetime,
     repo: str = "alpha",
-    runtime: str = "claude",
+    runtime: str | None = None,
     seed: int = 1000,
     index: int = 3,
     story: Story | None = None,
@@ -194,10 +201,12 @@ def append_session(
     ``index`` picks the special cases described in the module docstring (the default 3
     adds none; odd indexes make Codex failures carry ``is_error``). Use distinct seeds
     for several calls: the seed fixes the session id. ``story`` fixes what it runs.
+    ``runtime``: one of :data:`RUNTIMES`, the first of them by default.
     """
     if at.tzinfo is None:
         raise ValueError("at must be timezone-aware")
     root = archive.repos[repo]
+    runtime = runtime or RUNTIMES[0]
     # Dry run with the same seed to learn the session's length (durations come from the
     # rng, not from the start time), then write it for real so it ends exactly at ``at``.
     probe, _ = _build_session(

@@ -14,8 +14,6 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 __all__ = [
-    "CLAUDE_MODEL",
-    "CODEX_MODEL",
     "EPOCH",
     "FILES",
     "NON_ASCII",
@@ -33,8 +31,6 @@ __all__ = [
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 NON_ASCII = "naïve café 東京 🚀"
-CLAUDE_MODEL = "claude-sonnet-4-5-20250929"
-CODEX_MODEL = "gpt-5-codex"
 OLD_DAYS = (35.0, 60.0)
 RECENT_DAYS = (0.5, 25.0)
 

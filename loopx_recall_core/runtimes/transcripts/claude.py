@@ -28,14 +28,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from loopx_recall_core.qualification.transcripts.session import (
-    CLAUDE_MODEL,
-    Session,
-    new_uuid,
+from loopx_recall_core.runtimes import SHELL_TOOLS, cwd_folder_name, transcript_folder
+from loopx_recall_core.runtimes.transcripts.reading import (
+    Call,
+    Read,
+    call_failed,
+    json_lines,
+    output_text,
 )
-from loopx_recall_core.runtimes import cwd_folder_name, transcript_folder
+from loopx_recall_core.runtimes.transcripts.session import Session, new_uuid
 
-__all__ = ["write_claude"]
+__all__ = ["MODEL", "read_claude", "write_claude"]
+
+#: The model the written sessions name.
+MODEL = "claude-sonnet-4-5-20250929"
 
 
 class _Lines:
@@ -99,7 +105,7 @@ class _Lines:
             "id": f"msg_{rng.getrandbits(96):024x}",
             "type": "message",
             "role": "assistant",
-            "model": CLAUDE_MODEL,
+            "model": MODEL,
             "content": content,
             "stop_reason": "tool_use" if content[-1]["type"] == "tool_use" else "end_turn",
             "usage": {
@@ -111,7 +117,7 @@ class _Lines:
             message = {**message, "stop_sequence": None, "stop_details": None}
             given = extra.pop("extra", None) or {}
             more = {"apiBlockIndex": 0, "requestRef": new_uuid(rng),
-                    "requestedModel": CLAUDE_MODEL, "promptCacheRequested": "5m",
+                    "requestedModel": MODEL, "promptCacheRequested": "5m",
                     "effort": "medium", "perTurnEffort": "medium", "madeBy": "model"}  # fmt: skip
             if content[-1]["type"] == "tool_use":
                 more["toolInputStreamMs"] = rng.randint(1, 9)
@@ -224,3 +230,30 @@ def write_claude(s: Session, home: Path) -> Path:
         w.last_prompt(c["prompt"])
     s.plant("summary", c["summary"], w.away_summary(c["summary"]))
     return transcript_folder("claude", home) / cwd_folder_name(w.cwd) / f"{s.session_id}.jsonl"
+
+
+def read_claude(text: str) -> Read:
+    """A Claude Code transcript's shell calls: ``tool_use`` blocks of a shell tool
+    (``input.command``) and their ``tool_result`` (failed when ``is_error`` is true or the
+    output opens with ``Exit code N``, N != 0); the session's folder is its first ``cwd``."""
+    cwd: str | None = None
+    pending: dict[str, tuple[str, str]] = {}
+    calls: list[Call] = []
+    stamps: list[str] = []
+    for line in json_lines(text):
+        if isinstance(line.get("timestamp"), str):
+            stamps.append(line["timestamp"])
+        cwd = cwd or line.get("cwd")
+        content = (line.get("message") or {}).get("content")
+        for block in content if isinstance(content, list) else ():
+            if not isinstance(block, dict):
+                continue
+            if block.get("type") == "tool_use" and str(block.get("name")).lower() in SHELL_TOOLS:
+                command = (block.get("input") or {}).get("command")
+                if isinstance(command, str):
+                    pending[str(block.get("id"))] = (command, str(line.get("timestamp", "")))
+            elif block.get("type") == "tool_result" and block.get("tool_use_id") in pending:
+                command, stamp = pending.pop(block["tool_use_id"])
+                failed = call_failed(output_text(block.get("content")), block.get("is_error"))
+                calls.append((command, failed, stamp))
+    return cwd, calls, stamps
