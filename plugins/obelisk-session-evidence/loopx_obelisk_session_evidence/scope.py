@@ -388,12 +388,3 @@ def _named_files(sessions: set[str], scanned: set[str]) -> dict[str, list[str]]:
             except OSError:
                 continue
     return found
-    for folder in folders:
-        try:
-            with os.scandir(folder) as entries:
-                for entry in entries:
-                    if entry.name in names and entry.name not in scanned:
-                        found.setdefault(names[entry.name], []).append(entry.path)
-        except OSError:
-            continue
-    return found
