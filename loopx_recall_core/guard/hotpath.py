@@ -217,7 +217,9 @@ def _pre_tool_use(call: _Call) -> dict[str, Any] | None:
                         call.now)  # fmt: skip
         _wait_for_set(call.root, call.runtime, call.session, call.agent_id, call.project_id,
                       call.started, call.deadline)  # fmt: skip
-    with _locked(call):
+    with _locked(call) as held:
+        if not held:
+            return None
         record, read, header, lines, why = _session_and_set(call)
         if _remake(call, header):
             _start_prefetch(call.root, call.runtime, call.session, call.agent_id,
@@ -234,7 +236,9 @@ def _pre_tool_use(call: _Call) -> dict[str, Any] | None:
 def _post_tool_use(call: _Call) -> None:
     """``PostToolUse`` (Claude Code: ``PostToolUseFailure`` too): what ran is recorded
     (:func:`_ran`); never an output, never a prefetch."""
-    with _locked(call):
+    with _locked(call) as held:
+        if not held:
+            return None
         record, read, header, lines, _why = _session_and_set(call)
         if header is None:
             if read == "read":  # where the next call's read starts (else: at the end)
@@ -248,23 +252,32 @@ def _post_tool_use(call: _Call) -> None:
 
 
 @contextlib.contextmanager
-def _locked(call: _Call) -> Iterator[None]:
+def _locked(call: _Call) -> Iterator[bool]:
     """The session's lock (:func:`store.session_lock`, within what is left of the bound),
-    with our own redaction rules alone for the proposed command (no detector). The lock
-    held past the bound is said (:func:`_out_of_time`), and the call answers nothing."""
+    with our own redaction rules alone for the proposed command (no detector): yields
+    True while it is held. A lock not taken within the bound yields False (the caller
+    answers nothing), and that, or a state error past the bound inside the block, is said
+    (:func:`_out_of_time`)."""
     from loopx_recall_core.redaction import cheap_rules_only
 
-    try:
-        with (
-            store.session_lock(call.root, call.runtime, call.session,
-                               max(call.deadline - _spent(call.started), 0.0)),
-            cheap_rules_only(),  # the proposed command: our rules alone, no detector
-        ):  # fmt: skip
-            yield
-    except store.StateError:
-        if _spent(call.started) < call.deadline:
-            raise
-        _out_of_time(call.root, call.runtime, call.project_id, call.now, call.started)
+    with contextlib.ExitStack() as held:
+        try:
+            held.enter_context(store.session_lock(
+                call.root, call.runtime, call.session,
+                max(call.deadline - _spent(call.started), 0.0)))  # fmt: skip
+        except store.StateError:
+            if _spent(call.started) < call.deadline:
+                raise
+            _out_of_time(call.root, call.runtime, call.project_id, call.now, call.started)
+            yield False
+            return
+        held.enter_context(cheap_rules_only())  # the proposed command: no detector
+        try:
+            yield True
+        except store.StateError:
+            if _spent(call.started) < call.deadline:
+                raise
+            _out_of_time(call.root, call.runtime, call.project_id, call.now, call.started)
 
 
 def _spent(started: float) -> float:

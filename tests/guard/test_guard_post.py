@@ -134,6 +134,28 @@ def test_past_the_bound_nothing_is_answered_and_the_run_says_it_ran_out_of_time(
     assert hook_log.read(home)[-1].endswith("guard claude: out_of_time")
 
 
+@pytest.mark.parametrize("event", ["PreToolUse", "PostToolUse"])
+def test_a_lock_held_past_the_bound_answers_nothing_and_says_out_of_time(home, event):
+    """Another call of the session holds its lock past this call's bound: nothing answered,
+    one ``out_of_time`` said (before, after the hot path's split, taking the lock failed
+    into ``RuntimeError: generator didn't yield``: an internal error in the hook log and a
+    raise for a caller of decide_payload)."""
+    import time
+
+    from loopx_recall_core import hook_log
+    from loopx_recall_core.guard.hotpath import decide_payload
+
+    payload = {**helpers.pre_tool_use(REPEATED), "hook_event_name": event}
+    with store.session_lock(home, "claude", "S-current", 5.0):  # another call holds it
+        answer = decide_payload("claude", payload, agent_id="agent-a", project_id="proj-j",
+                                root=home, now=time.time(), started=time.monotonic() - 1.0,
+                                deadline=0.3)  # fmt: skip
+    assert answer is None
+    assert store.read_session(home, "claude", "S-current") == {}
+    assert guard_stats(home, "proj-j")["out_of_time"] == 1
+    assert [line.split(": ", 1)[1] for line in hook_log.read(home)] == ["out_of_time"]
+
+
 def test_claudes_post_tool_use_failure_records_a_failed_run_of_the_warned_route(home):
     """Claude Code fires PostToolUse after a call that succeeded and PostToolUseFailure
     (``error``, ``is_interrupt`` instead of ``tool_response``) after one that failed."""
