@@ -266,18 +266,24 @@ def _locked(call: _Call) -> Iterator[bool]:
                 call.root, call.runtime, call.session,
                 max(call.deadline - _spent(call.started), 0.0)))  # fmt: skip
         except store.StateError:
-            if _spent(call.started) < call.deadline:
+            if not _ran_out(call):
                 raise
-            _out_of_time(call.root, call.runtime, call.project_id, call.now, call.started)
             yield False
             return
         held.enter_context(cheap_rules_only())  # the proposed command: no detector
         try:
             yield True
         except store.StateError:
-            if _spent(call.started) < call.deadline:
+            if not _ran_out(call):
                 raise
-            _out_of_time(call.root, call.runtime, call.project_id, call.now, call.started)
+
+
+def _ran_out(call: _Call) -> bool:
+    """Whether the call is past its bound; if so, that is said (:func:`_out_of_time`)."""
+    if _spent(call.started) < call.deadline:
+        return False
+    _out_of_time(call.root, call.runtime, call.project_id, call.now, call.started)
+    return True
 
 
 def _spent(started: float) -> float:
