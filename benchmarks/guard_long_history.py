@@ -93,25 +93,14 @@ def main() -> None:
                        "LOOPX_RECALL_LOAD_PLUGINS": "loopx-obelisk-session-evidence"})  # fmt: skip
     (home / ".obelisk-double.json").write_text(json.dumps({"build_grace_ms": 0}))
     sys.path.insert(0, str(PLUGIN_TESTS))
+    from _guarded import guard_on
     from hostile import codex_transcript
-    from loopx_obelisk_session_evidence import PROVIDER_ID, __version__
-    from loopx_obelisk_session_evidence.provider import ObeliskSessionEvidence
-    from loopx_obelisk_session_evidence.qualification import identity_of
 
     from loopx_recall_core.guard import hotpath, prefetch, store
-    from loopx_recall_core.guard.policy_change import set_guard
     from loopx_recall_core.operator_requests import (
         Consultation,
         ProposedCommand,
         replan,
-    )
-    from loopx_recall_core.recall import enablement as enabling
-    from loopx_recall_core.recall.sessions.ledger import SessionLedger
-    from loopx_recall_core.state import (
-        DEFAULT_CEILINGS,
-        LimitCeilings,
-        QualificationVerdict,
-        StateStore,
     )
 
     now = datetime.now(UTC)
@@ -149,28 +138,8 @@ def main() -> None:
         bait.append(f"make bait-codex-{k}")
     novel = [f"pytest tests/test_new_{k}.py" for k in range(50)]
 
-    identity = identity_of(str(wrapper), 30)
-    states = StateStore(state)
-    with states.update() as box:
-        import attrs
-
-        verdict = QualificationVerdict(
-            provider_id=PROVIDER_ID, provider_version=__version__, passed=True,
-            report_digest="sha256:" + "0" * 64, recorded_at="2026-12-01T00:00:00Z",
-            runtime_version=identity.runtime_version, binary_digest=identity.binary_digest,
-        )  # fmt: skip
-        box[0] = attrs.evolve(box[0], qualifications=(verdict,))
-    for agent in ("agent-a", "agent-b"):
-        enabling.enable(states, ObeliskSessionEvidence(), provider_id=PROVIDER_ID,
-                        surface="replan-history", agent_id=agent, project_id="proj-j", stage=2,
-                        limits=LimitCeilings(**DEFAULT_CEILINGS),
-                        provider_options={"history_source": ("claude",),
-                                          "repository_root": (str(repo),)},
-                        repository_id="repo-g", cwd=str(repo))  # fmt: skip
-    set_guard(states, "agent-a", "proj-j", "warn")
-    ledger = SessionLedger(state)
-    for agent, session in [*claims, ("agent-a", "S-now")]:
-        ledger.claim(agent_id=agent, project_id="proj-j", runtime="claude", session_id=session)
+    guard_on(state, wrapper, repo, project_id="proj-j", repository_id="repo-g",
+             agents=("agent-a", "agent-b"), claims=[*claims, ("agent-a", "S-now")])
 
     counter.write_text("")
     started = time.monotonic()

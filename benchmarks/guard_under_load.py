@@ -161,21 +161,9 @@ def main() -> None:
                        "LOOPX_RECALL_LOAD_PLUGINS": "loopx-obelisk-session-evidence"})  # fmt: skip
     (home / ".obelisk-double.json").write_text(json.dumps({"build_grace_ms": 0}))
     sys.path.insert(0, str(ROOT / "plugins" / "obelisk-session-evidence" / "tests"))
-    import attrs
-    from loopx_obelisk_session_evidence import PROVIDER_ID, __version__
-    from loopx_obelisk_session_evidence.provider import ObeliskSessionEvidence
-    from loopx_obelisk_session_evidence.qualification import identity_of
+    from _guarded import guard_on
 
     from loopx_recall_core.guard import prefetch, store
-    from loopx_recall_core.guard.policy_change import set_guard
-    from loopx_recall_core.recall import enablement as enabling
-    from loopx_recall_core.recall.sessions.ledger import SessionLedger
-    from loopx_recall_core.state import (
-        DEFAULT_CEILINGS,
-        LimitCeilings,
-        QualificationVerdict,
-        StateStore,
-    )
 
     cases = _corpus()
     now = datetime.now(UTC)
@@ -196,26 +184,8 @@ def main() -> None:
         session = f"c-{s:04d}"
         _claude(home, session, str(repo), calls)
         sessions.append(session)
-    identity = identity_of(str(wrapper), 30)
-    states = StateStore(state)
-    with states.update() as box:
-        verdict = QualificationVerdict(
-            provider_id=PROVIDER_ID, provider_version=__version__, passed=True,
-            report_digest="sha256:" + "0" * 64, recorded_at="2026-12-01T00:00:00Z",
-            runtime_version=identity.runtime_version, binary_digest=identity.binary_digest,
-        )  # fmt: skip
-        box[0] = attrs.evolve(box[0], qualifications=(verdict,))
-    enabling.enable(states, ObeliskSessionEvidence(), provider_id=PROVIDER_ID,
-                    surface="replan-history", agent_id="agent-a", project_id="proj-j", stage=2,
-                    limits=LimitCeilings(**DEFAULT_CEILINGS),
-                    provider_options={"history_source": ("claude",),
-                                      "repository_root": (str(repo),)},
-                    repository_id="repo-g", cwd=str(repo))  # fmt: skip
-    set_guard(states, "agent-a", "proj-j", "warn")
-    ledger = SessionLedger(state)
-    for session in [*sessions, "S-now"]:
-        ledger.claim(agent_id="agent-a", project_id="proj-j", runtime="claude",
-                     session_id=session)  # fmt: skip
+    guard_on(state, wrapper, repo, project_id="proj-j", repository_id="repo-g",
+             claims=[("agent-a", s) for s in [*sessions, "S-now"]])  # fmt: skip
     made = prefetch.run_prefetch(state, {"runtime": "claude", "session_id": "S-now",
                                          "agent_id": "agent-a", "project_id": "proj-j",
                                          "requested_at": time.time()})  # fmt: skip

@@ -139,22 +139,11 @@ def main() -> None:
     (home / ".obelisk-double.json").write_text(json.dumps({"build_grace_ms": 0}))
     sys.path.insert(0, str(PLUGIN_TESTS))
     sys.path.append(str(ROOT))  # after PYTHONPATH: an older tree named there is measured
-    from loopx_obelisk_session_evidence import PROVIDER_ID, __version__
-    from loopx_obelisk_session_evidence.provider import ObeliskSessionEvidence
-    from loopx_obelisk_session_evidence.qualification import identity_of
+    from _guarded import guard_on
 
     from loopx_recall_core.guard import hotpath, prefetch, store
-    from loopx_recall_core.guard.policy_change import set_guard
     from loopx_recall_core.operator_requests import Consultation, ProposedCommand
     from loopx_recall_core.operator_requests import replan as replan_consultation
-    from loopx_recall_core.recall import enablement as enabling
-    from loopx_recall_core.recall.sessions.ledger import SessionLedger
-    from loopx_recall_core.state import (
-        DEFAULT_CEILINGS,
-        LimitCeilings,
-        QualificationVerdict,
-        StateStore,
-    )
     from tests.recall import corpus_route_model, corpus_wrappers
     from tests.recall.replan.retrieval import _BG_CALLS, _BG_FAILED
 
@@ -182,28 +171,8 @@ def main() -> None:
         subprocess.run([str(args.obelisk), "--build"], capture_output=True, check=False,
                        env={**os.environ})  # fmt: skip
 
-    identity = identity_of(str(wrapper), 30)
-    states = StateStore(state)
-    with states.update() as box:
-        import attrs
-
-        verdict = QualificationVerdict(
-            provider_id=PROVIDER_ID, provider_version=__version__, passed=True,
-            report_digest="sha256:" + "0" * 64, recorded_at="2026-12-01T00:00:00Z",
-            runtime_version=identity.runtime_version, binary_digest=identity.binary_digest,
-        )  # fmt: skip
-        box[0] = attrs.evolve(box[0], qualifications=(verdict,))
-    enabling.enable(states, ObeliskSessionEvidence(), provider_id=PROVIDER_ID,
-                    surface="replan-history", agent_id="agent-a", project_id="proj-w", stage=2,
-                    limits=LimitCeilings(**DEFAULT_CEILINGS),
-                    provider_options={"history_source": ("claude",),
-                                      "repository_root": (str(repo),)},
-                    repository_id="repo-w", cwd=str(repo))  # fmt: skip
-    set_guard(states, "agent-a", "proj-w", "warn")
-    ledger = SessionLedger(state)
-    for session in [*claims, "S-now"]:
-        ledger.claim(agent_id="agent-a", project_id="proj-w", runtime="claude",
-                     session_id=session)  # fmt: skip
+    guard_on(state, wrapper, repo, project_id="proj-w", repository_id="repo-w",
+             claims=[("agent-a", s) for s in [*claims, "S-now"]])  # fmt: skip
 
     counter.write_text("")
     facts = {"runtime": "claude", "session_id": "S-now", "agent_id": "agent-a",
